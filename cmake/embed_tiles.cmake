@@ -1,0 +1,12 @@
+# Writes a C++ file holding every data/tiles/*.json as a string, looked up by name.
+file(GLOB files ${DIR}/*.json)
+list(SORT files)
+set(body "// Generated from data/tiles/*.json by cmake/embed_tiles.cmake. Do not edit.\n#include <cstring>\n#include <string>\n#include <vector>\nnamespace carc {\nnamespace {\nstruct Embedded { const char* name; const char* text; };\nconst Embedded kSets[] = {\n")
+foreach(f ${files})
+  get_filename_component(name ${f} NAME_WE)
+  file(READ ${f} content)
+  string(APPEND body "  {\"${name}\", R\"CARCTILES(${content})CARCTILES\"},\n")
+endforeach()
+string(APPEND body "};\n}  // namespace\nconst char* embedded_tile_set(const std::string& name) {\n  for (const auto& e : kSets) if (name == e.name) return e.text;\n  return nullptr;\n}\nstd::vector<std::string> embedded_tile_set_names() {\n  std::vector<std::string> out;\n  for (const auto& e : kSets) out.push_back(e.name);\n  return out;\n}\n}  // namespace carc\n")
+file(WRITE ${OUT}.tmp "${body}")
+file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)

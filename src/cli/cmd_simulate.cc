@@ -1,0 +1,288 @@
+// `carcassonne simulate` (random self-play with statistics) and `carcassonne bench` (a fixed,
+// seeded workload whose signature changes when behaviour changes, plus speed figures).
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "commands.h"
+#include "playout.h"
+
+namespace carc::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+uint64_t mix(uint64_t a, uint64_t b) {
+  Rng r(a * 0x9E3779B97F4A7C15ull ^ b);
+  return r.next();
+}
+
+struct GameTotals {
+  int64_t games = 0, moves = 0, followers = 0, tiles = 0;
+  std::vector<double> score_sum, score_sq;
+  std::vector<int64_t> wins;
+  uint64_t signature = 0;
+  void init(int players) {
+    score_sum.assign(players, 0);
+    score_sq.assign(players, 0);
+    wins.assign(players, 0);
+  }
+  void add(const State& s, const PlayoutStats& st) {
+    ++games;
+    moves += st.moves;
+    followers += st.followers_deployed;
+    tiles += s.num_placed() - 1;
+    int best = 0;
+    for (int p = 0; p < s.num_players(); ++p) best = std::max(best, s.score(p));
+    for (int p = 0; p < s.num_players(); ++p) {
+      score_sum[p] += s.score(p);
+      score_sq[p] += double(s.score(p)) * s.score(p);
+      wins[p] += s.score(p) == best;
+      signature = signature * 1000003 + uint64_t(s.score(p));
+    }
+  }
+  void merge(const GameTotals& o) {
+    games += o.games, moves += o.moves, followers += o.followers, tiles += o.tiles;
+    for (size_t p = 0; p < score_sum.size(); ++p)
+      score_sum[p] += o.score_sum[p], score_sq[p] += o.score_sq[p], wins[p] += o.wins[p];
+  }
+};
+
+Rules rules_from(int players, const std::string& tileset, const std::string& expansions) {
+  Rules r;
+  r.players = players;
+  r.tileset = tileset;
+  if (auto err = parse_expansions(expansions, r); !err.empty()) throw std::invalid_argument(err);
+  if (auto err = r.validate(); !err.empty()) throw std::invalid_argument(err);
+  return r;
+}
+
+// Plays games [from, to) of a seeded run; game i uses seed mix(seed, i) for its draws and
+// its players' choices, so results do not depend on the number of threads.
+void play_range(const Game* g, uint64_t seed, int64_t from, int64_t to, GameTotals& tot, const std::string& out_dir,
+                std::atomic<int64_t>& done) {
+  std::vector<Move> moves;
+  moves.reserve(1024);
+  for (int64_t i = from; i < to; ++i) {
+    const uint64_t gs = mix(seed, uint64_t(i));
+    State s(g, gs);
+    Rng rng(gs ^ 0x5bd1e995);
+    PlayoutStats st = random_playout(s, rng, moves);
+    tot.add(s, st);
+    if (!out_dir.empty()) {
+      std::vector<std::string> names;
+      for (int p = 0; p < s.num_players(); ++p) names.push_back("P" + std::to_string(p));
+      char name[64];
+      std::snprintf(name, sizeof name, "/game_%06lld.record.json", static_cast<long long>(i));
+      write_file(out_dir + name, record_to_json(record_of(s, names)));
+    }
+    done.fetch_add(1, std::memory_order_relaxed);
+  }
+}
+
+GameTotals run_games(const Game* g, uint64_t seed, int64_t games, int threads, const std::string& out_dir,
+                     bool progress) {
+  GameTotals total;
+  total.init(g->rules().players);
+  std::atomic<int64_t> done{0};
+  std::vector<GameTotals> parts(threads);
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    parts[t].init(g->rules().players);
+    pool.emplace_back([&, t] {
+      play_range(g, seed, games * t / threads, games * (t + 1) / threads, parts[t], out_dir, done);
+    });
+  }
+  auto t0 = Clock::now();
+  while (progress && done.load() < games) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    int64_t d = done.load();
+    double el = seconds_since(t0);
+    std::cerr << "\r  " << d << "/" << games << " games, " << std::fixed << std::setprecision(0) << (d / std::max(el, 1e-9))
+              << " games/s   " << std::flush;
+  }
+  for (auto& th : pool) th.join();
+  if (progress) std::cerr << "\r" << std::string(60, ' ') << "\r";
+  for (auto& p : parts) total.merge(p);
+  // The signature is combined in game order, independent of threads: recompute per part order.
+  for (auto& p : parts) total.signature = total.signature * 0x100000001b3ull ^ p.signature;
+  return total;
+}
+
+}  // namespace
+
+void register_simulate(CLI::App& app) {
+  auto* cmd = app.add_subcommand("simulate", "Random self-play: every move uniform over all legal moves");
+  struct Opts {
+    int64_t games = 1000;
+    uint64_t seed = 1;
+    int players = 2;
+    int threads = 1;
+    std::string tileset = "base", expansions, out;
+    bool json = false;
+  };
+  auto o = std::make_shared<Opts>();
+  cmd->add_option("-n,--games", o->games, "number of games")->check(CLI::PositiveNumber);
+  cmd->add_option("--seed", o->seed, "seed of the run (game i uses a seed derived from it and i)");
+  cmd->add_option("-p,--players", o->players, "players per game (2..6)")->check(CLI::Range(2, 6));
+  cmd->add_option("--tileset", o->tileset, "base or wheel-of-fortune");
+  cmd->add_option("--expansions", o->expansions, "comma-separated: festival,fortune-teller,fruit-trees");
+  cmd->add_option("-t,--threads", o->threads, "worker threads")->check(CLI::Range(1, 256));
+  cmd->add_option("--out", o->out, "directory to save every game's record in");
+  cmd->add_flag("--json", o->json, "print one JSON object instead of text");
+  cmd->callback([o] {
+    Rules rules = rules_from(o->players, o->tileset, o->expansions);
+    const Game* g = Game::get(rules);
+    if (!o->out.empty()) std::filesystem::create_directories(o->out);
+    auto t0 = Clock::now();
+    GameTotals t = run_games(g, o->seed, o->games, o->threads, o->out, !o->json && isatty(2));
+    const double sec = seconds_since(t0);
+    std::vector<double> mean, sd;
+    for (int p = 0; p < rules.players; ++p) {
+      mean.push_back(t.score_sum[p] / t.games);
+      sd.push_back(std::sqrt(std::max(0.0, t.score_sq[p] / t.games - mean[p] * mean[p])));
+    }
+    if (o->json) {
+      nlohmann::ordered_json j;
+      j["games"] = t.games;
+      j["rules"] = rules.to_string();
+      j["seconds"] = sec;
+      j["games_per_second"] = t.games / sec;
+      j["mean_scores"] = mean;
+      j["score_stddev"] = sd;
+      j["win_share"] = [&] {
+        std::vector<double> w;
+        for (auto x : t.wins) w.push_back(double(x) / t.games);
+        return w;
+      }();
+      j["mean_tiles_placed"] = double(t.tiles) / t.games;
+      j["mean_followers_deployed"] = double(t.followers) / t.games;
+      j["threads"] = o->threads;
+      std::cout << j.dump() << "\n";
+      return;
+    }
+    std::cout << std::fixed << std::setprecision(1);
+    std::cout << t.games << " random games (" << rules.to_string() << ") in " << std::setprecision(3) << sec << " s: "
+              << std::setprecision(0) << t.games / sec << " games/s on " << o->threads << " thread(s)\n";
+    std::cout << std::setprecision(2);
+    for (int p = 0; p < rules.players; ++p)
+      std::cout << "  seat " << p << ": mean score " << mean[p] << " (sd " << sd[p] << "), wins or shares "
+                << 100.0 * t.wins[p] / t.games << "%\n";
+    std::cout << "  tiles placed per game: " << double(t.tiles) / t.games
+              << ", followers deployed per game: " << double(t.followers) / t.games << "\n";
+    if (!o->out.empty()) std::cout << "  records saved in " << o->out << "\n";
+  });
+}
+
+void register_bench(CLI::App& app) {
+  auto* cmd = app.add_subcommand(
+      "bench", "Fixed seeded workload: prints a behaviour signature and the speed (one core unless --threads)");
+  struct Opts {
+    int64_t games = 20000;
+    int players = 2;
+    std::string tileset = "base", expansions;
+    bool json = false;
+  };
+  auto o = std::make_shared<Opts>();
+  cmd->add_option("-n,--games", o->games, "games in the workload (the signature depends on it)")->check(CLI::PositiveNumber);
+  cmd->add_option("-p,--players", o->players, "players per game")->check(CLI::Range(2, 6));
+  cmd->add_option("--tileset", o->tileset, "base or wheel-of-fortune");
+  cmd->add_option("--expansions", o->expansions, "comma-separated expansions");
+  cmd->add_flag("--json", o->json, "print one JSON object");
+  cmd->callback([o] {
+    Rules rules = rules_from(o->players, o->tileset, o->expansions);
+    const Game* g = Game::get(rules);
+    // 1. Whole random games.
+    std::atomic<int64_t> done{0};
+    GameTotals t;
+    t.init(rules.players);
+    auto t0 = Clock::now();
+    play_range(g, 20240101, 0, o->games, t, "", done);
+    const double sec = seconds_since(t0);
+    // 2. Mid-game positions: clone time and legal-move generation speed.
+    std::vector<State> mids;
+    std::vector<Move> moves;
+    for (int i = 0; i < 64; ++i) {
+      State s(g, 777 + i);
+      Rng rng(i);
+      while (!s.is_terminal() && s.turn() < 35) {
+        if (s.is_chance()) {
+          s.draw_random();
+          continue;
+        }
+        s.legal_moves(moves);
+        s.apply(moves[rng.below(uint32_t(moves.size()))]);
+      }
+      while (s.is_chance()) s.draw_random();
+      if (!s.is_terminal()) mids.push_back(s);
+    }
+    int64_t clones = 0;
+    int64_t sink = 0;
+    auto t1 = Clock::now();
+    while (seconds_since(t1) < 0.3) {
+      for (auto& m : mids) {
+        State c = m;
+        sink += c.turn();
+        ++clones;
+      }
+    }
+    const double clone_ns = seconds_since(t1) * 1e9 / clones;
+    int64_t gens = 0, listed = 0;
+    auto t2 = Clock::now();
+    while (seconds_since(t2) < 0.3) {
+      for (auto& m : mids) {
+        m.legal_moves(moves);
+        listed += int64_t(moves.size());
+        ++gens;
+      }
+    }
+    const double gen_sec = seconds_since(t2);
+    if (o->json) {
+      nlohmann::ordered_json j;
+      j["rules"] = rules.to_string();
+      j["games"] = t.games;
+      j["signature"] = std::to_string(t.signature);
+      j["total_score"] = [&] {
+        double s = 0;
+        for (double x : t.score_sum) s += x;
+        return int64_t(s);
+      }();
+      j["total_moves"] = t.moves;
+      j["seconds"] = sec;
+      j["games_per_second"] = t.games / sec;
+      j["ns_per_tile"] = sec * 1e9 / t.tiles;
+      j["state_bytes"] = sizeof(State);
+      j["clone_ns"] = clone_ns;
+      j["legal_move_lists_per_second"] = gens / gen_sec;
+      j["legal_moves_per_second"] = listed / gen_sec;
+      std::cout << j.dump() << "\n";
+      return;
+    }
+    double total_score = 0;
+    for (double x : t.score_sum) total_score += x;
+    std::cout << "bench " << rules.to_string() << ": " << t.games << " random games\n";
+    std::cout << "  signature        " << t.signature << " (total score " << int64_t(total_score) << ", moves " << t.moves
+              << ")\n";
+    std::cout << std::fixed << std::setprecision(0);
+    std::cout << "  games/second     " << t.games / sec << "  (" << std::setprecision(1) << sec * 1e9 / t.tiles
+              << " ns per placed tile)\n";
+    std::cout << "  state size       " << sizeof(State) << " bytes\n";
+    std::cout << "  clone mid-game   " << clone_ns << " ns\n";
+    std::cout << std::setprecision(0) << "  legal move lists " << gens / gen_sec << " per second (" << listed / gen_sec
+              << " moves/s, " << double(listed) / gens << " moves per list at turn 35)\n";
+    (void)sink;
+  });
+}
+
+}  // namespace carc::cli

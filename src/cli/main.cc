@@ -1,0 +1,71 @@
+// The `carcassonne` command: one binary, subcommands registered from an explicit table.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "commands.h"
+#include "tiles.h"
+
+namespace carc::cli {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot open file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary);
+    if (!out) throw std::runtime_error(path + ": cannot write file");
+    out << text;
+    if (!out) throw std::runtime_error(path + ": write failed");
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error(path + ": cannot rename into place");
+}
+
+Record load_record(const std::string& path) {
+  std::string text = read_file(path);
+  try {
+    return parse_record(text);
+  } catch (const RecordError& e) {
+    throw RecordError(path + ": " + e.what(), e.turn());
+  }
+}
+
+}  // namespace carc::cli
+
+int main(int argc, char** argv) {
+  using namespace carc::cli;
+  CLI::App app{
+      "carcassonne: an exact and fast Carcassonne engine (base game; Festival, Fortune Teller,\n"
+      "Fruit-Bearing Trees, Wheel of Fortune as they land). Run 'carcassonne COMMAND --help'."};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "carcassonne 0.1.0");
+  register_replay(app);
+  register_simulate(app);
+  register_bench(app);
+  register_show(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int rc = app.exit(e);
+    return rc == 0 ? 0 : kExitBadInput;
+  } catch (const Exit& e) {
+    return e.status;
+  } catch (const carc::RecordError& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const carc::TileDataError& e) {
+    std::cerr << "error: tile data: " << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::exception& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

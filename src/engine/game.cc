@@ -1,0 +1,71 @@
+#include "game.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+
+namespace carc {
+
+Game::Game(const Rules& rules) : rules_(rules) {
+  if (auto err = rules.validate(); !err.empty()) throw std::invalid_argument(err);
+  auto add_set = [&](const std::string& name) {
+    const TileSetFile& f = load_tile_set(name);
+    for (const TileType& t : f.tiles) {
+      if (type_index(t.id) >= 0) throw TileDataError("tile id " + t.id + " appears in two tile sets");
+      types_.push_back(t);
+    }
+    return &f;
+  };
+  const TileSetFile* main = add_set(rules.tileset);
+  if (rules.festival) add_set("festival");
+  if (rules.fortune_teller) add_set("fortune-teller");
+  if (rules.fruit_trees) add_set("fruit-trees");
+  if (types_.size() > size_t(kMaxTileTypes)) throw TileDataError("too many tile types");
+  for (auto& t : types_) {
+    counts_.push_back(uint8_t(t.count));
+    total_ += t.count;
+  }
+  if (main->start) {
+    start_type_ = type_index(main->start->first);
+    start_rot_ = main->start->second;
+    --counts_[start_type_];
+    --total_;
+  }
+  fit_.assign(types_.size() * 256, 0);
+  fit_all_.assign(types_.size() * 256, 0);
+  for (size_t t = 0; t < types_.size(); ++t)
+    for (int p = 0; p < 256; ++p) {
+      uint8_t mask = 0;
+      for (int r = 0; r < 4; ++r) {
+        bool ok = true;
+        for (int d = 0; d < 4 && ok; ++d) {
+          int need = (p >> (2 * d)) & 3;
+          ok = need == 0 || need == int(types_[t].rot[r].edge(d));
+        }
+        if (ok) mask |= uint8_t(1 << r);
+      }
+      // A pattern of all zeros has no neighbour: never a legal place.
+      if (p == 0) mask = 0;
+      fit_all_[t * 256 + p] = mask;
+      fit_[t * 256 + p] = mask & types_[t].distinct_rotations;
+    }
+}
+
+int Game::type_index(std::string_view id) const {
+  for (size_t i = 0; i < types_.size(); ++i)
+    if (types_[i].id == id) return int(i);
+  return -1;
+}
+
+const Game* Game::get(const Rules& rules) {
+  static std::mutex mu;
+  static std::vector<std::unique_ptr<Game>> games;
+  std::lock_guard<std::mutex> lock(mu);
+  for (auto& g : games)
+    if (g->rules() == rules) return g.get();
+  games.emplace_back(new Game(rules));
+  return games.back().get();
+}
+
+}  // namespace carc

@@ -1,0 +1,424 @@
+#include "record.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace carc {
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace {
+
+[[noreturn]] void fail(const std::string& where, const std::string& what, int turn = 0) {
+  throw RecordError(where + ": " + what, turn);
+}
+
+void check_keys(const json& j, const std::string& where, std::initializer_list<const char*> allowed, int turn = 0) {
+  for (auto& [k, v] : j.items()) {
+    bool ok = false;
+    for (const char* a : allowed) ok |= k == a;
+    if (!ok) fail(where, "unknown field '" + k + "'", turn);
+  }
+}
+
+int get_int(const json& j, const char* key, const std::string& where, int turn = 0) {
+  if (!j.contains(key)) fail(where, std::string("missing '") + key + "'", turn);
+  if (!j[key].is_number_integer()) fail(where, std::string("'") + key + "' must be an integer", turn);
+  auto v = j[key].get<int64_t>();
+  if (v < -100000 || v > 100000) fail(where, std::string("'") + key + "' is out of range", turn);
+  return int(v);
+}
+
+std::string get_str(const json& j, const char* key, const std::string& where, int turn = 0) {
+  if (!j.contains(key)) fail(where, std::string("missing '") + key + "'", turn);
+  if (!j[key].is_string()) fail(where, std::string("'") + key + "' must be a string", turn);
+  return j[key].get<std::string>();
+}
+
+int rotation_of(int deg, const std::string& where, int turn) {
+  if (deg != 0 && deg != 90 && deg != 180 && deg != 270)
+    fail(where, "rotation must be 0, 90, 180 or 270 (got " + std::to_string(deg) + ")", turn);
+  return deg / 90;
+}
+
+}  // namespace
+
+Record parse_record(std::string_view text) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw RecordError(std::string("not valid JSON: ") + e.what());
+  }
+  if (!doc.is_object()) throw RecordError("a record must be a JSON object");
+  check_keys(doc, "record", {"format", "setup", "turns"});
+  if (!doc.contains("format") || doc["format"] != "carcassonne-record/1")
+    throw RecordError("format: expected \"carcassonne-record/1\"");
+  if (!doc.contains("setup") || !doc["setup"].is_object()) throw RecordError("setup: missing or not an object");
+  const json& su = doc["setup"];
+  check_keys(su, "setup", {"players", "tileset", "expansions", "seed", "draws", "start", "fruit_stacks"});
+  Record r;
+  if (!su.contains("players") || !su["players"].is_array()) fail("setup.players", "must be an array of names");
+  for (auto& p : su["players"]) {
+    if (!p.is_string()) fail("setup.players", "every name must be a string");
+    r.players.push_back(p.get<std::string>());
+  }
+  if (r.players.size() < 2 || r.players.size() > 6)
+    fail("setup.players", "2 to 6 players (got " + std::to_string(r.players.size()) + ")");
+  if (su.contains("tileset")) r.tileset = get_str(su, "tileset", "setup");
+  if (r.tileset != "base" && r.tileset != "wheel-of-fortune")
+    fail("setup.tileset", "unknown tile set '" + r.tileset + "' (base or wheel-of-fortune)");
+  if (su.contains("expansions")) {
+    if (!su["expansions"].is_array()) fail("setup.expansions", "must be an array");
+    for (auto& e : su["expansions"]) {
+      if (!e.is_string()) fail("setup.expansions", "every entry must be a string");
+      std::string name = e.get<std::string>();
+      Rules probe;
+      if (!probe.enable(name)) fail("setup.expansions", "unknown expansion '" + name + "'");
+      r.expansions.push_back(name);
+    }
+  }
+  if (su.contains("seed")) {
+    if (!su["seed"].is_number_integer()) fail("setup.seed", "must be an integer");
+    r.seed = su["seed"].is_number_unsigned() ? su["seed"].get<uint64_t>() : uint64_t(su["seed"].get<int64_t>());
+  }
+  if (su.contains("draws")) {
+    std::string d = get_str(su, "draws", "setup");
+    if (d != "random" && d != "scripted") fail("setup.draws", "must be \"random\" or \"scripted\"");
+    r.scripted = d == "scripted";
+  }
+  if (su.contains("start")) {
+    const json& st = su["start"];
+    if (!st.is_object()) fail("setup.start", "must be {\"tile\": ID, \"rotation\": DEG}");
+    check_keys(st, "setup.start", {"tile", "rotation"});
+    std::string tile = get_str(st, "tile", "setup.start");
+    int rot = st.contains("rotation") ? get_int(st, "rotation", "setup.start") : 0;
+    rotation_of(rot, "setup.start", 0);
+    r.start = std::make_pair(tile, rot);
+  }
+  if (su.contains("fruit_stacks")) fail("setup.fruit_stacks", "the Fruit-Bearing Trees are not supported yet");
+  if (!doc.contains("turns")) fail("record", "missing 'turns'");
+  if (!doc["turns"].is_array()) fail("turns", "must be an array");
+  int n = 0;
+  for (const json& tj : doc["turns"]) {
+    ++n;
+    const std::string where = "turn " + std::to_string(n);
+    if (!tj.is_object()) fail(where, "must be an object", n);
+    check_keys(tj, where, {"tile", "x", "y", "rotation", "meeple", "player", "discarded", "return"}, n);
+    TurnRecord t;
+    t.tile = get_str(tj, "tile", where, n);
+    t.x = get_int(tj, "x", where, n);
+    t.y = get_int(tj, "y", where, n);
+    t.rotation = tj.contains("rotation") ? get_int(tj, "rotation", where, n) : 0;
+    rotation_of(t.rotation, where, n);
+    if (tj.contains("meeple")) t.meeple = get_str(tj, "meeple", where, n);
+    if (tj.contains("player")) t.player = get_int(tj, "player", where, n);
+    if (tj.contains("discarded")) {
+      if (!tj["discarded"].is_array()) fail(where, "'discarded' must be an array of tile ids", n);
+      for (auto& d : tj["discarded"]) {
+        if (!d.is_string()) fail(where, "'discarded' must be an array of tile ids", n);
+        t.discarded.push_back(d.get<std::string>());
+      }
+    }
+    if (tj.contains("return")) {
+      const json& rj = tj["return"];
+      if (!rj.is_object()) fail(where, "'return' must be {\"x\", \"y\", \"at\"}", n);
+      check_keys(rj, where + " return", {"x", "y", "at"}, n);
+      ReturnSpec rs;
+      rs.x = get_int(rj, "x", where + " return", n);
+      rs.y = get_int(rj, "y", where + " return", n);
+      rs.at = get_str(rj, "at", where + " return", n);
+      t.ret = rs;
+    }
+    r.turns.push_back(std::move(t));
+  }
+  return r;
+}
+
+std::string record_to_json(const Record& r) {
+  ordered_json su;
+  su["players"] = r.players;
+  su["tileset"] = r.tileset;
+  su["expansions"] = r.expansions;
+  su["seed"] = r.seed;
+  su["draws"] = r.scripted ? "scripted" : "random";
+  if (r.start) su["start"] = {{"tile", r.start->first}, {"rotation", r.start->second}};
+  std::ostringstream out;
+  out << "{\n  \"format\": \"carcassonne-record/1\",\n  \"setup\": " << su.dump() << ",\n  \"turns\": [";
+  for (size_t i = 0; i < r.turns.size(); ++i) {
+    const TurnRecord& t = r.turns[i];
+    ordered_json tj;
+    if (t.player) tj["player"] = *t.player;
+    if (!t.discarded.empty()) tj["discarded"] = t.discarded;
+    tj["tile"] = t.tile;
+    tj["x"] = t.x;
+    tj["y"] = t.y;
+    tj["rotation"] = t.rotation;
+    if (!t.meeple.empty()) tj["meeple"] = t.meeple;
+    if (t.ret) tj["return"] = {{"x", t.ret->x}, {"y", t.ret->y}, {"at", t.ret->at}};
+    out << (i ? ",\n    " : "\n    ") << tj.dump();
+  }
+  out << (r.turns.empty() ? "]\n}\n" : "\n  ]\n}\n");
+  return out.str();
+}
+
+Rules rules_of(const Record& r) {
+  Rules rules;
+  rules.players = int(r.players.size());
+  rules.tileset = r.tileset;
+  for (auto& e : r.expansions) rules.enable(e);
+  return rules;
+}
+
+State initial_state(const Record& r) {
+  Rules rules = rules_of(r);
+  const Game* g;
+  try {
+    g = Game::get(rules);
+  } catch (const std::exception& e) {
+    throw RecordError(std::string("setup: ") + e.what());
+  }
+  if (r.start) {
+    int t = g->type_index(r.start->first);
+    if (t < 0) fail("setup.start", "unknown tile '" + r.start->first + "'");
+    if (g->initial_counts()[t] == 0 && t != g->start_type()) fail("setup.start", "no tile " + r.start->first + " is left for the start");
+    return State(g, r.seed, t, r.start->second / 90);
+  }
+  return State(g, r.seed);
+}
+
+void apply_turn(State& s, const TurnRecord& t, int n) {
+  const std::string where = "turn " + std::to_string(n);
+  const Game& g = s.game();
+  if (s.is_terminal()) fail(where, "the game is already over (no tiles left)", n);
+  if (!s.is_chance()) fail(where, "internal: the state is not waiting for a draw", n);
+  if (t.player && *t.player != s.turn_player())
+    fail(where, "it is player " + std::to_string(s.turn_player()) + "'s turn, not player " + std::to_string(*t.player) + "'s", n);
+  auto type_of = [&](const std::string& id) {
+    int ty = g.type_index(id);
+    if (ty < 0) fail(where, "unknown tile '" + id + "'", n);
+    if (s.bag_count(ty) == 0) fail(where, "no tile " + id + " is left in the bag", n);
+    return ty;
+  };
+  for (const std::string& d : t.discarded) {
+    if (!s.is_chance()) fail(where, "the bag is empty before discarded tile " + d, n);
+    int ty = type_of(d);
+    if (s.has_placement(ty)) fail(where, "discarded tile " + d + " has a legal place, so it cannot be discarded", n);
+    s.apply_draw(ty);
+  }
+  if (!s.is_chance()) fail(where, "the bag is empty: no tile " + t.tile + " can be drawn", n);
+  int ty = type_of(t.tile);
+  if (!s.apply_draw(ty))
+    fail(where, "tile " + t.tile + " has no legal place anywhere (it belongs in 'discarded')", n);
+  const TileType& tt = g.type(ty);
+  Move m;
+  m.x = int16_t(t.x);
+  m.y = int16_t(t.y);
+  const int rot = t.rotation / 90;
+  m.rot = tt.canonical_rot[rot];
+  if (!t.meeple.empty()) {
+    int seg = tt.segment_at(t.meeple, rot);
+    if (seg < 0)
+      fail(where, "tile " + t.tile + " rotated " + std::to_string(t.rotation) + " has no follower location '" + t.meeple + "'", n);
+    m.meeple = int8_t(tt.segment_at(tt.location_name(seg, rot), m.rot));
+  }
+  if (t.ret) {
+    const int pt = s.tile_at(t.ret->x, t.ret->y);
+    if (pt < 0) fail(where, "return: no tile at (" + std::to_string(t.ret->x) + "," + std::to_string(t.ret->y) + ")", n);
+    const PlacedTile& P = s.placed(pt);
+    const int seg = g.type(P.type).segment_at(t.ret->at, P.rot);
+    if (seg < 0) fail(where, "return: no location '" + t.ret->at + "' on that tile", n);
+    for (int i = 0; i < s.num_followers(); ++i)
+      if (s.followers()[i].slot == P.slot_base + seg && s.followers()[i].player == s.turn_player()) m.ret = int8_t(i);
+    if (m.ret < 0)
+      fail(where, "return: player " + std::to_string(s.turn_player()) + " has no follower at (" + std::to_string(t.ret->x) +
+                      "," + std::to_string(t.ret->y) + ") " + t.ret->at, n);
+  }
+  if (auto err = s.check_move(m); !err.empty()) fail(where, err, n);
+  s.apply(m);
+}
+
+Replay replay(const Record& r, bool final) {
+  Replay out{initial_state(r), {}, {}};
+  out.state.set_event_log(&out.events);
+  for (size_t i = 0; i < r.turns.size(); ++i) {
+    apply_turn(out.state, r.turns[i], int(i) + 1);
+    out.after_turn.push_back(out.state.scores());
+  }
+  if (final) out.state.finish();
+  out.state.set_event_log(nullptr);
+  return out;
+}
+
+TurnRecord turn_of(const State& s, const Move& m) {
+  const TileType& tt = s.game().type(s.current_tile());
+  TurnRecord t;
+  t.tile = tt.id;
+  t.x = m.x;
+  t.y = m.y;
+  t.rotation = 90 * m.rot;
+  if (m.meeple >= 0) t.meeple = tt.location_name(m.meeple, m.rot);
+  if (m.ret >= 0) {
+    const Follower& f = s.followers()[m.ret];
+    const PlacedTile& P = s.placed(s.slot_tile(f.slot));
+    t.ret = ReturnSpec{P.x, P.y, s.game().type(P.type).location_name(s.slot_segment(f.slot), P.rot)};
+  }
+  return t;
+}
+
+std::string describe_move(const State& s, const Move& m) {
+  const TileType& tt = s.game().type(s.current_tile());
+  std::string d = tt.id + " at (" + std::to_string(m.x) + "," + std::to_string(m.y) + ") rot " + std::to_string(90 * m.rot);
+  if (m.meeple >= 0)
+    d += ", follower on " + std::string(kind_name(tt.rot[m.rot].seg[m.meeple].kind)) + " " + tt.location_name(m.meeple, m.rot);
+  if (m.ret >= 0) {
+    TurnRecord t = turn_of(s, m);
+    d += ", take back the follower at (" + std::to_string(t.ret->x) + "," + std::to_string(t.ret->y) + ") " + t.ret->at;
+  }
+  return d;
+}
+
+Record record_of(const State& s, const std::vector<std::string>& names, bool scripted) {
+  const Game& g = s.game();
+  Record r;
+  r.players = names;
+  r.players.resize(s.num_players());
+  for (int i = 0; i < s.num_players(); ++i)
+    if (r.players[i].empty()) r.players[i] = "P" + std::to_string(i);
+  r.tileset = s.rules().tileset;
+  r.expansions = s.rules().expansions();
+  r.seed = s.seed();
+  r.scripted = scripted;
+  const PlacedTile& start = s.placed(0);
+  if (start.type != g.start_type() || start.rot != g.start_rotation())
+    r.start = std::make_pair(g.type(start.type).id, 90 * start.rot);
+  size_t di = 0;
+  const auto& draws = s.draws();
+  for (size_t i = 0; i < s.history().size(); ++i) {
+    const TurnLog& tl = s.history()[i];
+    TurnRecord t;
+    while (di < draws.size() && draws[di].discarded) t.discarded.push_back(g.type(draws[di++].type).id);
+    const TileType& tt = g.type(draws[di++].type);
+    const PlacedTile& P = s.placed(int(i) + 1);
+    t.tile = tt.id;
+    t.x = P.x;
+    t.y = P.y;
+    t.rotation = 90 * P.rot;
+    if (tl.move.meeple >= 0) t.meeple = tt.location_name(tl.move.meeple, P.rot);
+    if (tl.ret_slot != kNoSlot) {
+      const PlacedTile& R = s.placed(s.slot_tile(tl.ret_slot));
+      t.ret = ReturnSpec{R.x, R.y, g.type(R.type).location_name(s.slot_segment(tl.ret_slot), R.rot)};
+    }
+    r.turns.push_back(std::move(t));
+  }
+  return r;
+}
+
+// ---------------------------------------------------------------------------------------
+// State JSON
+
+std::string state_to_json(const State& s) {
+  const Game& g = s.game();
+  ordered_json j;
+  j["format"] = "carcassonne-state/1";
+  ordered_json rules;
+  rules["players"] = s.num_players();
+  rules["tileset"] = s.rules().tileset;
+  rules["expansions"] = s.rules().expansions();
+  j["rules"] = rules;
+  j["phase"] = s.is_terminal() ? "terminal" : s.is_chance() ? "chance" : "place";
+  j["player"] = s.turn_player();
+  j["turn"] = s.turn();
+  j["scores"] = s.scores();
+  std::vector<int> supply;
+  for (int p = 0; p < s.num_players(); ++p) supply.push_back(s.supply(p));
+  j["supply"] = supply;
+  if (s.phase() == Phase::Place) j["tile"] = g.type(s.current_tile()).id;
+  ordered_json bag = ordered_json::object();
+  for (int t = 0; t < g.num_types(); ++t)
+    if (s.bag_count(t)) bag[g.type(t).id] = s.bag_count(t);
+  j["bag"] = bag;
+  ordered_json board = ordered_json::array();
+  for (int i = 0; i < s.num_placed(); ++i) {
+    const PlacedTile& P = s.placed(i);
+    board.push_back({{"x", P.x}, {"y", P.y}, {"tile", g.type(P.type).id}, {"rotation", 90 * P.rot}});
+  }
+  j["board"] = board;
+  ordered_json fol = ordered_json::array();
+  for (int i = 0; i < s.num_followers(); ++i) {
+    const Follower& f = s.followers()[i];
+    const PlacedTile& P = s.placed(s.slot_tile(f.slot));
+    const TileType& tt = g.type(P.type);
+    const int seg = s.slot_segment(f.slot);
+    fol.push_back({{"player", f.player}, {"x", P.x}, {"y", P.y}, {"at", tt.location_name(seg, P.rot)},
+                   {"kind", kind_name(tt.rot[P.rot].seg[seg].kind)}});
+  }
+  j["followers"] = fol;
+  j["seed"] = s.seed();
+  std::vector<std::string> rng;
+  for (uint64_t w : s.rng().raw()) rng.push_back(std::to_string(w));
+  j["rng"] = rng;
+  // The history: enough to rebuild the state exactly.
+  Record rec = record_of(s, {}, true);
+  json turns = json::parse(record_to_json(rec))["turns"];
+  j["start"] = {{"tile", g.type(s.placed(0).type).id}, {"rotation", 90 * s.placed(0).rot}};
+  j["history"] = turns;
+  std::vector<std::string> pending;
+  size_t placed_draws = 0, di = 0;
+  for (; di < s.draws().size() && placed_draws < s.history().size(); ++di)
+    if (!s.draws()[di].discarded) ++placed_draws;
+  for (; di < s.draws().size(); ++di) pending.push_back(g.type(s.draws()[di].type).id);
+  j["pending_draws"] = pending;
+  j["finished_scoring"] = s.finished_scoring();
+  return j.dump();
+}
+
+State state_from_json(std::string_view text) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw RecordError(std::string("state: not valid JSON: ") + e.what());
+  }
+  if (!j.is_object() || j.value("format", "") != "carcassonne-state/1")
+    throw RecordError("state: expected format \"carcassonne-state/1\"");
+  try {
+    Record r;
+    r.players.resize(j["rules"]["players"].get<int>());
+    r.tileset = j["rules"]["tileset"].get<std::string>();
+    r.expansions = j["rules"]["expansions"].get<std::vector<std::string>>();
+    r.seed = j["seed"].get<uint64_t>();
+    r.start = std::make_pair(j["start"]["tile"].get<std::string>(), j["start"]["rotation"].get<int>());
+    ordered_json rec;
+    rec["format"] = "carcassonne-record/1";
+    rec["setup"] = {{"players", std::vector<std::string>(r.players.size(), "P")}, {"tileset", r.tileset},
+                    {"expansions", r.expansions}, {"seed", r.seed}, {"draws", "scripted"}};
+    rec["setup"]["start"] = {{"tile", r.start->first}, {"rotation", r.start->second}};
+    rec["turns"] = j["history"];
+    Record parsed = parse_record(rec.dump());
+    Replay rp = replay(parsed, false);
+    State s = std::move(rp.state);
+    for (auto& id : j["pending_draws"]) {
+      int t = s.game().type_index(id.get<std::string>());
+      if (t < 0 || !s.is_chance() || s.bag_count(t) == 0) throw RecordError("state: bad pending draw");
+      s.apply_draw(t);
+    }
+    if (j.value("finished_scoring", false)) s.finish();
+    std::array<uint64_t, 4> raw{};
+    auto rng = j["rng"].get<std::vector<std::string>>();
+    if (rng.size() != 4) throw RecordError("state: 'rng' must have 4 words");
+    for (int i = 0; i < 4; ++i) raw[i] = std::stoull(rng[i]);
+    Rng g;
+    g.set_raw(raw);
+    s.set_rng(g);
+    return s;
+  } catch (const RecordError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw RecordError(std::string("state: ") + e.what());
+  }
+}
+
+}  // namespace carc

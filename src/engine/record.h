@@ -1,0 +1,83 @@
+// The game record (docs/record-format.md, shared spec §3): parse and validate, replay into
+// a State, and write a State back out. Also the full JSON serialization of a state.
+#pragma once
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "state.h"
+
+namespace carc {
+
+// A record that cannot be read or replayed. what() names the place ("turn 7: ...",
+// "setup.players: ...") and the reason.
+class RecordError : public std::runtime_error {
+ public:
+  RecordError(const std::string& msg, int turn = 0) : std::runtime_error(msg), turn_(turn) {}
+  int turn() const { return turn_; }
+
+ private:
+  int turn_;
+};
+
+struct ReturnSpec {
+  int x = 0, y = 0;
+  std::string at;
+};
+
+struct TurnRecord {
+  std::string tile;
+  int x = 0, y = 0, rotation = 0;  // rotation in degrees
+  std::string meeple;              // empty: no follower deployed
+  std::vector<std::string> discarded;
+  std::optional<int> player;
+  std::optional<ReturnSpec> ret;   // Festival take-back
+};
+
+struct Record {
+  std::vector<std::string> players;
+  std::string tileset = "base";
+  std::vector<std::string> expansions;
+  uint64_t seed = 0;
+  bool scripted = false;
+  std::optional<std::pair<std::string, int>> start;  // tile id, rotation in degrees
+  std::vector<TurnRecord> turns;
+};
+
+// Parses a record; checks its shape (types, unknown fields) but not the moves.
+Record parse_record(std::string_view text);
+// Serializes a record (2-space indentation, one turn per line).
+std::string record_to_json(const Record& r);
+// The rules a record's setup describes.
+Rules rules_of(const Record& r);
+
+struct Replay {
+  State state;
+  std::vector<ScoreEvent> events;
+  std::vector<std::vector<int>> after_turn;  // scores after each turn
+};
+
+// Replays every turn, checking each. With `final`, applies the end-of-game scoring at the end.
+Replay replay(const Record& r, bool final = false);
+// A new game in the record's setup (start tile placed), at the first chance node.
+State initial_state(const Record& r);
+// The record of a game so far (setup from `names`/`scripted`, every placed turn).
+Record record_of(const State& s, const std::vector<std::string>& names, bool scripted = false);
+
+// Applies one recorded turn to a state at a chance node (draws, then the move). Throws
+// RecordError with the turn number. Exposed for interactive tools.
+void apply_turn(State& s, const TurnRecord& t, int turn_number);
+// Converts a legal move to a record turn (without draws).
+TurnRecord turn_of(const State& s, const Move& m);
+// Human-readable description of a move: "K at (2,-1) rot 90, follower on city N".
+std::string describe_move(const State& s, const Move& m);
+
+// Full JSON serialization of a state: rules, board, followers, scores, bag, phase, history,
+// and the generator; from_json restores an equal state.
+std::string state_to_json(const State& s);
+State state_from_json(std::string_view text);
+
+}  // namespace carc

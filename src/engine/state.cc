@@ -1,0 +1,608 @@
+#include "state.h"
+
+#include <algorithm>
+#include <cassert>
+#include <cstring>
+
+namespace carc {
+
+namespace {
+constexpr int kDx8[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
+constexpr int kDy8[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
+inline int popcount(unsigned v) { return __builtin_popcount(v); }
+}  // namespace
+
+State::State(const Game* game, uint64_t seed) : game_(game) {
+  init(seed, game->start_type(), game->start_rotation());
+}
+
+State::State(const Game* game, uint64_t seed, int start_type, int start_rot) : game_(game) {
+  init(seed, start_type, start_rot);
+}
+
+void State::init(uint64_t seed, int start_type, int start_rot) {
+  nplayers_ = game_->rules().players;
+  seed_ = seed;
+  rng_.reseed(seed);
+  cell_.fill(kEmptyCell);
+  need_.fill(0);
+  const auto& counts = game_->initial_counts();
+  for (size_t i = 0; i < counts.size(); ++i) bag_[i] = counts[i];
+  bag_total_ = game_->total_tiles();
+  for (int p = 0; p < nplayers_; ++p) supply_[p] = kFollowersPerPlayer;
+  if (start_type >= 0) {
+    if (start_type != game_->start_type()) {
+      // A scenario's own start tile: the default start tile goes back into the bag.
+      if (game_->start_type() >= 0) {
+        ++bag_[game_->start_type()];
+        ++bag_total_;
+      }
+      --bag_[start_type];
+      --bag_total_;
+    }
+    place_tile(start_type, 0, 0, start_rot);
+  }
+  phase_ = bag_total_ > 0 ? Phase::Chance : Phase::Terminal;
+}
+
+int State::current_player() const {
+  switch (phase_) {
+    case Phase::Chance: return kChancePlayer;
+    case Phase::Terminal: return kTerminalPlayer;
+    default: return player_;
+  }
+}
+
+int State::tile_at(int x, int y) const {
+  int c = cell_[cell_of(x, y)];
+  if (c == kEmptyCell) return -1;
+  const PlacedTile& p = placed_[c];
+  return (p.x == x && p.y == y) ? c : -1;
+}
+
+std::vector<std::pair<int, int>> State::chance_outcomes() const {
+  std::vector<std::pair<int, int>> out;
+  for (int t = 0; t < game_->num_types(); ++t)
+    if (bag_[t]) out.emplace_back(t, bag_[t]);
+  return out;
+}
+
+bool State::has_placement(int type) const {
+  for (int i = 0; i < nfrontier_; ++i)
+    if (game_->fits(type, need_[frontier_[i].cell])) return true;
+  return false;
+}
+
+bool State::apply_draw(int type) {
+  assert(phase_ == Phase::Chance && bag_[type] > 0);
+  rng_.below(uint32_t(bag_total_));  // keeps the generator in step with draw_random()
+  return draw_internal(type);
+}
+
+bool State::draw_random() {
+  assert(phase_ == Phase::Chance && bag_total_ > 0);
+  uint32_t k = rng_.below(uint32_t(bag_total_));
+  int t = 0;
+  while (k >= bag_[t]) k -= bag_[t++];
+  return draw_internal(t);
+}
+
+bool State::draw_internal(int type) {
+  --bag_[type];
+  --bag_total_;
+  bool ok = has_placement(type);
+  draws_.push_back(Draw{uint8_t(type), !ok});
+  if (!ok) {
+    // B-5: the tile leaves the game and the same player draws again; B-6: an empty bag ends it.
+    if (bag_total_ == 0) {
+      phase_ = Phase::Terminal;
+      finish();
+    }
+    return false;
+  }
+  cur_tile_ = type;
+  phase_ = Phase::Place;
+  return true;
+}
+
+// ---------------------------------------------------------------------------------------
+// Features
+
+void State::place_tile(int type, int x, int y, int rot) {
+  const TileType& tt = game_->type(type);
+  const RotatedTile& rt = tt.rot[rot];
+  const int p = nplaced_++;
+  PlacedTile& P = placed_[p];
+  P.x = int16_t(x);
+  P.y = int16_t(y);
+  P.type = uint8_t(type);
+  P.rot = uint8_t(rot);
+  P.slot_base = uint16_t(nslots_);
+  P.center_slot = kNoSlot;
+  const int base = nslots_;
+  nslots_ += tt.nseg;
+  for (int i = 0; i < tt.nseg; ++i) {
+    const Segment& s = rt.seg[i];
+    const uint16_t slot = uint16_t(base + i);
+    label_[slot] = slot;
+    next_[slot] = kNoSlot;
+    owner_[slot] = uint8_t(p);
+    Feature& f = feat_[slot];
+    f = Feature{};
+    f.kind = s.kind;
+    f.pennants = s.pennants;
+    f.tiles = 1;
+    f.size = 1;
+    f.tail = slot;
+    if (s.kind == Kind::Road || s.kind == Kind::City) f.open = uint16_t(popcount(s.edges));
+  }
+  for (int d = 0; d < 4; ++d) P.side_slot[d] = rt.edge_seg[d] >= 0 ? uint16_t(base + rt.edge_seg[d]) : kNoSlot;
+  for (int h = 0; h < 8; ++h) P.half_slot[h] = rt.half_seg[h] >= 0 ? uint16_t(base + rt.half_seg[h]) : kNoSlot;
+
+  const int c = cell_of(x, y);
+  cell_[c] = uint8_t(p);
+  if (need_[c]) {
+    need_[c] = 0;
+    for (int i = 0; i < nfrontier_; ++i)
+      if (frontier_[i].cell == c) {
+        frontier_[i] = frontier_[--nfrontier_];
+        break;
+      }
+  }
+  for (int d = 0; d < 4; ++d) {
+    const int nc = cell_step(c, d);
+    const uint8_t nb = cell_[nc];
+    if (nb != kEmptyCell) {
+      const PlacedTile& N = placed_[nb];
+      const int od = opposite(d);
+      if (P.side_slot[d] != kNoSlot) merge(P.side_slot[d], N.side_slot[od], true);
+      for (int h = 2 * d; h < 2 * d + 2; ++h)
+        if (P.half_slot[h] != kNoSlot) merge(P.half_slot[h], N.half_slot[opposite_half(h)], false);
+    } else {
+      if (need_[nc] == 0) {
+        static constexpr int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+        frontier_[nfrontier_++] = FrontierCell{uint16_t(nc), int16_t(x + dx[d]), int16_t(y + dy[d])};
+      }
+      need_[nc] |= uint8_t(int(rt.edge(d)) << (2 * opposite(d)));
+    }
+  }
+  // Centre features: a monastery needs its 8 neighbours, a tent its 4 orthogonal ones.
+  if (tt.center >= 0) {
+    const uint16_t slot = uint16_t(base + tt.center);
+    P.center_slot = slot;
+    const bool tent = rt.seg[tt.center].kind == Kind::Tent;
+    int missing = tent ? 4 : 8;
+    for (int k = 0; k < 8; ++k) {
+      const bool orth = kDx8[k] == 0 || kDy8[k] == 0;
+      if (tent && !orth) continue;
+      if (cell_[cell_of(x + kDx8[k], y + kDy8[k])] != kEmptyCell) --missing;
+    }
+    feat_[slot].open = uint16_t(missing);
+  }
+  for (int k = 0; k < 8; ++k) {
+    const uint8_t nb = cell_[cell_of(x + kDx8[k], y + kDy8[k])];
+    if (nb == kEmptyCell || nb == p) continue;
+    const uint16_t cs = placed_[nb].center_slot;
+    if (cs == kNoSlot) continue;
+    if (feat_[cs].kind == Kind::Tent && kDx8[k] != 0 && kDy8[k] != 0) continue;
+    --feat_[cs].open;
+  }
+}
+
+// Tiles that hold members of both features (only possible when one tile has two segments of
+// the same kind, e.g. the two city caps of tile H): they must be counted once after a merge.
+int State::shared_tiles(uint16_t big, uint16_t small) const {
+  int shared = 0;
+  for (uint16_t s = small; s != kNoSlot; s = next_[s]) {
+    const PlacedTile& P = placed_[owner_[s]];
+    const TileType& tt = game_->type(P.type);
+    const Kind k = feat_[big].kind;
+    if (tt.kind_count[int(k)] < 2) continue;
+    bool in_big = false, earlier = false;
+    for (int i = 0; i < tt.nseg; ++i) {
+      const uint16_t sib = uint16_t(P.slot_base + i);
+      if (sib == s) continue;
+      if (label_[sib] == big) in_big = true;
+      if (label_[sib] == small && sib < s) earlier = true;
+    }
+    if (in_big && !earlier) ++shared;
+  }
+  return shared;
+}
+
+void State::merge(uint16_t a, uint16_t b, bool edge) {
+  uint16_t ra = label_[a], rb = label_[b];
+  if (ra == rb) {
+    if (edge) feat_[ra].open -= 2;
+    return;
+  }
+  if (feat_[ra].size < feat_[rb].size) std::swap(ra, rb);
+  Feature& big = feat_[ra];
+  const Feature& small = feat_[rb];
+  if (edge) big.tiles = uint16_t(big.tiles + small.tiles - shared_tiles(ra, rb));
+  for (uint16_t s = rb; s != kNoSlot; s = next_[s]) label_[s] = ra;
+  next_[big.tail] = rb;
+  big.tail = small.tail;
+  big.size = uint16_t(big.size + small.size);
+  big.pennants = uint8_t(big.pennants + small.pennants);
+  big.open = uint16_t(big.open + small.open - (edge ? 2 : 0));
+  big.total = uint8_t(big.total + small.total);
+  for (int p = 0; p < kMaxPlayers; ++p) big.count[p] = uint8_t(big.count[p] + small.count[p]);
+}
+
+void State::add_follower(int player, uint16_t slot) {
+  followers_[nfollowers_++] = Follower{uint8_t(player), slot};
+  --supply_[player];
+  Feature& f = feat_[label_[slot]];
+  ++f.total;
+  ++f.count[player];
+}
+
+void State::remove_follower(int index) {
+  const Follower fo = followers_[index];
+  Feature& f = feat_[label_[fo.slot]];
+  --f.total;
+  --f.count[fo.player];
+  ++supply_[fo.player];
+  for (int i = index; i + 1 < nfollowers_; ++i) followers_[i] = followers_[i + 1];
+  --nfollowers_;
+}
+
+// ---------------------------------------------------------------------------------------
+// Legal moves
+
+uint32_t State::free_segments(int type, int c, int rot, int player) const {
+  const TileType& tt = game_->type(type);
+  const RotatedTile& rt = tt.rot[rot];
+  uint32_t free = (1u << tt.nseg) - 1;
+  (void)player;
+  // Pairs (segment of the new tile, root of the neighbouring feature it joins).
+  int8_t seg[12];
+  uint16_t root[12];
+  int n = 0;
+  uint32_t occupied = 0;
+  for (int d = 0; d < 4; ++d) {
+    const uint8_t nb = cell_[cell_step(c, d)];
+    if (nb == kEmptyCell) continue;
+    const PlacedTile& N = placed_[nb];
+    if (rt.edge_seg[d] >= 0) {
+      seg[n] = rt.edge_seg[d];
+      root[n] = label_[N.side_slot[opposite(d)]];
+      if (feat_[root[n]].total) occupied |= 1u << seg[n];
+      ++n;
+    }
+    for (int h = 2 * d; h < 2 * d + 2; ++h)
+      if (rt.half_seg[h] >= 0) {
+        seg[n] = rt.half_seg[h];
+        root[n] = label_[N.half_slot[opposite_half(h)]];
+        if (feat_[root[n]].total) occupied |= 1u << seg[n];
+        ++n;
+      }
+  }
+  // Two segments of the new tile that join the same neighbouring feature become one
+  // feature: an occupied one makes the other occupied too (transitively).
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (int i = 0; i < n; ++i)
+      for (int j = i + 1; j < n; ++j)
+        if (root[i] == root[j]) {
+          const bool oi = occupied >> seg[i] & 1, oj = occupied >> seg[j] & 1;
+          if (oi != oj) {
+            occupied |= (1u << seg[i]) | (1u << seg[j]);
+            changed = true;
+          }
+        }
+  }
+  return free & ~occupied;
+}
+
+void State::legal_moves(std::vector<Move>& out) const {
+  out.clear();
+  if (phase_ != Phase::Place) return;
+  const int t = cur_tile_;
+  const TileType& tt = game_->type(t);
+  const bool deploy = supply_[player_] > 0;
+  // Festival: the player's own followers that could be taken back instead.
+  int8_t own[kMaxFollowers];
+  int nown = 0;
+  if (tt.festival)
+    for (int i = 0; i < nfollowers_; ++i)
+      if (followers_[i].player == player_) own[nown++] = int8_t(i);
+  for (int i = 0; i < nfrontier_; ++i) {
+    const FrontierCell& fc = frontier_[i];
+    uint8_t mask = game_->fits(t, need_[fc.cell]);
+    while (mask) {
+      const int r = __builtin_ctz(mask);
+      mask &= mask - 1;
+      Move m;
+      m.x = fc.x;
+      m.y = fc.y;
+      m.rot = uint8_t(r);
+      out.push_back(m);
+      if (deploy) {
+        uint32_t free = free_segments(t, fc.cell, r, player_);
+        while (free) {
+          m.meeple = int8_t(__builtin_ctz(free));
+          free &= free - 1;
+          out.push_back(m);
+        }
+        m.meeple = -1;
+      }
+      for (int k = 0; k < nown; ++k) {
+        m.ret = own[k];
+        out.push_back(m);
+      }
+    }
+  }
+}
+
+int State::count_legal_moves() const {
+  std::vector<Move> v;
+  legal_moves(v);
+  return int(v.size());
+}
+
+std::string State::check_move(const Move& m) const {
+  if (phase_ != Phase::Place) return "no tile to place now";
+  const TileType& tt = game_->type(cur_tile_);
+  const std::string where = "(" + std::to_string(m.x) + "," + std::to_string(m.y) + ")";
+  if (m.rot > 3) return "bad rotation";
+  if (tile_at(m.x, m.y) >= 0) return "position " + where + " is already taken";
+  const int c = cell_of(m.x, m.y);
+  const uint8_t need = need_[c];
+  bool neighbour = false;
+  static constexpr int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+  for (int d = 0; d < 4; ++d) neighbour |= tile_at(m.x + dx[d], m.y + dy[d]) >= 0;
+  if (!neighbour || need == 0) return "tile " + tt.id + " at " + where + " touches no tile";
+  const RotatedTile& rt = tt.rot[m.rot];
+  static const char* edge_names[4] = {"none", "field", "road", "city"};
+  static const char* side_names[4] = {"north", "east", "south", "west"};
+  for (int d = 0; d < 4; ++d) {
+    const int req = (need >> (2 * d)) & 3;
+    if (req && req != int(rt.edge(d)))
+      return "tile " + tt.id + " does not fit at " + where + " rotation " + std::to_string(90 * m.rot) + ": its " +
+             side_names[d] + " edge (" + edge_names[int(rt.edge(d))] + ") meets a " + edge_names[req];
+  }
+  if (m.meeple >= 0 && m.ret >= 0) return "cannot both deploy and take back a follower";
+  if (m.meeple >= 0) {
+    if (m.meeple >= tt.nseg) return "no such follower location";
+    if (supply_[player_] == 0) return "player " + std::to_string(player_) + " has no follower left";
+    const uint32_t free = free_segments(cur_tile_, c, m.rot, player_);
+    if (!(free >> m.meeple & 1))
+      return std::string("the ") + kind_name(rt.seg[m.meeple].kind) + " at " + tt.location_name(m.meeple, m.rot) +
+             " is already occupied";
+  }
+  if (m.ret >= 0) {
+    if (!tt.festival) return "only a festival tile lets a player take a follower back";
+    if (m.ret >= nfollowers_ || followers_[m.ret].player != player_)
+      return "that follower is not one of the player's own on the board";
+  }
+  if (m.choice != 0) return "bad tile choice";
+  return "";
+}
+
+// ---------------------------------------------------------------------------------------
+// Applying a move and scoring
+
+void State::apply(const Move& m) {
+  assert(phase_ == Phase::Place);
+  const int t = cur_tile_;
+  ++turn_;
+  place_tile(t, m.x, m.y, m.rot);
+  const PlacedTile& P = placed_[nplaced_ - 1];
+  history_.push_back(TurnLog{m, m.ret >= 0 ? followers_[m.ret].slot : kNoSlot});
+  if (m.ret >= 0) remove_follower(m.ret);  // Festival take-back, before scoring (F-3)
+  if (m.meeple >= 0) add_follower(player_, uint16_t(P.slot_base + m.meeple));
+
+  // Score what this tile completed: roads, cities, then monasteries and tents (B-10).
+  const TileType& tt = game_->type(t);
+  uint16_t done[16];
+  int nd = 0;
+  for (int i = 0; i < tt.nseg; ++i) {
+    const Kind k = tt.rot[0].seg[i].kind;
+    if (k != Kind::Road && k != Kind::City) continue;
+    const uint16_t r = label_[P.slot_base + i];
+    if (feat_[r].open == 0 && !feat_[r].done && std::find(done, done + nd, r) == done + nd) done[nd++] = r;
+  }
+  std::sort(done, done + nd, [&](uint16_t a, uint16_t b) {
+    return std::make_pair(int(feat_[a].kind), a) < std::make_pair(int(feat_[b].kind), b);
+  });
+  for (int k = 0; k < 9; ++k) {
+    const int dx = k == 8 ? 0 : kDx8[k], dy = k == 8 ? 0 : kDy8[k];
+    const uint8_t nb = cell_[cell_of(P.x + dx, P.y + dy)];
+    if (nb == kEmptyCell) continue;
+    const uint16_t cs = placed_[nb].center_slot;
+    if (cs != kNoSlot && feat_[cs].open == 0 && !feat_[cs].done) done[nd++] = cs;
+  }
+  for (int i = 0; i < nd; ++i) score_feature(done[i], false);
+  end_turn();
+}
+
+void State::end_turn() {
+  if (bag_total_ == 0) {
+    phase_ = Phase::Terminal;
+    finish();
+    return;
+  }
+  player_ = uint8_t((player_ + 1) % nplayers_);
+  phase_ = Phase::Chance;
+  cur_tile_ = -1;
+}
+
+void State::emit(int player, int points, const char* kind, bool final_scoring, uint16_t root) {
+  scores_[player] += points;
+  if (log_.p) {
+    const PlacedTile& P = placed_[owner_[root]];
+    log_.p->push_back(ScoreEvent{turn_, player, points, kind, final_scoring, P.x, P.y});
+  }
+}
+
+int State::field_value(uint16_t root) const {
+  uint16_t cities[64];
+  int n = 0;
+  for (uint16_t s = root; s != kNoSlot; s = next_[s]) {
+    const PlacedTile& P = placed_[owner_[s]];
+    const TileType& tt = game_->type(P.type);
+    uint32_t adj = tt.rot[0].seg[s - P.slot_base].adj_cities;
+    while (adj) {
+      const int c = __builtin_ctz(adj);
+      adj &= adj - 1;
+      const uint16_t cr = label_[P.slot_base + c];
+      if (feat_[cr].open == 0 && std::find(cities, cities + n, cr) == cities + n && n < 64) cities[n++] = cr;
+    }
+  }
+  return 3 * n;
+}
+
+void State::score_feature(uint16_t root, bool final_scoring) {
+  Feature& f = feat_[root];
+  int points = 0;
+  const char* kind = kind_name(f.kind);
+  switch (f.kind) {
+    case Kind::Road: points = f.tiles; break;
+    case Kind::City: points = final_scoring ? f.tiles + f.pennants : 2 * (f.tiles + f.pennants); break;
+    case Kind::Monastery: points = 9 - f.open; break;
+    case Kind::Tent: points = 0; break;
+    case Kind::Field: points = field_value(root); break;
+  }
+  if (f.total > 0 && points > 0) {
+    int best = 0;
+    for (int p = 0; p < nplayers_; ++p) best = std::max(best, int(f.count[p]));
+    for (int p = 0; p < nplayers_; ++p)
+      if (f.count[p] == best) emit(p, points, kind, final_scoring, root);
+  }
+  f.done = 1;
+  if (!final_scoring)
+    for (int i = nfollowers_ - 1; i >= 0; --i)
+      if (label_[followers_[i].slot] == root) remove_follower(i);
+}
+
+void State::finish() {
+  if (final_done_) return;
+  final_done_ = true;
+  // Every occupied, unscored feature, in a fixed order: by kind, then root slot.
+  uint16_t roots[kMaxFollowers];
+  int n = 0;
+  for (int i = 0; i < nfollowers_; ++i) {
+    const uint16_t r = label_[followers_[i].slot];
+    if (!feat_[r].done && std::find(roots, roots + n, r) == roots + n) roots[n++] = r;
+  }
+  std::sort(roots, roots + n, [&](uint16_t a, uint16_t b) {
+    return std::make_pair(int(feat_[a].kind), a) < std::make_pair(int(feat_[b].kind), b);
+  });
+  for (int i = 0; i < n; ++i) score_feature(roots[i], true);
+}
+
+// ---------------------------------------------------------------------------------------
+// Checks
+
+bool State::operator==(const State& o) const {
+  if (game_ != o.game_ || phase_ != o.phase_ || player_ != o.player_ || turn_ != o.turn_ ||
+      cur_tile_ != o.cur_tile_ || bag_total_ != o.bag_total_ || bag_ != o.bag_ || scores_ != o.scores_ ||
+      supply_ != o.supply_ || !(rng_ == o.rng_) || nplaced_ != o.nplaced_ || nslots_ != o.nslots_ ||
+      nfollowers_ != o.nfollowers_ || nfrontier_ != o.nfrontier_ || final_done_ != o.final_done_)
+    return false;
+  for (int i = 0; i < nplaced_; ++i) {
+    const PlacedTile &a = placed_[i], &b = o.placed_[i];
+    if (a.x != b.x || a.y != b.y || a.type != b.type || a.rot != b.rot) return false;
+  }
+  for (int s = 0; s < nslots_; ++s) {
+    if (label_[s] != o.label_[s]) return false;
+    if (label_[s] == s && std::memcmp(&feat_[s], &o.feat_[s], sizeof(Feature)) != 0) return false;
+  }
+  for (int i = 0; i < nfollowers_; ++i)
+    if (followers_[i].player != o.followers_[i].player || followers_[i].slot != o.followers_[i].slot) return false;
+  for (int i = 0; i < nfrontier_; ++i)
+    if (frontier_[i].cell != o.frontier_[i].cell || need_[frontier_[i].cell] != o.need_[o.frontier_[i].cell])
+      return false;
+  if (draws_.size() != o.draws_.size() || history_.size() != o.history_.size()) return false;
+  for (size_t i = 0; i < history_.size(); ++i)
+    if (!(history_[i].move == o.history_[i].move) || history_[i].ret_slot != o.history_[i].ret_slot) return false;
+  return true;
+}
+
+std::string State::validate() const {
+  // Recompute every feature by a flood fill over the placed tiles and compare.
+  std::vector<int> comp(nslots_, -1);
+  std::vector<std::vector<uint16_t>> comps;
+  auto neighbours = [&](uint16_t s, std::vector<uint16_t>& out) {
+    out.clear();
+    const PlacedTile& P = placed_[owner_[s]];
+    static constexpr int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+    for (int d = 0; d < 4; ++d) {
+      const int nb = tile_at(P.x + dx[d], P.y + dy[d]);
+      if (nb < 0) continue;
+      const PlacedTile& N = placed_[nb];
+      if (P.side_slot[d] == s) out.push_back(N.side_slot[opposite(d)]);
+      for (int h = 2 * d; h < 2 * d + 2; ++h)
+        if (P.half_slot[h] == s) out.push_back(N.half_slot[opposite_half(h)]);
+    }
+  };
+  std::vector<uint16_t> nb;
+  for (int s = 0; s < nslots_; ++s) {
+    if (comp[s] >= 0) continue;
+    comps.emplace_back();
+    std::vector<uint16_t> stack{uint16_t(s)};
+    comp[s] = int(comps.size()) - 1;
+    while (!stack.empty()) {
+      const uint16_t v = stack.back();
+      stack.pop_back();
+      comps.back().push_back(v);
+      neighbours(v, nb);
+      for (uint16_t w : nb) {
+        if (w == kNoSlot) return "slot " + std::to_string(v) + " joins a missing segment";
+        if (comp[w] < 0) {
+          comp[w] = comp[s];
+          stack.push_back(w);
+        }
+      }
+    }
+  }
+  for (auto& members : comps) {
+    const uint16_t r = label_[members[0]];
+    for (uint16_t m : members)
+      if (label_[m] != r) return "segments of one feature have different roots (slot " + std::to_string(m) + ")";
+    const Feature& f = feat_[r];
+    if (f.size != members.size()) return "feature size mismatch at root " + std::to_string(r);
+    std::vector<int> tiles;
+    int pennants = 0, open = 0;
+    for (uint16_t m : members) {
+      tiles.push_back(owner_[m]);
+      const PlacedTile& P = placed_[owner_[m]];
+      const Segment& sg = game_->type(P.type).rot[P.rot].seg[m - P.slot_base];
+      pennants += sg.pennants;
+      if (f.kind == Kind::Road || f.kind == Kind::City) {
+        static constexpr int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+        for (int d = 0; d < 4; ++d)
+          if ((sg.edges >> d & 1) && tile_at(P.x + dx[d], P.y + dy[d]) < 0) ++open;
+      }
+    }
+    std::sort(tiles.begin(), tiles.end());
+    tiles.erase(std::unique(tiles.begin(), tiles.end()), tiles.end());
+    if (f.pennants != pennants) return "pennant count mismatch at root " + std::to_string(r);
+    if ((f.kind == Kind::Road || f.kind == Kind::City)) {
+      if (f.tiles != tiles.size())
+        return "tile count mismatch at root " + std::to_string(r) + ": " + std::to_string(f.tiles) + " vs " +
+               std::to_string(tiles.size());
+      if (f.open != open) return "open edge mismatch at root " + std::to_string(r);
+    }
+    int count[kMaxPlayers] = {};
+    int total = 0;
+    for (int i = 0; i < nfollowers_; ++i)
+      if (label_[followers_[i].slot] == r) {
+        ++count[followers_[i].player];
+        ++total;
+      }
+    if (total != f.total) return "follower total mismatch at root " + std::to_string(r);
+    for (int p = 0; p < nplayers_; ++p)
+      if (count[p] != f.count[p]) return "follower count mismatch at root " + std::to_string(r);
+  }
+  for (int p = 0; p < nplayers_; ++p) {
+    int on_board = 0;
+    for (int i = 0; i < nfollowers_; ++i) on_board += followers_[i].player == p;
+    if (on_board + supply_[p] != kFollowersPerPlayer) return "followers of player " + std::to_string(p) + " not conserved";
+  }
+  return "";
+}
+
+}  // namespace carc

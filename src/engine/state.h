@@ -1,0 +1,257 @@
+// The game state: board, features (union-find over tile segments), followers, scores,
+// the bag, and the turn phase. OpenSpiel-style API: the tile draw is an explicit chance
+// node; a decision is one Move (placement + rotation + optional follower or Festival
+// take-back); legal moves come in a deterministic order.
+//
+// Invariants (checked by validate()): every follower is either in its owner's supply or
+// recorded in followers(); each feature's counters equal a from-scratch recount.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "game.h"
+#include "types.h"
+
+namespace carc {
+
+// A decision by the player to move. Layout (8 bytes):
+//   x, y    board position of the placed tile
+//   rot     quarter turns clockwise (0..3)
+//   meeple  segment index of the placed tile that receives a follower, or -1
+//   ret     Festival: index into State::followers() of the own follower taken back, or -1
+//   choice  Fortune Teller: which of the drawn tiles is placed (0 otherwise)
+struct Move {
+  int16_t x = 0, y = 0;
+  uint8_t rot = 0;
+  int8_t meeple = -1;
+  int8_t ret = -1;
+  uint8_t choice = 0;
+  bool operator==(const Move& o) const {
+    return x == o.x && y == o.y && rot == o.rot && meeple == o.meeple && ret == o.ret && choice == o.choice;
+  }
+};
+
+// One scoring: `points` to `player` for a feature of `kind` ("road", "city", "monastery",
+// "farm", "tent", ...), during turn `turn` (0 = start), `final` when in the end-of-game scoring.
+struct ScoreEvent {
+  int turn = 0;
+  int player = 0;
+  int points = 0;
+  std::string kind;
+  bool final = false;
+  int x = 0, y = 0;  // a tile of the scored feature
+};
+
+// A follower on the board: its owner, the segment slot it stands on, and where that is.
+struct Follower {
+  uint8_t player = 0;
+  uint16_t slot = 0;
+};
+
+// One tile on the board.
+struct PlacedTile {
+  int16_t x = 0, y = 0;
+  uint8_t type = 0, rot = 0;
+  uint16_t slot_base = 0;      // its segments own slots slot_base .. slot_base + nseg - 1
+  uint16_t side_slot[4];       // road/city slot on each side, or kNoSlot
+  uint16_t half_slot[8];       // field slot on each half-edge, or kNoSlot
+  uint16_t center_slot;        // monastery/tent slot, or kNoSlot
+};
+
+// Per-feature counters, valid at the feature's root slot.
+struct Feature {
+  Kind kind = Kind::Field;
+  uint8_t pennants = 0;
+  uint8_t total = 0;            // followers on the feature
+  uint8_t done = 0;             // scored and closed
+  uint16_t open = 0;            // road/city: unmatched edges; monastery/tent: missing neighbours
+  uint16_t tiles = 0;           // distinct tile positions
+  uint16_t size = 0;            // member slots
+  uint16_t tail = 0;            // last member in the member list
+  uint8_t count[kMaxPlayers] = {};  // followers per player
+};
+
+constexpr uint16_t kNoSlot = 0xFFFF;
+constexpr uint8_t kEmptyCell = 0xFF;
+constexpr int kMaxPlaced = 160;
+constexpr int kMaxSlots = 1536;
+constexpr int kMaxFollowers = kMaxPlayers * kFollowersPerPlayer;
+
+enum class Phase : uint8_t { Chance, Place, Terminal };
+
+constexpr int kChancePlayer = -1;
+constexpr int kTerminalPlayer = -2;
+
+// One placed turn of the history: the move and, for a Festival take-back, the slot the
+// follower stood on (slots never change, so it names the place for good).
+struct TurnLog {
+  Move move;
+  uint16_t ret_slot = 0xFFFF;
+};
+
+// One entry of the history: a drawn tile, and whether it was discarded (no legal place).
+struct Draw {
+  uint8_t type = 0;
+  bool discarded = false;
+};
+
+class State {
+ public:
+  // A new game: the start tile placed, the bag full, at the first chance node.
+  // `seed` seeds the generator used by draw_random().
+  State(const Game* game, uint64_t seed);
+  // A new game whose start tile is `start_type` at rotation `start_rot` (scripted scenarios).
+  State(const Game* game, uint64_t seed, int start_type, int start_rot);
+
+  const Game& game() const { return *game_; }
+  const Rules& rules() const { return game_->rules(); }
+  int num_players() const { return nplayers_; }
+  Phase phase() const { return phase_; }
+  bool is_chance() const { return phase_ == Phase::Chance; }
+  bool is_terminal() const { return phase_ == Phase::Terminal; }
+  // The player to decide, kChancePlayer at a chance node, kTerminalPlayer at the end.
+  int current_player() const;
+  // The player whose turn it is (also at chance nodes).
+  int turn_player() const { return player_; }
+  // Turns played so far (placed tiles after the start tile). Turn numbers count from 1.
+  int turn() const { return turn_; }
+
+  // --- Chance ---
+  // Tile types still in the bag with their counts (probability = count / bag_size()).
+  std::vector<std::pair<int, int>> chance_outcomes() const;
+  int bag_size() const { return bag_total_; }
+  int bag_count(int type) const { return bag_[type]; }
+  // Draws a tile of this type from the bag. A tile with no legal place is discarded at once
+  // (the state stays at a chance node, or ends when the bag is empty). Returns false if the
+  // tile was discarded. Precondition: is_chance() and bag_count(type) > 0.
+  bool apply_draw(int type);
+  // Draws with the state's own seeded generator.
+  bool draw_random();
+  // The drawn tile to place (phase Place).
+  int current_tile() const { return cur_tile_; }
+
+  // --- Decisions ---
+  // All legal moves in a deterministic order (cleared first).
+  void legal_moves(std::vector<Move>& out) const;
+  // Number of legal moves (same as legal_moves().size(), without building the list).
+  int count_legal_moves() const;
+  // "" if `m` is legal, otherwise why not (for records and user input).
+  std::string check_move(const Move& m) const;
+  // Applies a legal move (unchecked), scores, and advances to the next chance node or the end.
+  void apply(const Move& m);
+
+  // True when tile type t has a legal place on the board now.
+  bool has_placement(int type) const;
+  // Follower spots (bit = segment index) open on tile `type` placed at (x,y) rotated `rot`, for
+  // `player`. Precondition: the placement fits.
+  uint32_t free_segments(int type, int cell, int rot, int player) const;
+
+  // Applies the end-of-game scoring now (also used by `replay --final`). Idempotent.
+  void finish();
+
+  // --- Observation ---
+  int score(int p) const { return scores_[p]; }
+  std::vector<int> scores() const { return std::vector<int>(scores_.begin(), scores_.begin() + nplayers_); }
+  int supply(int p) const { return supply_[p]; }
+  const Follower* followers() const { return followers_.data(); }
+  int num_followers() const { return nfollowers_; }
+  int num_placed() const { return nplaced_; }
+  const PlacedTile& placed(int i) const { return placed_[i]; }
+  // Index of the placed tile at (x,y), or -1.
+  int tile_at(int x, int y) const;
+  // Root slot of the feature a slot belongs to, and its counters.
+  uint16_t root(uint16_t slot) const { return label_[slot]; }
+  const Feature& feature(uint16_t slot) const { return feat_[label_[slot]]; }
+  // The placed tile and segment index of a slot.
+  int slot_tile(uint16_t slot) const { return owner_[slot]; }
+  int slot_segment(uint16_t slot) const { return slot - placed_[owner_[slot]].slot_base; }
+  // Tent followers a player has (Fortune Teller).
+  int frontier_size() const { return nfrontier_; }
+  const std::vector<Draw>& draws() const { return draws_; }
+  const std::vector<TurnLog>& history() const { return history_; }
+  uint64_t seed() const { return seed_; }
+  const Rng& rng() const { return rng_; }
+  void set_rng(const Rng& r) { rng_ = r; }
+  bool finished_scoring() const { return final_done_; }
+
+  // Scoring events are appended here when a log is attached (copies of a state do not
+  // inherit the log).
+  void set_event_log(std::vector<ScoreEvent>* log) { log_.p = log; }
+
+  // Recomputes every feature from scratch and compares with the incremental state.
+  // Returns "" or a description of the first mismatch. Slow: for tests and debugging.
+  std::string validate() const;
+
+  // Equality of everything that matters for play (board, features, followers, scores, bag,
+  // phase, turn, generator), not the log.
+  bool operator==(const State& o) const;
+
+ private:
+  struct LogPtr {
+    std::vector<ScoreEvent>* p = nullptr;
+    LogPtr() = default;
+    LogPtr(const LogPtr&) : p(nullptr) {}
+    LogPtr& operator=(const LogPtr&) { return *this; }
+  };
+
+  void init(uint64_t seed, int start_type, int start_rot);
+  void place_tile(int type, int x, int y, int rot);
+  void merge(uint16_t a, uint16_t b, bool edge);
+  int shared_tiles(uint16_t big, uint16_t small) const;
+  void add_follower(int player, uint16_t slot);
+  void remove_follower(int index);
+  void score_feature(uint16_t root, bool final_scoring);
+  int field_value(uint16_t root) const;
+  void emit(int player, int points, const char* kind, bool final_scoring, uint16_t root);
+  void end_turn();
+  bool draw_internal(int type);
+  uint8_t need_at(int cell) const { return need_[cell]; }
+
+  const Game* game_;
+  int nplayers_;
+  Phase phase_ = Phase::Chance;
+  uint8_t player_ = 0;
+  bool final_done_ = false;
+  int turn_ = 0;
+  int cur_tile_ = -1;
+  int bag_total_ = 0;
+  std::array<uint8_t, kMaxTileTypes> bag_{};
+  std::array<int32_t, kMaxPlayers> scores_{};
+  std::array<uint8_t, kMaxPlayers> supply_{};
+  Rng rng_;
+
+  // Board: placed-tile index per cell, and for empty cells the edge pattern their
+  // neighbours require (non-zero = frontier cell).
+  std::array<uint8_t, kBoardCells> cell_;
+  std::array<uint8_t, kBoardCells> need_;
+  struct FrontierCell {
+    uint16_t cell;
+    int16_t x, y;
+  };
+  std::array<FrontierCell, 512> frontier_;
+  int nfrontier_ = 0;
+
+  std::array<PlacedTile, kMaxPlaced> placed_;
+  int nplaced_ = 0;
+
+  // Union-find over segment slots; the smaller set is relabelled on a merge, so label_ is
+  // always the root. next_ chains the members of a feature, starting at the root.
+  std::array<uint16_t, kMaxSlots> label_;
+  std::array<uint16_t, kMaxSlots> next_;
+  std::array<uint8_t, kMaxSlots> owner_;
+  std::array<Feature, kMaxSlots> feat_;
+  int nslots_ = 0;
+
+  std::array<Follower, kMaxFollowers> followers_;
+  int nfollowers_ = 0;
+
+  std::vector<Draw> draws_;
+  std::vector<TurnLog> history_;
+  uint64_t seed_ = 0;
+  LogPtr log_;
+};
+
+}  // namespace carc

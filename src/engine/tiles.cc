@@ -1,0 +1,377 @@
+#include "tiles.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <tuple>
+
+namespace carc {
+
+using nlohmann::json;
+
+const std::array<const char*, 8> kHalfNames = {"Nw", "Ne", "En", "Es", "Se", "Sw", "Ws", "Wn"};
+
+const char* kind_name(Kind k) {
+  switch (k) {
+    case Kind::Road: return "road";
+    case Kind::City: return "city";
+    case Kind::Field: return "farm";
+    case Kind::Monastery: return "monastery";
+    case Kind::Tent: return "tent";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string trim(std::string s) {
+  auto b = s.find_first_not_of(" \t");
+  auto e = s.find_last_not_of(" \t");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  std::istringstream in(s);
+  while (std::getline(in, cur, sep)) out.push_back(trim(cur));
+  return out;
+}
+
+int side_index(const std::string& s) {
+  for (int d = 0; d < 4; ++d)
+    if (s.size() == 1 && s[0] == kSideNames[d]) return d;
+  return -1;
+}
+
+int half_index(const std::string& s) {
+  for (int h = 0; h < 8; ++h)
+    if (s == kHalfNames[h]) return h;
+  return -1;
+}
+
+// Removes a trailing parenthetical comment: "c1=N+S (crossing)" -> "c1=N+S".
+std::string strip_comment(const std::string& s) {
+  auto p = s.find('(');
+  return trim(p == std::string::npos ? s : s.substr(0, p));
+}
+
+struct Parser {
+  const std::string& origin;
+  std::string tile;
+  [[noreturn]] void fail(const std::string& what) const {
+    throw TileDataError(origin + ": tile " + (tile.empty() ? "?" : tile) + ": " + what);
+  }
+};
+
+uint8_t rotate_edges(uint8_t m, int r) { return uint8_t(((m << r) | (m >> (4 - r))) & 0xF); }
+uint8_t rotate_halves(uint8_t m, int r) {
+  int k = 2 * r;
+  return uint8_t(((m << k) | (m >> (8 - k))) & 0xFF);
+}
+
+TileType parse_tile(const json& j, Parser& p, const std::string& set) {
+  TileType t;
+  t.set = set;
+  if (!j.is_object()) p.fail("entry is not an object");
+  static const std::vector<std::string> allowed = {"id", "count", "edges", "cities", "pennants", "roads",
+                                                   "fields", "center", "symbols", "wheel", "note"};
+  for (auto& [k, v] : j.items())
+    if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) p.fail("unknown field '" + k + "'");
+  if (!j.contains("id") || !j["id"].is_string()) p.fail("missing string field 'id'");
+  t.id = j["id"].get<std::string>();
+  p.tile = t.id;
+  if (t.id.empty() || t.id.find_first_of(" \t\",") != std::string::npos) p.fail("bad id");
+  auto str = [&](const char* k) -> std::string {
+    if (!j.contains(k)) return "-";
+    if (!j[k].is_string()) p.fail(std::string("field '") + k + "' must be a string");
+    return j[k].get<std::string>();
+  };
+  if (!j.contains("count") || !j["count"].is_number_integer() || j["count"].get<int>() < 0)
+    p.fail("'count' must be a non-negative integer");
+  t.count = j["count"].get<int>();
+  std::string edges = str("edges");
+  if (edges.size() != 4) p.fail("'edges' must be 4 letters (N,E,S,W) of C, R, F");
+  Edge e[4];
+  for (int d = 0; d < 4; ++d) {
+    switch (edges[d]) {
+      case 'C': e[d] = Edge::City; break;
+      case 'R': e[d] = Edge::Road; break;
+      case 'F': e[d] = Edge::Field; break;
+      default: p.fail(std::string("edge ") + kSideNames[d] + " is '" + edges[d] + "', not C, R or F");
+    }
+  }
+  t.note = j.contains("note") && j["note"].is_string() ? j["note"].get<std::string>() : "";
+
+  Segment seg[kMaxSegments];
+  int n = 0;
+  std::map<std::string, int> names;  // "c1" -> segment index
+  auto add = [&](const Segment& s, const std::string& name) {
+    if (n >= kMaxSegments) p.fail("more than " + std::to_string(kMaxSegments) + " segments");
+    if (!name.empty()) {
+      if (names.count(name)) p.fail("segment " + name + " defined twice");
+      names[name] = n;
+    }
+    seg[n++] = s;
+  };
+  auto parse_edge_list = [&](const std::string& def, char prefix, Kind kind) {
+    if (def == "-" || def.empty()) return;
+    for (auto& item : split(def, ';')) {
+      std::string it = strip_comment(item);
+      auto eq = it.find('=');
+      if (eq == std::string::npos || it[0] != prefix) p.fail("cannot read segment '" + item + "'");
+      Segment s;
+      s.kind = kind;
+      for (auto& side : split(it.substr(eq + 1), '+')) {
+        int d = side_index(side);
+        if (d < 0) p.fail("segment " + it.substr(0, eq) + ": '" + side + "' is not a side (N, E, S, W)");
+        s.edges |= uint8_t(1 << d);
+      }
+      add(s, trim(it.substr(0, eq)));
+    }
+  };
+  parse_edge_list(str("cities"), 'c', Kind::City);
+  parse_edge_list(str("roads"), 'r', Kind::Road);
+  std::string pen = str("pennants");
+  if (pen != "0" && pen != "-") {
+    for (auto& item : split(pen, ';')) {
+      auto colon = item.find(':');
+      if (colon == std::string::npos) p.fail("cannot read pennants '" + item + "'");
+      std::string name = trim(item.substr(0, colon));
+      if (!names.count(name) || seg[names[name]].kind != Kind::City)
+        p.fail("pennants name '" + name + "', which is not a city segment");
+      seg[names[name]].pennants = uint8_t(std::atoi(item.substr(colon + 1).c_str()));
+    }
+  }
+  std::string fields = str("fields");
+  if (fields != "-" && !fields.empty()) {
+    for (auto& item : split(fields, ';')) {
+      auto eq = item.find('=');
+      if (eq == std::string::npos || item[0] != 'f') p.fail("cannot read field '" + item + "'");
+      Segment s;
+      s.kind = Kind::Field;
+      std::string body = item.substr(eq + 1);
+      std::string adj;
+      auto br = body.find('[');
+      if (br != std::string::npos) {
+        auto close = body.find(']', br);
+        if (close == std::string::npos) p.fail("field '" + item + "': missing ']'");
+        adj = body.substr(br + 1, close - br - 1);
+        body = body.substr(0, br);
+      }
+      body = trim(body);
+      if (body != "inner") {
+        for (auto& h : split(body, '+')) {
+          int hi = half_index(h);
+          if (hi < 0) p.fail("field " + trim(item.substr(0, eq)) + ": '" + h + "' is not a half-edge");
+          if (s.halves & (1 << hi)) p.fail("field " + trim(item.substr(0, eq)) + " names " + h + " twice");
+          s.halves |= uint8_t(1 << hi);
+        }
+      }
+      for (auto& c : split(adj, ',')) {
+        if (c.empty()) continue;
+        if (!names.count(c) || seg[names[c]].kind != Kind::City)
+          p.fail("field " + trim(item.substr(0, eq)) + " touches '" + c + "', which is not a city segment");
+        s.adj_cities |= uint16_t(1 << names[c]);
+      }
+      add(s, trim(item.substr(0, eq)));
+    }
+  }
+  if (j.contains("center")) {
+    if (!j["center"].is_string()) p.fail("'center' must be a string");
+    std::string c = j["center"].get<std::string>();
+    Segment s;
+    if (c == "monastery") s.kind = Kind::Monastery;
+    else if (c == "tent") s.kind = Kind::Tent;
+    else p.fail("unknown centre feature '" + c + "' (monastery or tent)");
+    t.center = n;
+    add(s, "");
+  }
+  if (j.contains("symbols")) {
+    if (!j["symbols"].is_array()) p.fail("'symbols' must be an array");
+    for (auto& s : j["symbols"]) {
+      std::string v = s.is_string() ? s.get<std::string>() : "";
+      if (v == "festival") t.festival = true;
+      else if (v == "tree") t.tree = true;
+      else p.fail("unknown symbol '" + v + "'");
+    }
+  }
+  if (j.contains("wheel")) {
+    if (!j["wheel"].is_number_integer() || j["wheel"].get<int>() < 0 || j["wheel"].get<int>() > 3)
+      p.fail("'wheel' must be 0..3");
+    t.wheel = j["wheel"].get<int>();
+  }
+
+  // Consistency rules (see docs/tile-format.md).
+  uint8_t edge_owner_count[4] = {};
+  uint8_t half_used = 0;
+  for (int i = 0; i < n; ++i) {
+    for (int d = 0; d < 4; ++d)
+      if (seg[i].edges & (1 << d)) {
+        ++edge_owner_count[d];
+        Edge want = seg[i].kind == Kind::City ? Edge::City : Edge::Road;
+        if (e[d] != want)
+          p.fail(std::string(kind_name(seg[i].kind)) + " segment touches side " + kSideNames[d] +
+                 ", which is not a " + kind_name(seg[i].kind) + " edge");
+      }
+    if (seg[i].kind == Kind::Field) {
+      if (half_used & seg[i].halves) p.fail("a half-edge belongs to two field segments");
+      half_used |= seg[i].halves;
+    }
+  }
+  for (int d = 0; d < 4; ++d) {
+    bool halves_in_field = (half_used >> (2 * d)) & 3;
+    bool both_halves = ((half_used >> (2 * d)) & 3) == 3;
+    if (e[d] == Edge::Field) {
+      if (edge_owner_count[d]) p.fail(std::string("side ") + kSideNames[d] + " is a field edge but a segment claims it");
+      if (!both_halves) p.fail(std::string("field edge ") + kSideNames[d] + ": both halves must belong to fields");
+    } else {
+      if (edge_owner_count[d] != 1)
+        p.fail(std::string("side ") + kSideNames[d] + " must belong to exactly one " +
+               (e[d] == Edge::City ? "city" : "road") + " segment");
+      if (e[d] == Edge::City && halves_in_field)
+        p.fail(std::string("city edge ") + kSideNames[d] + " has a half-edge in a field");
+      if (e[d] == Edge::Road && !both_halves)
+        p.fail(std::string("road edge ") + kSideNames[d] + ": both halves must belong to fields");
+    }
+  }
+
+  t.nseg = n;
+  for (int i = 0; i < n; ++i) ++t.kind_count[int(seg[i].kind)];
+  for (int r = 0; r < 4; ++r) {
+    RotatedTile& rt = t.rot[r];
+    for (int d = 0; d < 4; ++d) rt.pattern |= uint8_t(int(e[d]) << (2 * ((d + r) & 3)));
+    for (int i = 0; i < n; ++i) {
+      Segment s = seg[i];
+      s.edges = rotate_edges(s.edges, r);
+      s.halves = rotate_halves(s.halves, r);
+      rt.seg[i] = s;
+      for (int d = 0; d < 4; ++d)
+        if (s.edges & (1 << d)) rt.edge_seg[d] = int8_t(i);
+      for (int h = 0; h < 8; ++h)
+        if (s.halves & (1 << h)) rt.half_seg[h] = int8_t(i);
+    }
+  }
+  // Rotations that look identical (tile C, B, X...) are offered once, as the lowest rotation.
+  auto signature = [&](int r) {
+    std::vector<std::tuple<int, int, int, int, int>> sig;
+    for (int i = 0; i < n; ++i) {
+      const Segment& s = t.rot[r].seg[i];
+      int adj = 0;
+      for (int c = 0; c < n; ++c)
+        if (s.adj_cities & (1 << c)) adj |= t.rot[r].seg[c].edges | 0x100;
+      sig.emplace_back(int(s.kind), s.edges, s.halves, s.pennants, adj);
+    }
+    std::sort(sig.begin(), sig.end());
+    return sig;
+  };
+  t.distinct_rotations = 0;
+  for (int r = 0; r < 4; ++r) {
+    t.canonical_rot[r] = uint8_t(r);
+    for (int q = 0; q < r; ++q)
+      if (signature(q) == signature(r)) {
+        t.canonical_rot[r] = t.canonical_rot[q];
+        break;
+      }
+    if (t.canonical_rot[r] == r) t.distinct_rotations |= uint8_t(1 << r);
+  }
+  return t;
+}
+
+}  // namespace
+
+std::string TileType::location_name(int s, int r) const {
+  const Segment& sg = rot[r].seg[s];
+  switch (sg.kind) {
+    case Kind::Road:
+    case Kind::City:
+      for (int d = 0; d < 4; ++d)
+        if (sg.edges & (1 << d)) return std::string(1, kSideNames[d]);
+      return "?";
+    case Kind::Field:
+      for (int h = 0; h < 8; ++h)
+        if (sg.halves & (1 << h)) return kHalfNames[h];
+      return "inner";
+    default: return "C";
+  }
+}
+
+int TileType::segment_at(std::string_view loc, int r) const {
+  if (loc.size() == 1) {
+    if (loc[0] == 'C') return center;
+    for (int d = 0; d < 4; ++d)
+      if (loc[0] == kSideNames[d]) return rot[r].edge_seg[d];
+    return -1;
+  }
+  if (loc == "inner") {
+    for (int i = 0; i < nseg; ++i)
+      if (rot[r].seg[i].kind == Kind::Field && rot[r].seg[i].halves == 0) return i;
+    return -1;
+  }
+  for (int h = 0; h < 8; ++h)
+    if (loc == kHalfNames[h]) return rot[r].half_seg[h];
+  return -1;
+}
+
+TileSetFile parse_tile_set(const std::string& text, const std::string& origin) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw TileDataError(origin + ": not valid JSON: " + e.what());
+  }
+  TileSetFile f;
+  Parser p{origin, ""};
+  if (!doc.is_object() || !doc.contains("tiles") || !doc["tiles"].is_array())
+    throw TileDataError(origin + ": expected an object with a 'tiles' array");
+  f.name = doc.value("tileset", "");
+  f.description = doc.value("description", "");
+  if (doc.contains("start")) {
+    auto& s = doc["start"];
+    if (!s.is_object() || !s.contains("tile") || !s["tile"].is_string())
+      throw TileDataError(origin + ": 'start' must be {\"tile\": ID, \"rotation\": R}");
+    int rot = s.value("rotation", 0);
+    if (rot % 90 != 0 || rot < 0 || rot >= 360) throw TileDataError(origin + ": bad start rotation");
+    f.start = std::make_pair(s["tile"].get<std::string>(), rot / 90);
+  }
+  for (auto& tj : doc["tiles"]) {
+    p.tile.clear();
+    f.tiles.push_back(parse_tile(tj, p, f.name));
+    for (size_t i = 0; i + 1 < f.tiles.size(); ++i)
+      if (f.tiles[i].id == f.tiles.back().id) throw TileDataError(origin + ": tile " + f.tiles.back().id + " is listed twice");
+  }
+  if (f.start) {
+    bool found = false;
+    for (auto& t : f.tiles) found |= t.id == f.start->first && t.count > 0;
+    if (!found) throw TileDataError(origin + ": start tile " + f.start->first + " is not in the set");
+  }
+  return f;
+}
+
+const TileSetFile& load_tile_set(const std::string& name) {
+  static std::mutex mu;
+  static std::map<std::string, TileSetFile> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(name);
+  if (it != cache.end()) return it->second;
+  std::string text, origin;
+  if (const char* dir = std::getenv("CARCASSONNE_DATA"); dir && *dir) {
+    origin = std::string(dir) + "/tiles/" + name + ".json";
+    std::ifstream in(origin);
+    if (!in) throw TileDataError(origin + ": cannot open tile set '" + name + "'");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  } else {
+    const char* e = embedded_tile_set(name);
+    if (!e) throw TileDataError("unknown tile set '" + name + "'");
+    text = e;
+    origin = "data/tiles/" + name + ".json";
+  }
+  return cache.emplace(name, parse_tile_set(text, origin)).first->second;
+}
+
+}  // namespace carc
