@@ -175,6 +175,11 @@ class State {
   uint64_t seed() const { return seed_; }
   const Rng& rng() const { return rng_; }
   void set_rng(const Rng& r) { rng_ = r; }
+  // Replaces everything a player cannot see (the generator that decides future draws; with
+  // the Fruit-Bearing Trees, the order of the face-down fruit tokens) by a fresh sample from
+  // `rng`. Search must call this on its copy before simulating, so it never plays with
+  // knowledge of the real future (information-set search).
+  void resample_hidden(Rng& rng) { rng_.reseed(rng.next()); }
   bool finished_scoring() const { return final_done_; }
 
   // Scoring events are appended here when a log is attached (copies of a state do not
