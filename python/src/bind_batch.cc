@@ -1,0 +1,169 @@
+// Bindings: batch play in C++ from one Python call. Plays N games with built-in players
+// ("random", and with the AI library "greedy", "mcts:iterations=200", ...), on several
+// threads with the GIL released, and returns records and scores.
+//
+// Game i uses seed mix(seed, i) for its draws (like `carcassonne simulate`); uniformly random
+// games use the same move generator as `simulate`, so the same seed gives the same games.
+// AI player p of game i is made with seed mix(game seed, p + 1). Results do not depend on
+// the number of threads.
+#include <pybind11/stl.h>
+
+#include <atomic>
+#include <exception>
+#include <mutex>
+#include <thread>
+
+#include "common.h"
+#include "playout.h"
+#ifdef CARC_HAVE_AI
+#include "player.h"
+#endif
+
+namespace carc::py {
+
+namespace {
+
+uint64_t mix(uint64_t a, uint64_t b) {
+  Rng r(a * 0x9E3779B97F4A7C15ull ^ b);
+  return r.next();
+}
+
+struct GameResult {
+  int index = 0;
+  uint64_t seed = 0;
+  std::vector<int> scores;
+  int moves = 0;
+  bool has_record = false;
+  Record record;
+};
+
+bool all_random(const std::vector<std::string>& specs) {
+  for (const auto& s : specs)
+    if (s != "random") return false;
+  return true;
+}
+
+void check_specs(const std::vector<std::string>& specs) {
+#ifdef CARC_HAVE_AI
+  for (const auto& s : specs) ai::make_player(s, 0);  // throws std::invalid_argument
+#else
+  for (const auto& s : specs)
+    if (s != "random")
+      throw std::invalid_argument("player '" + s + "': this module was built without the AI library; only 'random'");
+#endif
+}
+
+GameResult play_one(const Game* g, const std::vector<std::string>& specs, uint64_t seed, int i, bool records) {
+  GameResult r;
+  r.index = i;
+  r.seed = mix(seed, uint64_t(i));
+  State s(g, r.seed);
+  std::vector<Move> moves;
+  if (all_random(specs)) {
+    Rng rng(r.seed ^ 0x5bd1e995);
+    r.moves = random_playout(s, rng, moves).moves;
+  } else {
+#ifdef CARC_HAVE_AI
+    std::vector<std::unique_ptr<ai::Player>> players;
+    for (size_t p = 0; p < specs.size(); ++p) players.push_back(ai::make_player(specs[p], mix(r.seed, p + 1)));
+    while (!s.is_terminal()) {
+      if (s.is_chance()) {
+        s.draw_random();
+        continue;
+      }
+      const Move m = players[size_t(s.current_player())]->choose(s);
+      s.apply(m);
+      ++r.moves;
+    }
+#endif
+  }
+  r.scores = s.scores();
+  if (records) {
+    r.has_record = true;
+    r.record = record_of(s, specs);
+  }
+  return r;
+}
+
+std::vector<GameResult> play_games(const Rules& rules, const std::vector<std::string>& specs, int games,
+                                   uint64_t seed, int threads, bool records) {
+  if (games < 0) throw std::invalid_argument("games must be >= 0");
+  if (int(specs.size()) != rules.players)
+    throw std::invalid_argument("need one player spec per seat (" + std::to_string(rules.players) + ")");
+  check_specs(specs);
+  const Game* g = Game::get(rules);
+  if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
+  threads = std::max(1, std::min(threads, games));
+  std::vector<GameResult> out(size_t(std::max(games, 0)));
+  std::atomic<int> next{0};
+  std::exception_ptr error;
+  std::mutex mu;
+  auto work = [&] {
+    for (int i; (i = next.fetch_add(1)) < games;) {
+      try {
+        out[size_t(i)] = play_one(g, specs, seed, i, records);
+      } catch (...) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (!error) error = std::current_exception();
+        next.store(games);
+      }
+    }
+  };
+  if (threads <= 1) {
+    work();
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < threads; ++t) pool.emplace_back(work);
+    for (auto& th : pool) th.join();
+  }
+  if (error) std::rethrow_exception(error);
+  return out;
+}
+
+}  // namespace
+
+void bind_batch(pyb::module_& m) {
+  pyb::class_<GameResult>(m, "GameResult", "One game of play_games(): its index, seed, final scores and record.")
+      .def_readonly("index", &GameResult::index)
+      .def_readonly("seed", &GameResult::seed)
+      .def_readonly("scores", &GameResult::scores)
+      .def_readonly("moves", &GameResult::moves)
+      .def_property_readonly("record",
+                             [](const GameResult& r) -> std::optional<Record> {
+                               if (!r.has_record) return std::nullopt;
+                               return r.record;
+                             })
+      .def("__repr__", [](const GameResult& r) {
+        std::string s = "<carcassonne.GameResult #" + std::to_string(r.index) + " scores";
+        for (int x : r.scores) s += " " + std::to_string(x);
+        return s + ">";
+      });
+
+  m.def(
+      "play_games",
+      [](std::vector<std::string> players, int games, uint64_t seed, int threads, const std::string& tileset,
+         const std::vector<std::string>& expansions, std::optional<Rules> rules, bool records) {
+        Rules r = rules ? *rules : make_rules(int(players.size()), tileset, expansions);
+        r.players = int(players.size());
+        pyb::gil_scoped_release release;
+        return play_games(r, players, games, seed, threads, records);
+      },
+      pyb::arg("players") = std::vector<std::string>{"random", "random"}, pyb::arg("games") = 1,
+      pyb::arg("seed") = 0, pyb::arg("threads") = 1, pyb::arg("tileset") = "base",
+      pyb::arg("expansions") = std::vector<std::string>{}, pyb::arg("rules") = pyb::none(),
+      pyb::arg("records") = true,
+      "Plays `games` games in C++ (GIL released) with one player spec per seat, on `threads` threads "
+      "(0 = all cores). Returns a list of GameResult in game order.");
+
+  m.def("has_ai",
+        [] {
+#ifdef CARC_HAVE_AI
+          return true;
+#else
+          return false;
+#endif
+        },
+        "True when the module was built with the AI players (greedy, mcts, ...).");
+}
+
+}  // namespace carc::py

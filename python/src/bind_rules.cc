@@ -1,0 +1,129 @@
+// Bindings: the rule variant (Rules) and the game (Game: rules + tile types + action and
+// observation sizes, the factory of states).
+#include <pybind11/stl.h>
+
+#include "common.h"
+
+namespace carc::py {
+
+Rules make_rules(int players, const std::string& tileset, const std::vector<std::string>& expansions) {
+  Rules r;
+  r.players = players;
+  r.tileset = tileset;
+  for (const auto& e : expansions)
+    if (!r.enable(e))
+      throw std::invalid_argument("unknown expansion '" + e + "' (known: festival, fortune-teller, fruit-trees)");
+  if (auto err = r.validate(); !err.empty()) throw std::invalid_argument(err);
+  return r;
+}
+
+namespace {
+
+PyGame make_game(const Rules& r, int radius) {
+  if (radius < 1 || radius > 63) throw std::invalid_argument("radius must be 1..63");
+  if (auto err = r.validate(); !err.empty()) throw std::invalid_argument(err);
+  PyGame g;
+  g.rules = r;
+  g.game = Game::get(r);
+  g.radius = radius;
+  return g;
+}
+
+}  // namespace
+
+void bind_rules(pyb::module_& m) {
+  pyb::class_<Rules>(m, "Rules", "The rule variant: player count, tile set, expansions, rule options.")
+      .def(pyb::init([](int players, const std::string& tileset, const std::vector<std::string>& expansions) {
+             return make_rules(players, tileset, expansions);
+           }),
+           pyb::arg("players") = 2, pyb::arg("tileset") = "base", pyb::arg("expansions") = std::vector<std::string>{})
+      .def_readwrite("players", &Rules::players)
+      .def_readwrite("tileset", &Rules::tileset)
+      .def_readwrite("festival", &Rules::festival)
+      .def_readwrite("fortune_teller", &Rules::fortune_teller)
+      .def_readwrite("fruit_trees", &Rules::fruit_trees)
+      .def_readwrite("tent_scores_unoccupied", &Rules::tent_scores_unoccupied)
+      .def_property_readonly("expansions", &Rules::expansions)
+      .def("enable", &Rules::enable, "Enables an expansion by name; False for an unknown name.")
+      .def("validate", &Rules::validate, "'' or what is wrong with the combination.")
+      .def("__str__", &Rules::to_string)
+      .def("__repr__", [](const Rules& r) { return "<carcassonne.Rules " + r.to_string() + ">"; })
+      .def("__eq__", [](const Rules& a, const Rules& b) { return a == b; });
+
+  pyb::class_<PyGame>(m, "Game",
+                      "A rule variant ready to play: tile types, action space and observation sizes; "
+                      "new_initial_state() makes states.")
+      .def(pyb::init([](int players, const std::string& tileset, const std::vector<std::string>& expansions,
+                        int radius) { return make_game(make_rules(players, tileset, expansions), radius); }),
+           pyb::arg("players") = 2, pyb::arg("tileset") = "base", pyb::arg("expansions") = std::vector<std::string>{},
+           pyb::arg("radius") = kDefaultRadius)
+      .def(pyb::init([](const Rules& r, int radius) { return make_game(r, radius); }), pyb::arg("rules"),
+           pyb::arg("radius") = kDefaultRadius)
+      .def_property_readonly("rules", [](const PyGame& g) { return g.rules; })
+      .def_property_readonly("num_players", [](const PyGame& g) { return g.rules.players; })
+      .def_property_readonly("radius", [](const PyGame& g) { return g.radius; },
+                             "Half-width R of the board window of actions and observations.")
+      .def_property_readonly("num_tile_types", [](const PyGame& g) { return g.game->num_types(); })
+      .def_property_readonly("tile_ids",
+                             [](const PyGame& g) {
+                               std::vector<std::string> ids;
+                               for (int i = 0; i < g.game->num_types(); ++i) ids.push_back(g.game->type(i).id);
+                               return ids;
+                             })
+      .def_property_readonly("tile_counts",
+                             [](const PyGame& g) {
+                               std::vector<int> c(g.game->initial_counts().begin(), g.game->initial_counts().end());
+                               return c;
+                             },
+                             "Tiles of each type in the bag at the start (start tile taken out).")
+      .def_property_readonly("total_tiles", [](const PyGame& g) { return g.game->total_tiles(); })
+      .def_property_readonly("start_tile", [](const PyGame& g) { return g.game->type(g.game->start_type()).id; })
+      .def("tile_info",
+           [](const PyGame& g, const std::string& id) {
+             const int t = g.game->type_index(id);
+             if (t < 0) throw pyb::key_error("unknown tile '" + id + "'");
+             const TileType& tt = g.game->type(t);
+             pyb::dict d;
+             d["id"] = tt.id;
+             d["set"] = tt.set;
+             d["note"] = tt.note;
+             d["count"] = tt.count;
+             std::vector<std::string> edges;
+             for (int s = 0; s < 4; ++s) {
+               static const char* names[4] = {"none", "field", "road", "city"};
+               edges.push_back(names[int(tt.rot[0].edge(s))]);
+             }
+             d["edges"] = edges;  // N, E, S, W at rotation 0
+             std::vector<std::pair<std::string, std::string>> segs;
+             for (int s = 0; s < tt.nseg; ++s) segs.emplace_back(kind_name(tt.rot[0].seg[s].kind), tt.location_name(s, 0));
+             d["segments"] = segs;  // (kind, location at rotation 0)
+             d["festival"] = tt.festival;
+             return d;
+           },
+           pyb::arg("tile"), "Description of a tile type: edges, segments, set.")
+      .def_property_readonly("num_actions", [](const PyGame& g) { return ActionSpace{g.radius}.size(); },
+                             "Size of the fixed action space: (2R+1)^2 * 4 * NUM_OPTIONS.")
+      .def("new_initial_state",
+           [](const PyGame& g, uint64_t seed, bool auto_chance) {
+             return PyState(State(g.game, seed), auto_chance, g.radius);
+           },
+           pyb::arg("seed") = 0, pyb::arg("auto_chance") = false,
+           "A new game (start tile placed) at the first chance node, or with auto_chance=True at the first "
+           "decision (draws made with the state's generator seeded by `seed`).")
+      .def("__repr__", [](const PyGame& g) { return "<carcassonne.Game " + g.rules.to_string() + ">"; })
+      .def(pyb::pickle(
+          [](const PyGame& g) {
+            return pyb::make_tuple(g.rules.players, g.rules.tileset, g.rules.expansions(), g.radius);
+          },
+          [](pyb::tuple t) {
+            return make_game(make_rules(t[0].cast<int>(), t[1].cast<std::string>(),
+                                        t[2].cast<std::vector<std::string>>()),
+                             t[3].cast<int>());
+          }));
+
+  m.def("tile_sets", &embedded_tile_set_names, "Names of the tile sets built into the module.");
+  m.def("expansion_names", [] { return std::vector<std::string>{"festival", "fortune-teller", "fruit-trees"}; },
+        "Expansion names the rules know about (the engine may still reject some combinations).");
+}
+
+}  // namespace carc::py

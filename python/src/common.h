@@ -1,0 +1,102 @@
+// Shared declarations of the `carcassonne` Python module: the Python-side move and state
+// wrappers, the fixed action space and the observation layout. Each bind_*.cc file binds one
+// area (rules/game, state, actions, observation, record, batch play, AI).
+#pragma once
+
+#include <pybind11/pybind11.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "record.h"
+#include "state.h"
+
+namespace carc::py {
+
+namespace pyb = pybind11;
+
+// A move as Python sees it: the engine move plus names that make sense without the tile
+// tables. `location` ("N", "Sw", "C", "inner", ... or "") is authoritative for the follower;
+// the segment index `m.meeple` is derived from it against the current tile.
+struct PyMove {
+  Move m;
+  std::string tile;      // id of the placed tile ("" when built by hand)
+  std::string location;  // follower location on the placed tile, "" for none
+  // Festival take-back: where the follower taken back stands (x, y, location), or none.
+  bool has_take_back_at = false;
+  int tb_x = 0, tb_y = 0;
+  std::string tb_location;
+};
+
+// The engine move for a Python move in state `s` (location resolved against the current
+// tile). Throws std::invalid_argument when the location does not exist on the tile.
+Move to_engine(const State& s, const PyMove& pm);
+// The Python move for a legal engine move in state `s` (phase Place).
+PyMove from_engine(const State& s, const Move& m);
+
+// The fixed action space (docs/python.md): cells of a (2R+1)x(2R+1) window centred on the
+// start tile, 4 rotations, kOptions follower options.
+//   action = ((cell * 4 + rotation) * kOptions + option),  cell = (y + R) * W + (x + R)
+//   option 0: no follower; 1 + i: follower on location kLocations[i];
+//          1 + kNumLocations + k: Festival take-back of the player's k-th own follower (in
+//          State.followers() order).
+constexpr int kNumLocations = 14;
+extern const char* const kLocations[kNumLocations];
+constexpr int kOptions = 1 + kNumLocations + kFollowersPerPlayer;
+constexpr int kDefaultRadius = 20;
+
+struct ActionSpace {
+  int radius = kDefaultRadius;
+  int width() const { return 2 * radius + 1; }
+  int num_cells() const { return width() * width(); }
+  int size() const { return num_cells() * 4 * kOptions; }
+  // Index of a legal move, or -1 when it lies outside the window.
+  int encode(const State& s, const Move& m) const;
+  // The move for an action index (not checked for legality). Throws std::invalid_argument
+  // when the index is out of range or names a location/follower that does not exist.
+  Move decode(const State& s, int action) const;
+};
+
+// The Python State: an engine state, the action window, and whether chance nodes are
+// resolved automatically with the state's own generator.
+struct PyState {
+  State s;
+  bool auto_chance = false;
+  ActionSpace space;
+  PyState(State st, bool ac, int radius) : s(std::move(st)), auto_chance(ac), space{radius} { settle(); }
+  void settle() {
+    if (auto_chance)
+      while (s.is_chance()) s.draw_random();
+  }
+};
+
+// The Python Game: the rules, the cached engine game, and the action/observation window.
+struct PyGame {
+  Rules rules;
+  const Game* game = nullptr;
+  int radius = kDefaultRadius;
+};
+
+Rules make_rules(int players, const std::string& tileset, const std::vector<std::string>& expansions);
+
+// Observation layout for a game (see bind_observation.cc and docs/python.md).
+struct ObsLayout {
+  int players = 2, types = 0, width = 0;
+  int planes() const;
+  int vector_size() const;
+  int size() const { return planes() * width * width + vector_size(); }
+};
+std::vector<std::string> plane_names(int players);
+std::vector<std::string> vector_names(const Game& g, int players);
+
+using StateClass = pyb::class_<PyState>;
+void bind_rules(pyb::module_& m);
+StateClass bind_state(pyb::module_& m);
+void bind_actions(pyb::module_& m, StateClass& cls);
+void bind_observation(pyb::module_& m, StateClass& cls);
+void bind_record(pyb::module_& m);
+void bind_batch(pyb::module_& m);
+void bind_ai(pyb::module_& m);
+
+}  // namespace carc::py
