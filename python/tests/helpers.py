@@ -1,0 +1,57 @@
+"""Shared helpers for the Python tests."""
+import itertools
+import random
+
+import pytest
+
+carc = pytest.importorskip("carcassonne")
+
+
+def variants():
+    """Every (tileset, expansions) combination the rules know about; the tests skip the ones
+    the engine rejects."""
+    out = []
+    names = list(carc.expansion_names())
+    for tileset in ("base", "wheel-of-fortune"):
+        for n in range(len(names) + 1):
+            for combo in itertools.combinations(names, n):
+                out.append((tileset, list(combo)))
+    return out
+
+
+def variant_id(v):
+    return "+".join([v[0]] + v[1]) or "base"
+
+
+def make_game(tileset, expansions, players=2, **kw):
+    """The Game, or a pytest skip when the engine rejects the combination."""
+    try:
+        return carc.Game(players=players, tileset=tileset, expansions=expansions, **kw)
+    except ValueError as e:
+        pytest.skip(f"engine rejects {tileset}+{expansions}: {e}")
+
+
+def random_game(game, seed, check=None):
+    """Plays one game through the Python API with explicit chance nodes; `check(state)` is
+    called at every node. Returns the terminal state."""
+    rng = random.Random(seed)
+    s = game.new_initial_state(seed=seed)
+    steps = 0
+    bound = game.total_tiles * 2 + 10
+    while not s.is_terminal():
+        steps += 1
+        assert steps <= bound, "the game does not end"
+        if check:
+            check(s)
+        if s.is_chance_node():
+            outcomes = s.chance_outcomes()
+            assert abs(sum(p for _, p in outcomes) - 1.0) < 1e-9
+            tiles, probs = zip(*outcomes)
+            s.apply_draw(rng.choices(tiles, probs)[0])
+        else:
+            moves = s.legal_moves()
+            assert moves, "a decision node without legal moves"
+            s.apply(rng.choice(moves))
+    if check:
+        check(s)
+    return s
