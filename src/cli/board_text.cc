@@ -62,10 +62,14 @@ Block draw_tile(const TileType& t, int rot) {
     }
   }
   bool through = false, ends = false;
+  char through_char = '+';
   for (int i = 0; i < t.nseg; ++i) {
     const Segment& s = rt.seg[i];
     if (s.kind != Kind::Road) continue;
-    if (__builtin_popcount(s.edges) >= 2) through = true;
+    if (__builtin_popcount(s.edges) >= 2) {
+      through = true;
+      through_char = s.edges == 0b0101 ? '|' : s.edges == 0b1010 ? '-' : '+';
+    }
     else ends = true;
     for (int d = 0; d < 4; ++d) {
       if (!(s.edges >> d & 1)) continue;
@@ -76,7 +80,7 @@ Block draw_tile(const TileType& t, int rot) {
     }
   }
   if (ends) b[1][3] = '*';
-  else if (through) b[1][3] = '+';
+  else if (through) b[1][3] = through_char;
   if (t.center >= 0) b[1][3] = rt.seg[t.center].kind == Kind::Monastery ? 'M' : 'T';
   if (t.festival) b[2][0] = b[2][0] == '.' ? 'f' : b[2][0];
   if (t.tree) b[0][0] = b[0][0] == '.' ? 'Y' : b[0][0];
@@ -86,7 +90,7 @@ Block draw_tile(const TileType& t, int rot) {
 
 void location_pos(const TileType& t, int seg, int rot, int& cx, int& cy) {
   const Segment& s = t.rot[rot].seg[seg];
-  cx = 3;
+  cx = 4;  // beside the monastery or tent symbol
   cy = 1;
   if (s.kind == Kind::Road || s.kind == Kind::City) {
     for (int d = 0; d < 4; ++d)

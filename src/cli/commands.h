@@ -13,6 +13,10 @@ void register_replay(CLI::App& app);
 void register_simulate(CLI::App& app);
 void register_bench(CLI::App& app);
 void register_show(CLI::App& app);
+void register_tournament(CLI::App& app);
+void register_play(CLI::App& app);
+void register_analyse(CLI::App& app);
+void register_serve(CLI::App& app);
 
 // Exit status for bad input (invalid record, bad arguments).
 constexpr int kExitBadInput = 2;

@@ -50,6 +50,14 @@ int main(int argc, char** argv) {
   register_simulate(app);
   register_bench(app);
   register_show(app);
+#ifdef CARC_HAVE_AI
+  register_tournament(app);
+  register_play(app);
+  register_analyse(app);
+#endif
+#ifdef CARC_HAVE_SERVER
+  register_serve(app);
+#endif
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
