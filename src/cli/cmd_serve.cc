@@ -1,0 +1,65 @@
+// `carcassonne serve`: the game server with the browser client (src/server, web/).
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <iostream>
+
+#include "commands.h"
+#include "server.h"
+
+namespace carc::cli {
+
+namespace {
+
+// The built web client: next to the binary's source tree (build/../web/dist), else ./web/dist.
+std::string default_web_dir() {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) {
+    for (fs::path dir = exe.parent_path(); !dir.empty() && dir != dir.root_path(); dir = dir.parent_path()) {
+      if (fs::is_directory(dir / "web" / "dist")) return (dir / "web" / "dist").string();
+    }
+  }
+  return "web/dist";
+}
+
+}  // namespace
+
+void register_serve(CLI::App& app) {
+  auto* cmd = app.add_subcommand("serve", "Run the game server and the browser client (open the printed URL)");
+  auto opts = std::make_shared<server::ServerOptions>();
+  opts->port = 8080;
+  opts->ai_delay_ms = 500;
+  cmd->add_option("--port", opts->port, "TCP port (0: any free port)")->capture_default_str();
+  cmd->add_option("--host", opts->host, "address to listen on (0.0.0.0 for every interface)")->capture_default_str();
+  cmd->add_option("--db", opts->db_path, "SQLite file that keeps every game")->capture_default_str();
+  cmd->add_option("--web", opts->web_dir, "directory of the built web client (default: web/dist of the source tree)");
+  cmd->add_option("--ai-threads", opts->ai_threads, "worker threads for AI seats")->capture_default_str();
+  cmd->add_option("--ai-delay", opts->ai_delay_ms, "minimum AI thinking time in ms, so moves can be followed")
+      ->capture_default_str();
+  cmd->add_flag("--log", opts->log_requests, "log every request on stderr");
+  cmd->callback([opts] {
+    if (opts->web_dir.empty()) opts->web_dir = default_web_dir();
+    // Block SIGINT/SIGTERM in every thread; the main thread waits for them and stops cleanly.
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    server::Server srv(*opts);
+    const int port = srv.start();
+    const std::string host = opts->host == "0.0.0.0" ? "127.0.0.1" : opts->host;
+    std::cout << "Carcassonne server running. Open http://" << host << ":" << port << "/ in your browser.\n"
+              << "  games are saved in " << opts->db_path << "; press Ctrl-C to stop.\n"
+              << std::flush;
+    int sig = 0;
+    sigwait(&set, &sig);
+    std::cout << "stopping\n" << std::flush;
+    srv.stop();
+  });
+}
+
+}  // namespace carc::cli

@@ -1,0 +1,109 @@
+#include "db.h"
+
+#include <sqlite3.h>
+
+#include <stdexcept>
+
+namespace carc::server {
+
+namespace {
+
+struct Stmt {
+  sqlite3_stmt* s = nullptr;
+  Stmt(sqlite3* db, const char* sql) {
+    if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK)
+      throw std::runtime_error(std::string("sqlite: ") + sqlite3_errmsg(db));
+  }
+  ~Stmt() { sqlite3_finalize(s); }
+  void text(int i, const std::string& v) { sqlite3_bind_text(s, i, v.data(), int(v.size()), SQLITE_TRANSIENT); }
+  void int64(int i, int64_t v) { sqlite3_bind_int64(s, i, v); }
+  std::string col_text(int i) {
+    const unsigned char* p = sqlite3_column_text(s, i);
+    return p ? std::string(reinterpret_cast<const char*>(p), size_t(sqlite3_column_bytes(s, i))) : std::string();
+  }
+};
+
+}  // namespace
+
+Db::~Db() { close(); }
+
+void Db::exec(const char* sql) {
+  char* err = nullptr;
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
+    std::string msg = err ? err : "unknown error";
+    sqlite3_free(err);
+    throw std::runtime_error("sqlite: " + msg);
+  }
+}
+
+void Db::open(const std::string& path) {
+  std::lock_guard lk(m_);
+  if (db_) return;
+  if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr) !=
+      SQLITE_OK) {
+    std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw std::runtime_error(path + ": cannot open database: " + msg);
+  }
+  sqlite3_busy_timeout(db_, 5000);
+  try {
+    exec("PRAGMA journal_mode=WAL");
+    exec("PRAGMA synchronous=NORMAL");
+    exec(
+        "CREATE TABLE IF NOT EXISTS games ("
+        " id TEXT PRIMARY KEY,"
+        " created INTEGER NOT NULL,"
+        " updated INTEGER NOT NULL,"
+        " meta TEXT NOT NULL,"
+        " record TEXT NOT NULL)");
+    exec("CREATE INDEX IF NOT EXISTS games_updated ON games(updated)");
+  } catch (const std::exception& e) {
+    sqlite3_close(db_);
+    db_ = nullptr;
+    throw std::runtime_error(path + ": " + e.what());
+  }
+}
+
+void Db::close() {
+  std::lock_guard lk(m_);
+  if (db_) sqlite3_close(db_);
+  db_ = nullptr;
+}
+
+void Db::save(const GameRow& row) {
+  std::lock_guard lk(m_);
+  if (!db_) throw std::runtime_error("database is closed");
+  Stmt st(db_,
+          "INSERT INTO games(id, created, updated, meta, record) VALUES(?1, ?2, ?3, ?4, ?5) "
+          "ON CONFLICT(id) DO UPDATE SET updated=excluded.updated, meta=excluded.meta, record=excluded.record");
+  st.text(1, row.id);
+  st.int64(2, row.created);
+  st.int64(3, row.updated);
+  st.text(4, row.meta);
+  st.text(5, row.record);
+  if (sqlite3_step(st.s) != SQLITE_DONE) throw std::runtime_error(std::string("sqlite: ") + sqlite3_errmsg(db_));
+}
+
+std::optional<GameRow> Db::load(const std::string& id) {
+  std::lock_guard lk(m_);
+  if (!db_) throw std::runtime_error("database is closed");
+  Stmt st(db_, "SELECT id, created, updated, meta, record FROM games WHERE id = ?1");
+  st.text(1, id);
+  if (sqlite3_step(st.s) != SQLITE_ROW) return std::nullopt;
+  return GameRow{st.col_text(0), sqlite3_column_int64(st.s, 1), sqlite3_column_int64(st.s, 2), st.col_text(3),
+                 st.col_text(4)};
+}
+
+std::vector<GameRow> Db::list(int limit) {
+  std::lock_guard lk(m_);
+  if (!db_) throw std::runtime_error("database is closed");
+  Stmt st(db_, "SELECT id, created, updated, meta FROM games ORDER BY updated DESC LIMIT ?1");
+  st.int64(1, limit);
+  std::vector<GameRow> out;
+  while (sqlite3_step(st.s) == SQLITE_ROW)
+    out.push_back(GameRow{st.col_text(0), sqlite3_column_int64(st.s, 1), sqlite3_column_int64(st.s, 2), st.col_text(3), {}});
+  return out;
+}
+
+}  // namespace carc::server

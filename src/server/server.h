@@ -1,0 +1,45 @@
+// The game server: an HTTP JSON API with live updates (server-sent events) over the engine,
+// AI seats played on worker threads, and every game kept in SQLite as its game record.
+// See docs/server.md for the API.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+namespace carc::server {
+
+struct ServerOptions {
+  std::string host = "127.0.0.1";
+  int port = 8080;                 // 0: any free port (see Server::port())
+  std::string db_path = "carcassonne.sqlite";
+  std::string web_dir;             // static files served at "/", empty: none
+  int ai_threads = 2;              // worker threads for AI seats (shared by all games)
+  int ai_delay_ms = 0;             // minimum time an AI seat "thinks" before moving (for humans to see)
+  int http_threads = 64;           // HTTP worker threads (each open event stream holds one)
+  size_t max_body = 256 * 1024;    // largest accepted request body, in bytes
+  bool log_requests = false;       // one line per request on stderr
+};
+
+class Server {
+ public:
+  explicit Server(ServerOptions opts);
+  ~Server();  // stops the server
+  Server(const Server&) = delete;
+  Server& operator=(const Server&) = delete;
+
+  // Opens the database, binds and starts serving on a background thread. Returns the bound
+  // port. Throws std::runtime_error when the database cannot be opened or the port is taken.
+  int start();
+  // Stops serving, finishes the AI workers, closes the database. Idempotent.
+  void stop();
+  // Blocks until stop() is called (from another thread or a signal handler).
+  void wait();
+  int port() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace carc::server
