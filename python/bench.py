@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Random games per second through the Python module: driven step by step from Python, and
+through one batch call (play_games, C++ threads, GIL released), next to the C++ figure of
+`carcassonne bench`.
+
+    PYTHONPATH=build/python /usr/bin/python3 python/bench.py [--seconds 3] [--build-dir build]
+"""
+import argparse
+import json
+import os
+import pathlib
+import random
+import subprocess
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[1]
+
+
+def find_module(build_dir):
+    try:
+        import carcassonne  # noqa: F401
+    except ImportError:
+        sys.path.insert(0, str(pathlib.Path(build_dir) / "python"))
+    import carcassonne
+    return carcassonne
+
+
+def timed(fn, seconds):
+    """Runs fn(i) for i = 0, 1, ... until `seconds` have passed; returns calls per second."""
+    n, t0 = 0, time.perf_counter()
+    while True:
+        fn(n)
+        n += 1
+        el = time.perf_counter() - t0
+        if el >= seconds:
+            return n / el
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--build-dir", default=os.environ.get("CARC_BUILD_DIR", str(ROOT / "build")))
+    ap.add_argument("--seconds", type=float, default=3.0, help="time per step-by-step measurement")
+    ap.add_argument("--batch-games", type=int, default=20000)
+    ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--expansions", default="", help="comma-separated")
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    carc = find_module(args.build_dir)
+    exps = [e for e in args.expansions.split(",") if e]
+    game = carc.Game(players=args.players, expansions=exps)
+    res = {"rules": str(game.rules), "cores": os.cpu_count()}
+
+    def py_moves(i):
+        rng = random.Random(i)
+        s = game.new_initial_state(seed=i, auto_chance=True)
+        while not s.is_terminal():
+            s.apply(rng.choice(s.legal_moves()))
+
+    def py_actions(i):
+        rng = random.Random(i)
+        s = game.new_initial_state(seed=i, auto_chance=True)
+        while not s.is_terminal():
+            s.apply(rng.choice(s.legal_actions()))
+
+    def py_rl(i):
+        # What a learning loop does per step: observation + mask, then an action.
+        rng = random.Random(i)
+        s = game.new_initial_state(seed=i, auto_chance=True)
+        while not s.is_terminal():
+            s.observation()
+            s.legal_action_mask()
+            s.apply(rng.choice(s.legal_actions()))
+
+    def py_explicit_chance(i):
+        rng = random.Random(i)
+        s = game.new_initial_state(seed=i)
+        while not s.is_terminal():
+            if s.is_chance_node():
+                s.draw_random()
+            else:
+                moves = s.legal_moves()
+                s.apply(moves[rng.randrange(len(moves))])
+
+    res["python_step_moves"] = timed(py_moves, args.seconds)
+    res["python_step_actions"] = timed(py_actions, args.seconds)
+    res["python_step_explicit_chance"] = timed(py_explicit_chance, args.seconds)
+    res["python_step_obs_mask"] = timed(py_rl, args.seconds)
+    res["python_play_random_1call_per_game"] = timed(
+        lambda i: game.new_initial_state(seed=i, auto_chance=True).play_random(i), args.seconds)
+
+    for threads, records in ((1, False), (1, True), (0, False)):
+        t0 = time.perf_counter()
+        carc.play_games(players=["random"] * args.players, games=args.batch_games, seed=1, threads=threads,
+                        expansions=exps, records=records)
+        key = f"batch_threads{'_all' if threads == 0 else threads}{'_records' if records else ''}"
+        res[key] = args.batch_games / (time.perf_counter() - t0)
+
+    cli = pathlib.Path(args.build_dir) / "carcassonne"
+    if cli.exists():
+        cmd = [str(cli), "bench", "--json", "--players", str(args.players)]
+        if exps:
+            cmd += ["--expansions", ",".join(exps)]
+        out = subprocess.run(cmd, capture_output=True, text=True, check=False).stdout.strip().splitlines()
+        if out:
+            res["cpp_bench"] = json.loads(out[-1])["games_per_second"]
+
+    if args.json:
+        print(json.dumps(res, indent=1))
+        return
+    print(f"{res['rules']}, random games per second ({res['cores']} cores):")
+    labels = {
+        "python_step_moves": "Python, step by step: legal_moves() + apply(move), auto chance",
+        "python_step_actions": "Python, step by step: legal_actions() + apply(action)",
+        "python_step_explicit_chance": "Python, step by step, explicit draw_random()",
+        "python_step_obs_mask": "Python, step by step + observation() + legal_action_mask()",
+        "python_play_random_1call_per_game": "Python, one play_random() call per game",
+        "batch_threads1": "play_games(), 1 thread, no records",
+        "batch_threads1_records": "play_games(), 1 thread, with records",
+        "batch_threads_all": "play_games(), all cores, no records",
+        "cpp_bench": "C++ `carcassonne bench` (1 core)",
+    }
+    for k, label in labels.items():
+        if k in res:
+            print(f"  {res[k]:10.0f}  {label}")
+
+
+if __name__ == "__main__":
+    main()
