@@ -17,15 +17,27 @@ namespace carc::py {
 const char* const kLocations[kNumLocations] = {"N",  "E",  "S",  "W",  "Nw", "Ne",    "En",
                                                "Es", "Se", "Sw", "Ws", "Wn", "inner", "C"};
 
-namespace {
-
 int location_index(const std::string& loc) {
   for (int i = 0; i < kNumLocations; ++i)
     if (loc == kLocations[i]) return i;
   return -1;
 }
 
-}  // namespace
+int location_code(const TileType& tt, int seg, int rot) {
+  const Segment& sg = tt.rot[rot].seg[seg];
+  switch (sg.kind) {
+    case Kind::Road:
+    case Kind::City:
+      for (int d = 0; d < 4; ++d)
+        if (sg.edges & (1 << d)) return d;
+      return -1;
+    case Kind::Field:
+      for (int h = 0; h < 8; ++h)
+        if (sg.halves & (1 << h)) return 4 + h;
+      return 12;
+    default: return 13;
+  }
+}
 
 int ActionSpace::encode(const State& s, const Move& m) const {
   const int R = radius, W = width();
@@ -34,7 +46,7 @@ int ActionSpace::encode(const State& s, const Move& m) const {
   int opt = 0;
   if (m.meeple >= 0) {
     const TileType& tt = s.game().type(s.current_tile());
-    const int li = location_index(tt.location_name(m.meeple, m.rot));
+    const int li = location_code(tt, m.meeple, m.rot);
     if (li < 0) return -1;
     opt = 1 + li;
   } else if (m.ret >= 0) {
@@ -99,8 +111,16 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
            },
            "Sorted action indices of the legal moves inside the window.")
       .def("legal_action_mask",
-           [](const PyState& ps) {
-             pyb::array_t<bool> mask(ps.space.size());
+           [](const PyState& ps, std::optional<pyb::array_t<bool>> out) {
+             pyb::array_t<bool> mask;
+             if (out) {
+               mask = *out;
+               if (mask.ndim() != 1 || mask.shape(0) != ps.space.size() || !(mask.flags() & pyb::array::c_style))
+                 throw std::invalid_argument("out must be a contiguous bool array of shape (" +
+                                             std::to_string(ps.space.size()) + ",)");
+             } else {
+               mask = pyb::array_t<bool>(ps.space.size());
+             }
              bool* p = mask.mutable_data();
              std::memset(p, 0, size_t(ps.space.size()));
              std::vector<Move> moves;
@@ -109,7 +129,9 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
                if (int a = ps.space.encode(ps.s, mv); a >= 0) p[a] = true;
              return mask;
            },
-           "numpy bool array of shape (num_actions,): True for the legal moves inside the window.")
+           pyb::arg("out").noconvert() = pyb::none(),
+           "numpy bool array of shape (num_actions,): True for the legal moves inside the window. `out`: an "
+           "array to fill instead of a new one.")
       .def("num_moves_outside_window",
            [](const PyState& ps) {
              std::vector<Move> moves;

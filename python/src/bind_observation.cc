@@ -154,18 +154,26 @@ void fill_vector(const PyState& ps, int me, float* out) {
 void bind_observation(pyb::module_& m, StateClass& cls) {
   cls.def(
          "observation",
-         [](const PyState& ps, std::optional<int> player) {
+         [](const PyState& ps, std::optional<int> player, std::optional<pyb::array_t<float>> out) {
            const int me = observer_of(ps, player);
            const ObsLayout L = layout_of(ps);
-           pyb::array_t<float> a(L.size());
+           pyb::array_t<float> a;
+           if (out) {
+             a = *out;
+             if (a.ndim() != 1 || a.shape(0) != L.size() || !(a.flags() & pyb::array::c_style))
+               throw std::invalid_argument("out must be a contiguous float32 array of shape (" +
+                                           std::to_string(L.size()) + ",)");
+           } else {
+             a = pyb::array_t<float>(L.size());
+           }
            float* p = a.mutable_data();
            fill_planes(ps, me, p);
            fill_vector(ps, me, p + size_t(L.planes()) * L.width * L.width);
            return a;
          },
-         pyb::arg("player") = pyb::none(),
+         pyb::arg("player") = pyb::none(), pyb::arg("out").noconvert() = pyb::none(),
          "Flat float32 observation for `player` (default: the player to move): the planes (C*W*W) followed "
-         "by the vector (V). See observation_shape.")
+         "by the vector (V). See observation_shape. `out`: an array to fill instead of a new one.")
       .def(
           "observation_planes",
           [](const PyState& ps, std::optional<int> player) {

@@ -14,14 +14,12 @@ Move to_engine(const State& s, const PyMove& pm) {
   // Rotations that look the same are one move: use the lowest (the engine's legal moves do).
   const TileType& tt = s.game().type(s.current_tile());
   m.rot = tt.canonical_rot[m.rot & 3];
-  if (!pm.location.empty()) {
-    {
-      const int seg = tt.segment_at(pm.location, m.rot);
-      if (seg < 0)
-        throw std::invalid_argument("tile " + tt.id + " rotated " + std::to_string(90 * (m.rot & 3)) +
-                                    " has no location '" + pm.location + "'");
-      m.meeple = int8_t(seg);
-    }
+  if (pm.loc >= 0) {
+    const int seg = tt.segment_at(kLocations[pm.loc], m.rot);
+    if (seg < 0)
+      throw std::invalid_argument("tile " + tt.id + " rotated " + std::to_string(90 * m.rot) + " has no location '" +
+                                  kLocations[pm.loc] + "'");
+    m.meeple = int8_t(seg);
   }
   return m;
 }
@@ -29,34 +27,38 @@ Move to_engine(const State& s, const PyMove& pm) {
 PyMove from_engine(const State& s, const Move& m) {
   PyMove pm;
   pm.m = m;
-  const TileType& tt = s.game().type(s.current_tile());
-  pm.tile = tt.id;
-  if (m.meeple >= 0) pm.location = tt.location_name(m.meeple, m.rot);
+  pm.game = &s.game();
+  pm.tile = int16_t(s.current_tile());
+  if (m.meeple >= 0) pm.loc = int8_t(location_code(s.game().type(s.current_tile()), m.meeple, m.rot));
   if (m.ret >= 0 && m.ret < s.num_followers()) {
     const Follower& f = s.followers()[m.ret];
     const PlacedTile& P = s.placed(s.slot_tile(f.slot));
     pm.has_take_back_at = true;
     pm.tb_x = P.x;
     pm.tb_y = P.y;
-    pm.tb_location = s.game().type(P.type).location_name(s.slot_segment(f.slot), P.rot);
+    pm.tb_loc = int8_t(location_code(s.game().type(P.type), s.slot_segment(f.slot), P.rot));
   }
   return pm;
 }
 
 namespace {
 
+std::string loc_name(int8_t loc) { return loc >= 0 ? kLocations[loc] : ""; }
+
+std::string tile_name(const PyMove& pm) { return pm.game && pm.tile >= 0 ? pm.game->type(pm.tile).id : ""; }
+
 std::string move_repr(const PyMove& pm) {
   std::string r = "Move(x=" + std::to_string(pm.m.x) + ", y=" + std::to_string(pm.m.y) +
                   ", rotation=" + std::to_string(int(pm.m.rot));
-  if (!pm.location.empty()) r += ", location='" + pm.location + "'";
+  if (pm.loc >= 0) r += ", location='" + loc_name(pm.loc) + "'";
   if (pm.m.ret >= 0) r += ", take_back=" + std::to_string(int(pm.m.ret));
   if (pm.m.choice) r += ", choice=" + std::to_string(int(pm.m.choice));
-  if (!pm.tile.empty()) r += ", tile='" + pm.tile + "'";
+  if (pm.tile >= 0 && pm.game) r += ", tile='" + tile_name(pm) + "'";
   return r + ")";
 }
 
 auto move_key(const PyMove& pm) {
-  return std::make_tuple(pm.m.x, pm.m.y, pm.m.rot, pm.location, pm.m.ret, pm.m.choice);
+  return std::make_tuple(pm.m.x, pm.m.y, pm.m.rot, pm.loc, pm.m.ret, pm.m.choice);
 }
 
 int tile_index(const State& s, pyb::handle tile) {
@@ -103,7 +105,10 @@ StateClass bind_state(pyb::module_& m) {
              pm.m.rot = uint8_t(rotation);
              pm.m.ret = int8_t(take_back);
              pm.m.choice = uint8_t(choice);
-             pm.location = location.value_or("");
+             if (location) {
+               pm.loc = int8_t(location_index(*location));
+               if (pm.loc < 0) throw std::invalid_argument("unknown location '" + *location + "'");
+             }
              return pm;
            }),
            pyb::arg("x"), pyb::arg("y"), pyb::arg("rotation") = 0, pyb::arg("location") = pyb::none(),
@@ -114,8 +119,8 @@ StateClass bind_state(pyb::module_& m) {
       .def_property_readonly("degrees", [](const PyMove& pm) { return 90 * int(pm.m.rot); })
       .def_property_readonly("location",
                              [](const PyMove& pm) -> std::optional<std::string> {
-                               if (pm.location.empty()) return std::nullopt;
-                               return pm.location;
+                               if (pm.loc < 0) return std::nullopt;
+                               return loc_name(pm.loc);
                              },
                              "Follower location on the placed tile ('N', 'Sw', 'C', 'inner', ...) or None.")
       .def_property_readonly("meeple", [](const PyMove& pm) { return int(pm.m.meeple); },
@@ -125,34 +130,34 @@ StateClass bind_state(pyb::module_& m) {
       .def_property_readonly("take_back_at",
                              [](const PyMove& pm) -> std::optional<std::tuple<int, int, std::string>> {
                                if (!pm.has_take_back_at) return std::nullopt;
-                               return std::make_tuple(pm.tb_x, pm.tb_y, pm.tb_location);
+                               return std::make_tuple(int(pm.tb_x), int(pm.tb_y), loc_name(pm.tb_loc));
                              },
                              "Festival: (x, y, location) of the follower taken back, or None.")
       .def_property_readonly("choice", [](const PyMove& pm) { return int(pm.m.choice); })
       .def_property_readonly("tile", [](const PyMove& pm) -> std::optional<std::string> {
-        if (pm.tile.empty()) return std::nullopt;
-        return pm.tile;
+        if (pm.tile < 0 || !pm.game) return std::nullopt;
+        return tile_name(pm);
       })
       .def("__repr__", &move_repr)
       .def("__eq__", [](const PyMove& a, const PyMove& b) { return move_key(a) == move_key(b); })
       .def("__hash__", [](const PyMove& pm) {
-        return pyb::hash(pyb::make_tuple(int(pm.m.x), int(pm.m.y), int(pm.m.rot), pm.location, int(pm.m.ret),
-                                         int(pm.m.choice)));
+        uint64_t h = uint64_t(uint16_t(pm.m.x)) | uint64_t(uint16_t(pm.m.y)) << 16 | uint64_t(pm.m.rot) << 32 |
+                     uint64_t(uint8_t(pm.loc)) << 36 | uint64_t(uint8_t(pm.m.ret)) << 44 | uint64_t(pm.m.choice) << 52;
+        return int64_t((h * 0x9E3779B97F4A7C15ull) >> 2);
       })
       .def(pyb::pickle(
           [](const PyMove& pm) {
-            return pyb::make_tuple(int(pm.m.x), int(pm.m.y), int(pm.m.rot), pm.location, int(pm.m.ret),
-                                   int(pm.m.choice), pm.tile);
+            return pyb::make_tuple(int(pm.m.x), int(pm.m.y), int(pm.m.rot), loc_name(pm.loc), int(pm.m.ret),
+                                   int(pm.m.choice));
           },
           [](pyb::tuple t) {
             PyMove pm;
             pm.m.x = int16_t(t[0].cast<int>());
             pm.m.y = int16_t(t[1].cast<int>());
             pm.m.rot = uint8_t(t[2].cast<int>());
-            pm.location = t[3].cast<std::string>();
+            pm.loc = int8_t(location_index(t[3].cast<std::string>()));
             pm.m.ret = int8_t(t[4].cast<int>());
             pm.m.choice = uint8_t(t[5].cast<int>());
-            pm.tile = t[6].cast<std::string>();
             return pm;
           }));
 

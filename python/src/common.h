@@ -16,17 +16,19 @@ namespace carc::py {
 
 namespace pyb = pybind11;
 
-// A move as Python sees it: the engine move plus names that make sense without the tile
-// tables. `location` ("N", "Sw", "C", "inner", ... or "") is authoritative for the follower;
-// the segment index `m.meeple` is derived from it against the current tile.
+// A move as Python sees it: the engine move plus what makes it readable without the tile
+// tables. `loc` (index into kLocations: "N", "Sw", "C", "inner", ... or -1) is authoritative
+// for the follower; the segment index `m.meeple` is derived from it against the current tile.
+// Plain data, so that listing legal moves stays cheap.
 struct PyMove {
   Move m;
-  std::string tile;      // id of the placed tile ("" when built by hand)
-  std::string location;  // follower location on the placed tile, "" for none
-  // Festival take-back: where the follower taken back stands (x, y, location), or none.
+  const Game* game = nullptr;  // set for moves made by the engine: names the tile
+  int16_t tile = -1;           // type index of the placed tile, or -1
+  int8_t loc = -1;             // follower location (index into kLocations), or -1
+  // Festival take-back: where the follower taken back stands (x, y, location index).
   bool has_take_back_at = false;
-  int tb_x = 0, tb_y = 0;
-  std::string tb_location;
+  int8_t tb_loc = -1;
+  int16_t tb_x = 0, tb_y = 0;
 };
 
 // The engine move for a Python move in state `s` (location resolved against the current
@@ -43,6 +45,11 @@ PyMove from_engine(const State& s, const Move& m);
 //          State.followers() order).
 constexpr int kNumLocations = 14;
 extern const char* const kLocations[kNumLocations];
+// The kLocations index of segment `seg` of tile `tt` in rotation `rot` (same naming as
+// TileType::location_name), or -1.
+int location_code(const TileType& tt, int seg, int rot);
+// The kLocations index of a name, or -1.
+int location_index(const std::string& name);
 constexpr int kOptions = 1 + kNumLocations + kFollowersPerPlayer;
 constexpr int kDefaultRadius = 20;
 

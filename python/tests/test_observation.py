@@ -89,3 +89,17 @@ def test_followers_appear_for_their_owner():
     theirs = s.observation_planes(1 - owner)
     assert mine[names.index(f"follower_p0_{k}"), y + 15, x + 15] == 1
     assert theirs[names.index(f"follower_p1_{k}"), y + 15, x + 15] == 1
+
+
+def test_out_arrays_are_filled_in_place():
+    s = carc.new_game(seed=3, auto_chance=True, radius=6)
+    buf = np.full(s.observation_shape["flat"], 7, np.float32)
+    assert s.observation(out=buf) is not None
+    assert np.array_equal(buf, s.observation())
+    mask = np.ones(s.num_actions, bool)
+    s.legal_action_mask(out=mask)
+    assert np.array_equal(mask, s.legal_action_mask())
+    with pytest.raises((TypeError, ValueError)):
+        s.observation(out=np.zeros(s.observation_shape["flat"]))  # float64: not filled silently
+    with pytest.raises((TypeError, ValueError)):
+        s.observation(out=np.zeros(3, np.float32))
