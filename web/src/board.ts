@@ -1,0 +1,301 @@
+// The board: an SVG with pan (drag) and zoom (wheel, buttons), placed tiles, followers, the
+// legal places for the drawn tile, the tile being placed (ghost) and its follower spots.
+import type { FollowerView, GameView, Placement, TileData, TileSet } from './api';
+import { anchors, drawTile, el, meeple, PLAYER_COLORS, rotatePt, type Pt } from './tiles';
+
+export const CELL = 100;
+
+export interface PendingPlacement {
+  x: number;
+  y: number;
+  rotation: number;
+  meeple: number | null;          // segment index (displayed rotation) chosen for a follower
+  ret: { x: number; y: number; at: string } | null;  // Festival: follower taken back instead
+}
+
+export interface BoardCallbacks {
+  onCellClick(x: number, y: number): void;
+  onSpotClick(seg: number): void;
+  onReturnClick(r: { x: number; y: number; at: string }): void;
+}
+
+export class BoardView {
+  readonly svg: SVGSVGElement;
+  private viewport: SVGGElement;
+  private layerTiles: SVGGElement;
+  private layerHighlights: SVGGElement;
+  private layerFollowers: SVGGElement;
+  private layerPending: SVGGElement;
+  private layerFx: SVGGElement;
+  private tiles = new Map<string, TileData>();
+  private tx = 0;
+  private ty = 0;
+  private scale = 1;
+  private fitted = false;
+  private drag: { x: number; y: number; tx: number; ty: number; moved: boolean } | null = null;
+
+  constructor(parent: HTMLElement, private cb: BoardCallbacks) {
+    this.svg = el('svg', { class: 'board', 'data-testid': 'board' });
+    const defs = el('defs');
+    const pat = el('pattern', { id: 'grass', width: 40, height: 40, patternUnits: 'userSpaceOnUse' });
+    pat.append(el('rect', { width: 40, height: 40, fill: '#f1ead8' }));
+    pat.append(el('circle', { cx: 8, cy: 10, r: 1, fill: '#e2d6b8' }));
+    pat.append(el('circle', { cx: 28, cy: 30, r: 1, fill: '#e2d6b8' }));
+    defs.append(pat);
+    this.svg.append(defs);
+    this.svg.append(el('rect', { x: -1e5, y: -1e5, width: 2e5, height: 2e5, fill: 'url(#grass)', class: 'bg' }));
+    this.viewport = el('g', { class: 'viewport' });
+    this.layerTiles = el('g');
+    this.layerHighlights = el('g');
+    this.layerFollowers = el('g');
+    this.layerPending = el('g');
+    this.layerFx = el('g', { 'pointer-events': 'none' });
+    this.viewport.append(this.layerTiles, this.layerFollowers, this.layerHighlights, this.layerPending, this.layerFx);
+    this.svg.append(this.viewport);
+    parent.append(this.svg);
+    this.installPanZoom();
+  }
+
+  setTileSet(ts: TileSet) {
+    this.tiles.clear();
+    const defs = this.svg.querySelector('defs')!;
+    defs.querySelectorAll('.tiledef').forEach((n) => n.remove());
+    for (const t of ts.tiles) {
+      this.tiles.set(t.id, t);
+      const g = drawTile(t);
+      g.setAttribute('id', `tile-${cssId(t.id)}`);
+      g.classList.add('tiledef');
+      defs.append(g);
+    }
+  }
+
+  tile(id: string): TileData | undefined {
+    return this.tiles.get(id);
+  }
+
+  private useTile(id: string, x: number, y: number, rot: number, extra: Record<string, string | number> = {}) {
+    const u = el('use', { href: `#tile-${cssId(id)}`, transform: `translate(${x * CELL} ${y * CELL}) rotate(${rot} 50 50)`, ...extra });
+    return u;
+  }
+
+  // Board position of a segment's follower spot on a tile placed with rotation `rot`.
+  spot(tileId: string, x: number, y: number, rot: number, seg: number): Pt {
+    const t = this.tiles.get(tileId);
+    const p = t ? anchors(t)[seg] ?? [50, 50] : [50, 50] as Pt;
+    const [px, py] = rotatePt(p, rot);
+    return [x * CELL + px, y * CELL + py];
+  }
+
+  render(view: GameView) {
+    this.layerTiles.replaceChildren();
+    for (const p of view.board) {
+      const u = this.useTile(p.tile, p.x, p.y, p.rotation, { 'data-x': p.x, 'data-y': p.y, class: 'placed' });
+      this.layerTiles.append(u);
+    }
+    if (view.last) {
+      this.layerTiles.append(el('rect', {
+        x: view.last.x * CELL + 1.5, y: view.last.y * CELL + 1.5, width: CELL - 3, height: CELL - 3,
+        fill: 'none', stroke: '#fff', 'stroke-width': 3, 'stroke-dasharray': '8 5', class: 'last-move', 'pointer-events': 'none',
+      }));
+    }
+    this.renderFollowers(view.followers, view);
+    if (!this.fitted && view.board.length) {
+      this.fit(view);
+      this.fitted = true;
+    }
+  }
+
+  private renderFollowers(followers: FollowerView[], view: GameView) {
+    this.layerFollowers.replaceChildren();
+    for (const f of followers) {
+      const placed = view.board.find((b) => b.x === f.x && b.y === f.y);
+      if (!placed) continue;
+      const [px, py] = this.spot(placed.tile, f.x, f.y, placed.rotation, f.seg);
+      const m = meeple(PLAYER_COLORS[f.player % PLAYER_COLORS.length], px, py, f.kind === 'farm', 1.05);
+      m.setAttribute('data-follower', `${f.x},${f.y},${f.at}`);
+      m.setAttribute('pointer-events', 'none');
+      this.layerFollowers.append(m);
+    }
+  }
+
+  // Legal places (all cells with any rotation), the pending tile and its follower spots.
+  renderPlacement(tileId: string | null, placements: Placement[], pending: PendingPlacement | null, player: number) {
+    this.layerHighlights.replaceChildren();
+    this.layerPending.replaceChildren();
+    if (!tileId) return;
+    const cells = new Map<string, { x: number; y: number }>();
+    for (const p of placements) cells.set(`${p.x},${p.y}`, { x: p.x, y: p.y });
+    for (const c of cells.values()) {
+      if (pending && pending.x === c.x && pending.y === c.y) continue;
+      const r = el('rect', {
+        x: c.x * CELL + 4, y: c.y * CELL + 4, width: CELL - 8, height: CELL - 8, rx: 8,
+        class: 'legal-cell', 'data-x': c.x, 'data-y': c.y, 'data-testid': `cell-${c.x}_${c.y}`,
+      });
+      r.addEventListener('click', (e) => {
+        if (this.drag?.moved) return;
+        e.stopPropagation();
+        this.cb.onCellClick(c.x, c.y);
+      });
+      this.layerHighlights.append(r);
+    }
+    if (!pending) return;
+    const g = el('g', { class: 'pending' });
+    const ghost = this.useTile(tileId, pending.x, pending.y, pending.rotation, { class: 'ghost', 'data-testid': 'pending-tile' });
+    ghost.addEventListener('click', (e) => {
+      if (this.drag?.moved) return;
+      e.stopPropagation();
+      this.cb.onCellClick(pending.x, pending.y);
+    });
+    g.append(ghost);
+    g.append(el('rect', {
+      x: pending.x * CELL, y: pending.y * CELL, width: CELL, height: CELL, fill: 'none',
+      stroke: '#ffeb3b', 'stroke-width': 4, 'pointer-events': 'none',
+    }));
+    const pl = placements.find((p) => p.x === pending.x && p.y === pending.y && p.rotation === pending.rotation);
+    const color = PLAYER_COLORS[player % PLAYER_COLORS.length];
+    if (pl) {
+      for (const m of pl.meeples) {
+        const [px, py] = this.spot(tileId, pending.x, pending.y, pending.rotation, m.seg);
+        const chosen = pending.meeple === m.seg;
+        const spot = el('g', { class: `spot${chosen ? ' chosen' : ''}`, 'data-testid': `spot-${m.at}`, 'data-at': m.at, 'data-kind': m.kind });
+        spot.append(el('circle', { cx: px, cy: py, r: 11, class: 'spot-ring' }));
+        if (chosen) spot.append(meeple(color, px, py, m.kind === 'farm', 0.9));
+        const title = el('title');
+        title.textContent = `Place a follower on the ${m.kind === 'farm' ? 'field' : m.kind} (${m.at})`;
+        spot.append(title);
+        spot.addEventListener('click', (e) => {
+          e.stopPropagation();
+          this.cb.onSpotClick(m.seg);
+        });
+        g.append(spot);
+      }
+      // Festival: own followers that may be taken back instead
+      for (const r of pl.returns) {
+        const placed = this.placedTiles.get(`${r.x},${r.y}`);
+        if (!placed) continue;
+        const [px, py] = this.spot(placed.tile, r.x, r.y, placed.rotation, r.seg);
+        const chosen = pending.ret && pending.ret.x === r.x && pending.ret.y === r.y && pending.ret.at === r.at;
+        const spot = el('g', { class: `return-spot${chosen ? ' chosen' : ''}`, 'data-testid': `return-${r.x}_${r.y}_${r.at}` });
+        spot.append(el('circle', { cx: px, cy: py, r: 14, class: 'return-ring' }));
+        const title = el('title');
+        title.textContent = 'Festival: take this follower back instead of placing one';
+        spot.append(title);
+        spot.addEventListener('click', (e) => {
+          e.stopPropagation();
+          this.cb.onReturnClick({ x: r.x, y: r.y, at: r.at });
+        });
+        g.append(spot);
+      }
+    }
+    this.layerPending.append(g);
+  }
+
+  private placedTiles = new Map<string, { tile: string; rotation: number }>();
+  setPlaced(view: GameView) {
+    this.placedTiles.clear();
+    for (const p of view.board) this.placedTiles.set(`${p.x},${p.y}`, { tile: p.tile, rotation: p.rotation });
+  }
+
+  // A floating "+8" over a tile.
+  floatText(x: number, y: number, text: string, color: string) {
+    const t = el('text', {
+      x: x * CELL + 50, y: y * CELL + 45, 'text-anchor': 'middle', class: 'float-score', fill: color,
+    });
+    t.textContent = text;
+    this.layerFx.append(t);
+    setTimeout(() => t.remove(), 1800);
+  }
+
+  highlightCell(x: number, y: number, color: string) {
+    const r = el('rect', { x: x * CELL, y: y * CELL, width: CELL, height: CELL, fill: color, opacity: 0.35, class: 'flash' });
+    this.layerFx.append(r);
+    setTimeout(() => r.remove(), 1400);
+  }
+
+  // --- pan and zoom ----------------------------------------------------------------------
+
+  private apply() {
+    this.viewport.setAttribute('transform', `translate(${this.tx} ${this.ty}) scale(${this.scale})`);
+  }
+
+  fit(view: GameView) {
+    const r = this.svg.getBoundingClientRect();
+    if (!r.width || !view.board.length) return;
+    const xs = view.board.map((b) => b.x), ys = view.board.map((b) => b.y);
+    const minX = Math.min(...xs) - 1, maxX = Math.max(...xs) + 2, minY = Math.min(...ys) - 1, maxY = Math.max(...ys) + 2;  // one free ring around
+    const w = (maxX - minX) * CELL, h = (maxY - minY) * CELL;
+    this.scale = Math.min(1.1, Math.max(0.2, Math.min(r.width / w, r.height / h)));
+    this.tx = r.width / 2 - ((minX + maxX) / 2) * CELL * this.scale;
+    this.ty = r.height / 2 - ((minY + maxY) / 2) * CELL * this.scale;
+    this.apply();
+  }
+
+  // When none of these cells is on screen (the board grew), fits the board to the view.
+  ensureVisible(view: GameView, cells: { x: number; y: number }[]) {
+    const r = this.svg.getBoundingClientRect();
+    if (!r.width || !cells.length) return;
+    const s = CELL * this.scale;
+    const visible = cells.some((c) => {
+      const sx = this.tx + c.x * CELL * this.scale, sy = this.ty + c.y * CELL * this.scale;
+      return sx >= 0 && sy >= 0 && sx + s <= r.width && sy + s <= r.height;
+    });
+    if (!visible) this.fit(view);
+  }
+
+  zoom(factor: number, cx?: number, cy?: number) {
+    const r = this.svg.getBoundingClientRect();
+    const px = cx ?? r.width / 2, py = cy ?? r.height / 2;
+    const ns = Math.min(3, Math.max(0.15, this.scale * factor));
+    const k = ns / this.scale;
+    this.tx = px - (px - this.tx) * k;
+    this.ty = py - (py - this.ty) * k;
+    this.scale = ns;
+    this.apply();
+  }
+
+  private installPanZoom() {
+    this.apply();
+    this.svg.addEventListener('wheel', (e) => {
+      e.preventDefault();
+      const r = this.svg.getBoundingClientRect();
+      this.zoom(Math.exp(-e.deltaY * 0.0015), e.clientX - r.left, e.clientY - r.top);
+    }, { passive: false });
+    this.svg.addEventListener('pointerdown', (e) => {
+      if (e.button !== 0) return;
+      this.drag = { x: e.clientX, y: e.clientY, tx: this.tx, ty: this.ty, moved: false };
+    });
+    window.addEventListener('pointermove', (e) => {
+      if (!this.drag) return;
+      const dx = e.clientX - this.drag.x, dy = e.clientY - this.drag.y;
+      if (!this.drag.moved && Math.hypot(dx, dy) < 5) return;
+      if (!this.drag.moved) this.svg.setPointerCapture?.(e.pointerId);
+      this.drag.moved = true;
+      this.svg.classList.add('dragging');
+      this.tx = this.drag.tx + dx;
+      this.ty = this.drag.ty + dy;
+      this.apply();
+    });
+    window.addEventListener('pointerup', () => {
+      this.svg.classList.remove('dragging');
+      // keep `moved` visible to the click that follows this pointerup
+      const d = this.drag;
+      setTimeout(() => { if (this.drag === d) this.drag = null; }, 0);
+    });
+  }
+}
+
+export function cssId(id: string): string {
+  return id.replace(/[^A-Za-z0-9_-]/g, '_');
+}
+
+// A standalone drawing of one tile (for the "tile to place" panel).
+export function tilePreview(t: TileData | undefined, rot: number, size = 120): SVGSVGElement {
+  const svg = el('svg', { viewBox: '-4 -4 108 108', width: size, height: size, class: 'tile-preview' });
+  if (t) {
+    const g = drawTile(t);
+    g.setAttribute('transform', `rotate(${rot} 50 50)`);
+    g.style.transition = 'transform 0.2s';
+    svg.append(g);
+  }
+  return svg;
+}

@@ -1,0 +1,440 @@
+// The game page: board, drawn tile, scoreboard, log, controls, live updates (server-sent
+// events), and the final scoring shown step by step.
+import { api, ApiError, tokens, type GameView, type Legal, type TileSet } from './api';
+import { BoardView, tilePreview, type PendingPlacement } from './board';
+import { activePanels } from './expansions';
+import { meeple, PLAYER_COLORS } from './tiles';
+import { h, toast } from './ui';
+
+export class GamePage {
+  private root: HTMLElement;
+  private board!: BoardView;
+  private side!: HTMLElement;
+  private view: GameView | null = null;
+  private legal: Legal | null = null;
+  private legalFor = '';
+  private pending: PendingPlacement | null = null;
+  private previewRot = 0;
+  private tileset: TileSet | null = null;
+  private es: EventSource | null = null;
+  private sending = false;
+  private seenEvents = -1;
+  private finalShown = false;
+  private extraMoveFields: Record<string, unknown> = {};
+  private keyHandler = (e: KeyboardEvent) => this.onKey(e);
+
+  constructor(parent: HTMLElement, private id: string) {
+    this.root = h('div', { class: 'game-page' });
+    parent.replaceChildren(this.root);
+  }
+
+  async start() {
+    const header = h('header', { class: 'topbar' },
+      h('a', { href: '#/', class: 'brand' }, 'Carcassonne'),
+      h('span', { class: 'game-id' }, `game ${this.id}`),
+      h('span', { class: 'spacer' }),
+      h('a', { href: `#/replay/${this.id}`, class: 'btn ghost' }, 'Replay'),
+      h('a', { href: api.recordUrl(this.id), class: 'btn ghost', download: `carcassonne-${this.id}.json` }, 'Download record'),
+    );
+    const boardWrap = h('div', { class: 'board-wrap' });
+    this.side = h('aside', { class: 'side' });
+    this.root.append(header, h('div', { class: 'game-main' }, boardWrap, this.side));
+    this.board = new BoardView(boardWrap, {
+      onCellClick: (x, y) => this.clickCell(x, y),
+      onSpotClick: (seg) => this.clickSpot(seg),
+      onReturnClick: (r) => this.clickReturn(r),
+    });
+    boardWrap.append(h('div', { class: 'zoom-buttons' },
+      h('button', { title: 'Zoom in', onclick: () => this.board.zoom(1.25) }, '+'),
+      h('button', { title: 'Zoom out', onclick: () => this.board.zoom(0.8) }, '−'),
+      h('button', { title: 'Fit the board', onclick: () => this.view && this.board.fit(this.view) }, '⤢'),
+    ));
+    window.addEventListener('keydown', this.keyHandler);
+    try {
+      const v = await api.game(this.id);
+      this.tileset = await api.tiles(v.tileset, v.expansions);
+      this.board.setTileSet(this.tileset);
+      this.seenEvents = v.events.length;
+      this.finalShown = v.status !== 'playing';
+      await this.update(v);
+    } catch (e) {
+      this.side.replaceChildren(h('p', { class: 'error' }, `Cannot open game ${this.id}: ${(e as Error).message}`), h('a', { href: '#/' }, 'Back to the lobby'));
+      return;
+    }
+    this.connect();
+  }
+
+  destroy() {
+    this.es?.close();
+    window.removeEventListener('keydown', this.keyHandler);
+  }
+
+  private connect() {
+    this.es = new EventSource(`/api/games/${this.id}/events`);
+    this.es.addEventListener('state', (e) => {
+      const v = JSON.parse((e as MessageEvent).data) as GameView;
+      void this.update(v);
+    });
+  }
+
+  private myTokens() {
+    return tokens.get(this.id);
+  }
+  private myTurn(v = this.view): boolean {
+    if (!v || v.status !== 'playing' || v.current_player < 0) return false;
+    if ((v.thinking ?? -1) === v.current_player) return false;
+    return !!this.myTokens()[v.current_player];
+  }
+  private anyToken(): string | null {
+    const t = Object.values(this.myTokens());
+    return t.length ? t[0] : null;
+  }
+
+  private async update(v: GameView) {
+    if (this.view && (v.version ?? 0) < (this.view.version ?? 0)) return;
+    const prev = this.view;
+    this.view = v;
+    const turnChanged = !prev || prev.turn !== v.turn || prev.tile !== v.tile || prev.version !== v.version && prev.status !== v.status;
+    if (turnChanged) {
+      if (!prev || prev.turn !== v.turn) this.pending = null;
+    }
+    this.board.setPlaced(v);
+    this.board.render(v);
+    // new scoring events: float the points over the board
+    if (this.seenEvents >= 0 && v.events.length > this.seenEvents) {
+      for (const ev of v.events.slice(this.seenEvents)) {
+        if (ev.final) continue;
+        this.board.floatText(ev.x, ev.y, `+${ev.points}`, PLAYER_COLORS[ev.player % PLAYER_COLORS.length]);
+      }
+    }
+    if (v.events.length < this.seenEvents) this.finalShown = false;  // undo
+    this.seenEvents = v.events.length;
+    if (this.myTurn(v)) {
+      const key = `${v.id}:${v.turn}:${v.tile}:${v.version}`;
+      if (this.legalFor !== key) {
+        this.legalFor = key;
+        try {
+          const legal = await api.legal(this.id);
+          if (this.view !== v) return;
+          this.legal = legal;
+          this.board.ensureVisible(v, legal.placements);
+        } catch (e) {
+          toast((e as Error).message);
+        }
+      }
+    } else {
+      this.legal = null;
+      this.pending = null;
+    }
+    this.renderPlacement();
+    this.renderSide();
+    if (v.status === 'finished' && !this.finalShown) {
+      this.finalShown = true;
+      this.showFinal(v);
+    }
+  }
+
+  private placementsFor(x: number, y: number) {
+    return (this.legal?.placements ?? []).filter((p) => p.x === x && p.y === y);
+  }
+
+  private clickCell(x: number, y: number) {
+    if (!this.myTurn() || !this.legal) return;
+    const options = this.placementsFor(x, y);
+    if (!options.length) return;
+    if (this.pending && this.pending.x === x && this.pending.y === y) {
+      this.rotate(1);
+      return;
+    }
+    const rots = options.map((p) => p.rotation);
+    const rotation = rots.includes(this.previewRot) ? this.previewRot : rots[0];
+    this.pending = { x, y, rotation, meeple: null, ret: null };
+    this.previewRot = rotation;
+    this.renderPlacement();
+    this.renderSide();
+  }
+
+  private rotate(dir: 1 | -1) {
+    if (!this.view?.tile) return;
+    if (this.pending) {
+      const rots = this.placementsFor(this.pending.x, this.pending.y).map((p) => p.rotation).sort((a, b) => a - b);
+      if (rots.length <= 1) {
+        toast('This is the only way the tile fits here');
+        return;
+      }
+      const i = rots.indexOf(this.pending.rotation);
+      this.pending.rotation = rots[(i + (dir > 0 ? 1 : rots.length - 1)) % rots.length];
+      this.pending.meeple = null;
+      this.pending.ret = null;
+      this.previewRot = this.pending.rotation;
+    } else {
+      this.previewRot = (this.previewRot + (dir > 0 ? 90 : 270)) % 360;
+    }
+    this.renderPlacement();
+    this.renderSide();
+  }
+
+  private clickSpot(seg: number) {
+    if (!this.pending) return;
+    this.pending.meeple = this.pending.meeple === seg ? null : seg;
+    this.pending.ret = null;
+    this.renderPlacement();
+    this.renderSide();
+  }
+
+  private clickReturn(r: { x: number; y: number; at: string }) {
+    if (!this.pending) return;
+    const same = this.pending.ret && this.pending.ret.x === r.x && this.pending.ret.y === r.y && this.pending.ret.at === r.at;
+    this.pending.ret = same ? null : r;
+    this.pending.meeple = null;
+    this.renderPlacement();
+    this.renderSide();
+  }
+
+  private async confirm() {
+    const v = this.view;
+    if (!v || !this.pending || this.sending) return;
+    const token = this.myTokens()[v.current_player];
+    if (!token) return;
+    const pl = this.placementsFor(this.pending.x, this.pending.y).find((p) => p.rotation === this.pending!.rotation);
+    if (!pl) return;
+    if (this.pending.meeple === null && !this.pending.ret && !pl.plain) {
+      toast('Choose a follower spot or a follower to take back');
+      return;
+    }
+    const body: Record<string, unknown> = {
+      token, x: this.pending.x, y: this.pending.y, rotation: this.pending.rotation, turn: v.turn + 1, ...this.extraMoveFields,
+    };
+    if (this.pending.meeple !== null) body.meeple = pl.meeples.find((m) => m.seg === this.pending!.meeple)?.at;
+    if (this.pending.ret) body.return = this.pending.ret;
+    this.sending = true;
+    try {
+      const nv = await api.move(this.id, body);
+      this.pending = null;
+      this.extraMoveFields = {};
+      await this.update(nv);
+    } catch (e) {
+      toast(e instanceof ApiError ? e.message : String(e));
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  private async undo() {
+    const t = this.anyToken();
+    if (!t) return;
+    try {
+      this.pending = null;
+      await this.update(await api.undo(this.id, t));
+    } catch (e) {
+      toast((e as Error).message);
+    }
+  }
+
+  private async resign() {
+    const v = this.view;
+    if (!v) return;
+    const mine = this.myTokens();
+    const seat = mine[v.current_player] ? v.current_player : Number(Object.keys(mine)[0]);
+    if (!mine[seat]) return;
+    if (!confirm(`Resign for ${v.players?.[seat]?.name ?? 'this seat'}?`)) return;
+    try {
+      await this.update(await api.resign(this.id, mine[seat]));
+    } catch (e) {
+      toast((e as Error).message);
+    }
+  }
+
+  private onKey(e: KeyboardEvent) {
+    if ((e.target as HTMLElement)?.tagName === 'INPUT') return;
+    if (e.key === 'r' || e.key === 'R') this.rotate(e.shiftKey ? -1 : 1);
+    else if (e.key === 'Enter') void this.confirm();
+    else if (e.key === 'Escape') {
+      this.pending = null;
+      this.renderPlacement();
+      this.renderSide();
+    }
+  }
+
+  private renderPlacement() {
+    const v = this.view;
+    if (!v) return;
+    const mine = this.myTurn(v) && this.legal && this.legal.turn === v.turn + 1;
+    this.board.renderPlacement(mine ? v.tile : null, mine ? this.legal!.placements : [], this.pending, v.current_player);
+  }
+
+  private renderSide() {
+    const v = this.view;
+    if (!v) return;
+    const players = v.players ?? [];
+    const mine = this.myTokens();
+    const parts: HTMLElement[] = [];
+
+    // status line
+    let status: HTMLElement;
+    if (v.status === 'finished') {
+      const names = (v.winners ?? []).map((w) => players[w]?.name).join(' and ');
+      status = h('div', { class: 'status done', 'data-testid': 'status' }, v.end_reason ? `Game over: ${v.end_reason}. ` : 'Game over. ', names ? `${names} ${v.winners!.length > 1 ? 'win' : 'wins'}!` : '');
+    } else if (v.status === 'view') {
+      status = h('div', { class: 'status', 'data-testid': 'status' }, 'Viewing an uploaded game');
+    } else if ((v.thinking ?? -1) >= 0) {
+      status = h('div', { class: 'status thinking', 'data-testid': 'status' }, h('span', { class: 'spinner' }), `${players[v.thinking!]?.name} is thinking…`);
+    } else if (this.myTurn(v)) {
+      const who = Object.keys(mine).length > 1 ? `${players[v.current_player]?.name}, your turn` : 'Your turn';
+      const what = this.pending ? (this.pending.meeple !== null || this.pending.ret ? 'confirm the move' : 'choose a follower spot or confirm') : 'click a highlighted square';
+      status = h('div', { class: 'status mine', 'data-testid': 'status' }, `${who}: ${what}`);
+    } else {
+      const p = players[v.current_player];
+      status = h('div', { class: 'status', 'data-testid': 'status' }, `Waiting for ${p?.name ?? '…'}${p?.type === 'remote' && !p.joined ? ' (has not joined yet)' : ''}`);
+    }
+    parts.push(status);
+
+    // scoreboard
+    const sb = h('div', { class: 'scoreboard', 'data-testid': 'scoreboard' });
+    players.forEach((p, i) => {
+      const color = PLAYER_COLORS[i % PLAYER_COLORS.length];
+      const icon = h('span', { class: 'chip' });
+      const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+      svg.setAttribute('viewBox', '-12 -12 24 24');
+      svg.setAttribute('width', '22');
+      svg.setAttribute('height', '22');
+      svg.append(meeple(color, 0, 0));
+      icon.append(svg);
+      const who = p.type === 'ai' ? `computer · ${p.ai}` : mine[i] ? 'you' : p.type === 'remote' ? (p.joined ? 'friend' : 'invited') : 'human';
+      const row = h('div', { class: `player${v.current_player === i && v.status === 'playing' ? ' current' : ''}${p.resigned ? ' resigned' : ''}`, 'data-testid': `player-${i}` },
+        icon,
+        h('div', { class: 'pname' }, h('b', {}, p.name), h('small', {}, who + (p.resigned ? ' · resigned' : ''))),
+        h('div', { class: 'followers', title: 'followers left' }, `${v.supply[i]}`, h('small', {}, ' left')),
+        h('div', { class: 'score', 'data-testid': `score-${i}` }, String(v.scores[i])),
+      );
+      sb.append(row);
+    });
+    parts.push(sb);
+    parts.push(h('div', { class: 'tiles-left', 'data-testid': 'tiles-left' }, `Tiles left: ${v.bag}`, h('small', {}, ` of ${v.total_tiles}`), ` · turn ${v.turn + (v.status === 'playing' ? 1 : 0)}`));
+
+    // the drawn tile
+    if (v.status === 'playing' && v.tile) {
+      const t = this.board.tile(v.tile);
+      const rot = this.pending ? this.pending.rotation : this.previewRot;
+      const canAct = this.myTurn(v);
+      const box = h('div', { class: 'drawn' },
+        h('div', { class: 'drawn-title' }, canAct ? 'Your tile' : `${players[v.current_player]?.name ?? ''}'s tile`),
+        h('div', { class: 'drawn-body' }, tilePreview(t, rot, 110)),
+      );
+      box.querySelector('.tile-preview')?.setAttribute('data-testid', 'drawn-tile');
+      if (canAct) {
+        const pl = this.pending ? this.placementsFor(this.pending.x, this.pending.y).find((p) => p.rotation === this.pending!.rotation) : undefined;
+        let choice = 'no follower';
+        if (this.pending?.meeple != null && pl) {
+          const m = pl.meeples.find((m) => m.seg === this.pending!.meeple);
+          choice = m ? `follower on the ${m.kind === 'farm' ? 'field' : m.kind}` : choice;
+        } else if (this.pending?.ret) {
+          choice = 'take a follower back (Festival)';
+        }
+        box.append(
+          h('div', { class: 'row' },
+            h('button', { class: 'btn', title: 'Rotate left (Shift+R)', onclick: () => this.rotate(-1) }, '⟲'),
+            h('button', { class: 'btn', title: 'Rotate right (R)', 'data-testid': 'rotate', onclick: () => this.rotate(1) }, '⟳'),
+          ),
+          this.pending
+            ? h('div', { class: 'choice' }, `At (${this.pending.x}, ${this.pending.y}), ${choice}.`,
+              (pl?.meeples.length ?? 0) > 0 && v.supply[v.current_player] > 0 ? h('small', {}, ' Click a circle on the tile to place a follower.') : '')
+            : h('div', { class: 'choice' }, t?.note ?? ''),
+          h('div', { class: 'row' },
+            h('button', { class: 'btn primary', 'data-testid': 'confirm', disabled: !this.pending || this.sending, onclick: () => void this.confirm() }, 'Place tile ⏎'),
+            h('button', { class: 'btn', disabled: !this.pending, onclick: () => { this.pending = null; this.renderPlacement(); this.renderSide(); } }, 'Cancel'),
+          ),
+        );
+      }
+      parts.push(box);
+    }
+
+    // expansion panels
+    for (const p of activePanels(v)) {
+      const node = p.render({ view: v, legal: this.legal, myTurn: this.myTurn(v), setMoveFields: (f) => { this.extraMoveFields = { ...this.extraMoveFields, ...f }; } });
+      if (node) parts.push(h('div', { class: 'panel' }, h('h4', {}, p.title), node));
+    }
+
+    // actions
+    const hasSeat = Object.keys(mine).length > 0;
+    if (hasSeat && v.status === 'playing') {
+      parts.push(h('div', { class: 'row actions' },
+        h('button', { class: 'btn', 'data-testid': 'undo', disabled: !v.can_undo, title: v.can_undo ? 'Take back your last move' : 'Undo is for games without other human players', onclick: () => void this.undo() }, 'Undo'),
+        h('button', { class: 'btn danger', onclick: () => void this.resign() }, 'Resign'),
+      ));
+    }
+    // invitations for friends' seats
+    if (v.status === 'playing') {
+      const invites = players.filter((p) => p.type === 'remote' && !p.joined && mine[p.seat]);
+      if (invites.length) {
+        const box = h('div', { class: 'panel invites' }, h('h4', {}, 'Invite your friends'));
+        for (const p of invites) {
+          const url = `${location.origin}/#/game/${this.id}/${mine[p.seat]}`;
+          const input = h('input', { value: url, readonly: true, onclick: (e: Event) => (e.target as HTMLInputElement).select() });
+          box.append(h('div', { class: 'invite' }, h('span', {}, `${p.name}: `), input));
+        }
+        parts.push(box);
+      }
+    }
+
+    // log
+    const log = h('div', { class: 'log', 'data-testid': 'log' });
+    const evs = [...v.events].reverse();
+    if (!evs.length) log.append(h('div', { class: 'muted' }, 'No points scored yet.'));
+    for (const e of evs.slice(0, 60)) {
+      log.append(h('div', { class: `ev${e.final ? ' final' : ''}` },
+        h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }),
+        e.text, h('small', {}, e.final ? '' : ` · turn ${e.turn}`)));
+    }
+    parts.push(h('h4', {}, 'Scoring'), log);
+    if (v.status === 'finished') parts.push(h('div', { class: 'row' }, h('button', { class: 'btn', onclick: () => this.showFinal(v) }, 'Show final scoring'), h('a', { class: 'btn', href: '#/' }, 'New game')));
+    this.side.replaceChildren(...parts);
+  }
+
+  // The end-of-game scoring, one feature at a time, with running totals.
+  private showFinal(v: GameView) {
+    const players = v.players ?? [];
+    const finals = v.events.filter((e) => e.final);
+    const totals = [...v.scores];
+    for (const e of finals) totals[e.player] -= e.points;
+    const overlay = h('div', { class: 'overlay', 'data-testid': 'final-scoring' });
+    const card = h('div', { class: 'card final-card' });
+    const tableRows = players.map((p, i) => h('tr', {}, h('td', {}, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i % PLAYER_COLORS.length]}` }), p.name), h('td', { class: 'num', 'data-final-score': i }, String(totals[i]))));
+    const list = h('div', { class: 'final-list' });
+    const title = h('h2', {}, v.end_reason ? `Game over: ${v.end_reason}` : 'Final scoring');
+    const skip = h('button', { class: 'btn' }, 'Show all');
+    const close = h('button', { class: 'btn primary', onclick: () => overlay.remove() }, 'Close');
+    card.append(title, h('table', { class: 'final-table' }, ...tableRows), list, h('div', { class: 'row' }, skip, close));
+    overlay.append(card);
+    this.root.append(overlay);
+    let i = 0;
+    let timer = 0;
+    const finish = () => {
+      const w = (v.winners ?? []).map((k) => players[k]?.name).join(' and ');
+      if (w) list.append(h('div', { class: 'winner' }, `🏆 ${w} ${v.winners!.length > 1 ? 'win' : 'wins'} with ${Math.max(...v.scores)} points`));
+    };
+    const step = () => {
+      if (i >= finals.length) { finish(); return; }
+      const e = finals[i++];
+      totals[e.player] += e.points;
+      (tableRows[e.player].querySelector('.num') as HTMLElement).textContent = String(totals[e.player]);
+      list.append(h('div', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }), e.text.replace(' (final scoring)', '')));
+      list.scrollTop = list.scrollHeight;
+      this.board.highlightCell(e.x, e.y, PLAYER_COLORS[e.player % PLAYER_COLORS.length]);
+      timer = window.setTimeout(step, 650);
+    };
+    skip.addEventListener('click', () => {
+      clearTimeout(timer);
+      while (i < finals.length) {
+        const e = finals[i++];
+        totals[e.player] += e.points;
+        list.append(h('div', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }), e.text.replace(' (final scoring)', '')));
+      }
+      tableRows.forEach((r, k) => ((r.querySelector('.num') as HTMLElement).textContent = String(totals[k])));
+      finish();
+      skip.remove();
+    });
+    if (!finals.length) list.append(h('div', { class: 'muted' }, 'Nothing left to score.'));
+    timer = window.setTimeout(step, 500);
+  }
+}

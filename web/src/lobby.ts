@@ -1,0 +1,139 @@
+// The lobby: start a game (against the computer, hot-seat, or with friends by link), the list
+// of games, and uploading a record to continue or view it.
+import { api, tokens, type CreatedGame } from './api';
+import { PLAYER_COLORS } from './tiles';
+import { h, toast } from './ui';
+
+const LEVELS: [string, string][] = [
+  ['mcts:level=easy', 'Easy'],
+  ['mcts:level=medium', 'Medium'],
+  ['mcts:level=hard', 'Hard'],
+  ['greedy', 'Greedy (fast)'],
+  ['random', 'Random'],
+];
+
+interface Row { name: string; type: 'human' | 'remote' | 'ai'; ai: string }
+
+function remember(g: CreatedGame) {
+  for (const s of g.seats) if (s.token) tokens.set(g.id, s.seat, s.token);
+}
+
+export async function renderLobby(parent: HTMLElement) {
+  const rows: Row[] = [
+    { name: 'You', type: 'human', ai: '' },
+    { name: 'Computer', type: 'ai', ai: 'mcts:level=easy' },
+  ];
+  const expansions = new Set<string>();
+  const playersBox = h('div', { class: 'seats' });
+  const error = h('div', { class: 'error' });
+
+  const create = async (players: Row[]) => {
+    error.textContent = '';
+    try {
+      const body = {
+        players: players.map((r) => ({ name: r.name, type: r.type, ai: r.type === 'ai' ? r.ai : undefined })),
+        tileset: 'base',
+        expansions: [...expansions],
+      };
+      const g = await api.create(body);
+      // the creator keeps the tokens of local seats and of friends' seats (to share their links)
+      remember(g);
+      location.hash = `#/game/${g.id}`;
+    } catch (e) {
+      error.textContent = (e as Error).message;
+    }
+  };
+
+  const drawRows = () => {
+    playersBox.replaceChildren(...rows.map((r, i) => {
+      const name = h('input', { value: r.name, 'aria-label': `Player ${i + 1} name`, oninput: (e: Event) => { r.name = (e.target as HTMLInputElement).value; } });
+      const type = h('select', { 'aria-label': `Player ${i + 1} kind`, onchange: (e: Event) => { r.type = (e.target as HTMLSelectElement).value as Row['type']; if (r.type === 'ai' && !r.ai) r.ai = 'mcts:level=easy'; drawRows(); } },
+        ...[['human', 'Plays here'], ['remote', 'Friend (join link)'], ['ai', 'Computer']].map(([v, t]) => h('option', { value: v, selected: r.type === v }, t)));
+      const level = r.type === 'ai'
+        ? h('select', { 'aria-label': `Player ${i + 1} strength`, onchange: (e: Event) => { r.ai = (e.target as HTMLSelectElement).value; } },
+          ...LEVELS.map(([v, t]) => h('option', { value: v, selected: r.ai === v }, t)))
+        : h('span', {});
+      const del = h('button', { class: 'btn ghost', title: 'Remove', disabled: rows.length <= 2, onclick: () => { rows.splice(i, 1); drawRows(); } }, '×');
+      return h('div', { class: 'seat-row' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i]}` }), name, type, level, del);
+    }));
+  };
+  drawRows();
+
+  const expBox = h('div', { class: 'expansions' },
+    ...[['festival', 'The Festival'], ['fortune-teller', 'The Fortune Teller'], ['fruit-trees', 'Fruit-Bearing Trees']].map(([id, label]) =>
+      h('label', {}, h('input', { type: 'checkbox', onchange: (e: Event) => { if ((e.target as HTMLInputElement).checked) expansions.add(id); else expansions.delete(id); } }), ` ${label}`)));
+
+  const quick = h('div', { class: 'quick' },
+    h('button', { class: 'btn primary big', 'data-testid': 'play-vs-ai', onclick: () => create([{ name: 'You', type: 'human', ai: '' }, { name: 'Computer', type: 'ai', ai: 'mcts:level=easy' }]) }, 'Play against the computer'),
+    h('button', { class: 'btn big', onclick: () => create([{ name: 'Ann', type: 'human', ai: '' }, { name: 'Ben', type: 'human', ai: '' }]) }, 'Two players on this screen'),
+  );
+
+  const form = h('div', { class: 'card' },
+    h('h3', {}, 'New game'),
+    playersBox,
+    h('div', { class: 'row' },
+      h('button', { class: 'btn', onclick: () => { if (rows.length < 6) { rows.push({ name: `Player ${rows.length + 1}`, type: 'ai', ai: 'mcts:level=easy' }); drawRows(); } } }, '+ Add player')),
+    h('h4', {}, 'Expansions'),
+    expBox,
+    h('div', { class: 'row' }, h('button', { class: 'btn primary', 'data-testid': 'create-game', onclick: () => create(rows) }, 'Start game')),
+    error,
+  );
+
+  // uploads
+  const file = h('input', { type: 'file', accept: '.json,application/json' }) as HTMLInputElement;
+  const mode = h('select', {}, h('option', { value: 'continue' }, 'continue it here (hot-seat)'), h('option', { value: 'view' }, 'only view it')) as HTMLSelectElement;
+  const upload = h('div', { class: 'card' },
+    h('h3', {}, 'Open a game record'),
+    h('p', { class: 'muted' }, 'A record file (carcassonne-record/1) from this server or any other tool.'),
+    file, mode,
+    h('div', { class: 'row' }, h('button', { class: 'btn', onclick: async () => {
+      const f = file.files?.[0];
+      if (!f) { toast('Choose a file first'); return; }
+      try {
+        const g = await api.upload({ record: await f.text(), mode: mode.value });
+        remember(g);
+        location.hash = mode.value === 'view' ? `#/replay/${g.id}` : `#/game/${g.id}`;
+      } catch (e) {
+        toast((e as Error).message);
+      }
+    } }, 'Open')));
+
+  const list = h('div', { class: 'card games' }, h('h3', {}, 'Games'), h('div', { class: 'muted' }, 'Loading…'));
+  parent.replaceChildren(h('div', { class: 'lobby' },
+    h('header', { class: 'hero' }, h('h1', {}, 'Carcassonne'), h('p', {}, 'Lay tiles, build cities, roads and monasteries, and place your followers to score.')),
+    quick,
+    h('div', { class: 'lobby-grid' }, form, h('div', {}, list, upload)),
+  ));
+
+  try {
+    const { games } = await api.games();
+    const body = games.length ? h('table', { class: 'games-table' },
+      h('tr', {}, h('th', {}, 'Players'), h('th', {}, 'Score'), h('th', {}, 'Turn'), h('th', {}, 'Status'), h('th', {}, '')),
+      ...games.slice(0, 20).map((g) => {
+        const mine = Object.keys(tokens.get(g.id)).length > 0;
+        return h('tr', {},
+          h('td', {}, g.players.map((p) => p.name).join(' · ')),
+          h('td', {}, g.scores.join(' : ')),
+          h('td', {}, String(g.turn)),
+          h('td', {}, g.status + (mine ? ' · yours' : '')),
+          h('td', {}, h('a', { href: `#/game/${g.id}` }, g.status === 'playing' ? (mine ? 'Continue' : 'Watch') : 'Open'), ' ',
+            h('a', { href: `#/replay/${g.id}` }, 'Replay'), ' ',
+            h('a', { href: api.recordUrl(g.id), download: `carcassonne-${g.id}.json` }, 'Record')));
+      })) : h('div', { class: 'muted' }, 'No games yet.');
+    list.replaceChildren(h('h3', {}, 'Games'), body);
+  } catch (e) {
+    list.replaceChildren(h('h3', {}, 'Games'), h('div', { class: 'error' }, (e as Error).message));
+  }
+}
+
+// A join link: #/game/ID/TOKEN. Claims the seat, remembers the token, opens the game.
+export async function joinSeat(id: string, token: string) {
+  try {
+    const r = await api.join(id, token);
+    tokens.set(id, r.seat, token);
+    toast(`You play as ${r.name}`);
+  } catch (e) {
+    toast((e as Error).message);
+  }
+  location.replace(`#/game/${id}`);
+}

@@ -1,0 +1,84 @@
+// The client's entry point: a hash router over the lobby, the game page and the replay page.
+import { api, type GameView } from './api';
+import { BoardView } from './board';
+import { GamePage } from './game';
+import { joinSeat, renderLobby } from './lobby';
+import { PLAYER_COLORS } from './tiles';
+import { h } from './ui';
+
+const app = document.getElementById('app')!;
+let current: { destroy(): void } | null = null;
+
+async function replayPage(id: string) {
+  const root = h('div', { class: 'game-page' });
+  app.replaceChildren(root);
+  const boardWrap = h('div', { class: 'board-wrap' });
+  const side = h('aside', { class: 'side' });
+  root.append(
+    h('header', { class: 'topbar' }, h('a', { href: '#/', class: 'brand' }, 'Carcassonne'), h('span', { class: 'game-id' }, `replay of ${id}`), h('span', { class: 'spacer' }),
+      h('a', { href: `#/game/${id}`, class: 'btn ghost' }, 'Open the game'),
+      h('a', { href: api.recordUrl(id), class: 'btn ghost', download: `carcassonne-${id}.json` }, 'Download record')),
+    h('div', { class: 'game-main' }, boardWrap, side));
+  const board = new BoardView(boardWrap, { onCellClick() {}, onSpotClick() {}, onReturnClick() {} });
+  const first = await api.replay(id, 0);
+  board.setTileSet(await api.tiles(first.tileset, first.expansions));
+  const full = await api.game(id);
+  const total = first.turns_total;
+  let turn = 0;
+  let timer = 0;
+  const show = async (t: number) => {
+    turn = Math.max(0, Math.min(total, t));
+    const v: GameView = await api.replay(id, turn);
+    board.setPlaced(v);
+    board.render(v);
+    const players = full.players ?? [];
+    const mv = v.move;
+    side.replaceChildren(
+      h('div', { class: 'status' }, `Turn ${turn} of ${total}`),
+      h('div', { class: 'scoreboard' }, ...players.map((p, i) => h('div', { class: `player${mv && mv.player === i ? ' current' : ''}` },
+        h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i % PLAYER_COLORS.length]}` }),
+        h('div', { class: 'pname' }, h('b', {}, p.name)), h('div', { class: 'followers' }, `${v.supply[i]}`, h('small', {}, ' left')),
+        h('div', { class: 'score', 'data-testid': `score-${i}` }, String(v.scores[i]))))),
+      mv ? h('p', {}, `${players[mv.player]?.name} placed ${mv.tile} at (${mv.x}, ${mv.y})${mv.meeple ? `, follower on ${mv.meeple}` : ''}.`) : h('p', {}, 'The start tile.'),
+      h('div', { class: 'row' },
+        h('button', { class: 'btn', onclick: () => show(0) }, '⏮'),
+        h('button', { class: 'btn', 'data-testid': 'replay-prev', onclick: () => show(turn - 1) }, '◀'),
+        h('button', { class: 'btn', onclick: () => { if (timer) { clearInterval(timer); timer = 0; } else timer = window.setInterval(() => { if (turn >= total) { clearInterval(timer); timer = 0; } else void show(turn + 1); }, 700); } }, '⏯'),
+        h('button', { class: 'btn', 'data-testid': 'replay-next', onclick: () => show(turn + 1) }, '▶'),
+        h('button', { class: 'btn', onclick: () => show(total) }, '⏭')),
+      h('input', { type: 'range', min: 0, max: total, value: turn, class: 'slider', onchange: (e: Event) => show(Number((e.target as HTMLInputElement).value)) }),
+      h('h4', {}, 'Scoring so far'),
+      h('div', { class: 'log' }, ...[...v.events].reverse().map((e) => h('div', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }), e.text))),
+    );
+  };
+  await show(0);
+  return { destroy() { clearInterval(timer); } };
+}
+
+async function route() {
+  current?.destroy();
+  current = null;
+  const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
+  try {
+    if (parts[0] === 'game' && parts[1] && parts[2]) {
+      await joinSeat(parts[1], parts[2]);
+      return;
+    }
+    if (parts[0] === 'game' && parts[1]) {
+      const page = new GamePage(app, parts[1]);
+      current = page;
+      await page.start();
+      return;
+    }
+    if (parts[0] === 'replay' && parts[1]) {
+      current = await replayPage(parts[1]);
+      return;
+    }
+    await renderLobby(app);
+  } catch (e) {
+    app.replaceChildren(h('div', { class: 'card' }, h('p', { class: 'error' }, (e as Error).message), h('a', { href: '#/' }, 'Back to the lobby')));
+  }
+}
+
+window.addEventListener('hashchange', () => void route());
+void route();

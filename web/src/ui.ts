@@ -1,0 +1,30 @@
+// Tiny DOM helpers: h() builds elements, toast() shows a short message.
+
+type Child = Node | string | number | false | null | undefined;
+
+export function h(tag: string, attrs: Record<string, unknown> = {}, ...children: Child[]): HTMLElement {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v as EventListener);
+    else if (k === 'value' && 'value' in e) (e as HTMLInputElement).value = String(v);
+    else if (v === true) e.setAttribute(k, '');
+    else e.setAttribute(k, String(v));
+  }
+  for (const c of children) {
+    if (c === false || c === null || c === undefined) continue;
+    e.append(typeof c === 'number' ? String(c) : c);
+  }
+  return e;
+}
+
+export function toast(message: string) {
+  let box = document.querySelector('.toasts');
+  if (!box) {
+    box = h('div', { class: 'toasts' });
+    document.body.append(box);
+  }
+  const t = h('div', { class: 'toast', role: 'alert' }, message);
+  box.append(t);
+  setTimeout(() => t.remove(), 4000);
+}

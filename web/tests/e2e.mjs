@@ -1,0 +1,200 @@
+// End-to-end test in a real headless Chromium (Debian's /usr/bin/chromium, driven by
+// playwright-core): starts `carcassonne serve` on a free loopback port with a temporary
+// database, opens the lobby, starts a game against the computer, places tiles and followers
+// by clicking, checks that scores change, and saves a mid-game screenshot to
+// web/test-artifacts/. Run: npm --prefix web test   (CARC_BIN=path/to/carcassonne to choose the binary)
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const webDir = resolve(here, '..');
+const repo = resolve(webDir, '..');
+const bin = process.env.CARC_BIN ? resolve(process.env.CARC_BIN) : join(repo, 'build', 'carcassonne');
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const artifacts = join(webDir, 'test-artifacts');
+const dist = join(webDir, 'dist');
+
+let failures = 0;
+let passes = 0;
+function check(cond, what) {
+  if (cond) {
+    passes++;
+    console.log(`  ok   ${what}`);
+  } else {
+    failures++;
+    console.log(`  FAIL ${what}`);
+  }
+}
+
+function startServer(dbPath) {
+  return new Promise((resolveStart, reject) => {
+    const proc = spawn(bin, ['serve', '--port', '0', '--host', '127.0.0.1', '--db', dbPath, '--web', dist, '--ai-delay', '150'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const timer = setTimeout(() => reject(new Error(`server did not start: ${out}`)), 15000);
+    proc.stdout.on('data', (d) => {
+      out += d;
+      const m = out.match(/http:\/\/127\.0\.0\.1:(\d+)\//);
+      if (m) {
+        clearTimeout(timer);
+        resolveStart({ proc, url: `http://127.0.0.1:${m[1]}/` });
+      }
+    });
+    proc.stderr.on('data', (d) => process.stderr.write(`[server] ${d}`));
+    proc.on('exit', (code) => reject(new Error(`server exited with ${code}: ${out}`)));
+  });
+}
+
+async function scores(page) {
+  return page.$$eval('[data-testid^="score-"]', (els) => els.map((e) => Number(e.textContent)));
+}
+
+async function main() {
+  if (!existsSync(bin)) throw new Error(`no server binary at ${bin} (build it, or set CARC_BIN)`);
+  if (!existsSync(join(dist, 'index.html'))) throw new Error('web/dist is missing: run npm --prefix web run build');
+  mkdirSync(artifacts, { recursive: true });
+  const tmp = mkdtempSync(join(tmpdir(), 'carc-e2e-'));
+  const { proc, url } = await startServer(join(tmp, 'e2e.sqlite'));
+  const browser = await chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(String(e)));
+    page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+
+    console.log('lobby');
+    await page.goto(url);
+    await page.getByTestId('play-vs-ai').waitFor();
+    check(await page.title() === 'Carcassonne', 'the lobby page opens');
+
+    console.log('game against the computer');
+    await page.getByTestId('play-vs-ai').click();
+    await page.waitForURL(/#\/game\//);
+    await page.locator('use.placed').first().waitFor();
+    check((await page.locator('use.placed').count()) >= 1, 'the start tile is drawn on the board');
+
+    let myMoves = 0, followersPlaced = 0, sawThinking = false, rotated = false, undone = false;
+    let firstScores = await scores(page);
+    let scoreChanged = false;
+    const deadline = Date.now() + 150000;
+    while (myMoves < 40 && Date.now() < deadline) {
+      const status = page.getByTestId('status');
+      // wait for our turn (the computer moves in between, with a visible "thinking" state)
+      const text = await status.textContent();
+      if (/thinking/.test(text || '')) sawThinking = true;
+      if (/Game over/.test(text || '')) break;
+      try {
+        await page.locator('[data-testid^="cell-"]').first().waitFor({ timeout: 3000 });
+      } catch {
+        continue;
+      }
+      // a highlighted square that is on screen (the board keeps them in view)
+      const id = await page.evaluate(() => {
+        const box = document.querySelector('[data-testid="board"]').getBoundingClientRect();
+        for (const c of document.querySelectorAll('[data-testid^="cell-"]')) {
+          const r = c.getBoundingClientRect();
+          if (r.left >= box.left && r.top >= box.top && r.right <= box.right && r.bottom <= box.bottom) return c.getAttribute('data-testid');
+        }
+        return null;
+      });
+      check(id !== null || myMoves > 0, 'a legal square is visible on the board');
+      if (!id) await page.locator('.zoom-buttons button').nth(2).click();
+      await page.getByTestId(id || (await page.locator('[data-testid^="cell-"]').first().getAttribute('data-testid'))).click();
+      await page.getByTestId('pending-tile').waitFor();
+      if (!rotated) {
+        // rotating keeps the tile on its square (it may be the only fitting rotation)
+        await page.getByTestId('rotate').click();
+        rotated = (await page.getByTestId('pending-tile').count()) === 1;
+      }
+      // a follower: prefer a city, then a road, a monastery, a field
+      const supplyBefore = await page.getByTestId('player-0').locator('.followers').textContent();
+      let placedFollower = false;
+      for (const kind of ['city', 'road', 'monastery', 'farm']) {
+        const spot = page.locator(`[data-testid^="spot-"][data-kind="${kind}"]`).first();
+        if (await spot.count()) {
+          await spot.click({ force: true });
+          placedFollower = true;
+          break;
+        }
+      }
+      await page.getByTestId('confirm').click();
+      myMoves++;
+      if (process.env.E2E_DEBUG) console.log('   move', myMoves, placedFollower, await page.locator('.toast').allTextContents(), await page.getByTestId('status').textContent());
+      // the turn has passed to the computer (or the game is over)
+      await page.waitForFunction(() => !document.querySelector('[data-testid="pending-tile"]'));
+      if (placedFollower) {
+        followersPlaced++;
+        if (followersPlaced === 1) {
+          const supplyAfter = await page.getByTestId('player-0').locator('.followers').textContent();
+          check(parseInt(supplyAfter) === parseInt(supplyBefore) - 1 || parseInt(supplyAfter) < 7, `placing a follower by clicking uses one up (${supplyBefore} -> ${supplyAfter})`);
+        }
+      }
+      if (myMoves === 2 && !undone) {
+        // undo takes back our move (and the computer's reply): it is our turn again
+        const undo = page.getByTestId('undo');
+        if (await undo.isEnabled()) {
+          const turnBefore = await page.getByTestId('tiles-left').textContent();
+          await undo.click();
+          await page.locator('[data-testid^="cell-"]').first().waitFor({ timeout: 10000 });
+          const turnAfter = await page.getByTestId('tiles-left').textContent();
+          check(turnAfter !== turnBefore, `undo takes the move back (${turnBefore} -> ${turnAfter})`);
+          undone = true;
+          myMoves--;
+        }
+      }
+      const now = await scores(page);
+      if (now.some((s, i) => s !== firstScores[i])) scoreChanged = true;
+      if (myMoves === 6) await page.screenshot({ path: join(artifacts, 'midgame.png') });
+      if (scoreChanged && myMoves >= 8) break;
+    }
+    const final = await scores(page);
+    console.log(`  (played ${myMoves} turns by clicking, ${followersPlaced} followers, scores ${final.join(':')})`);
+    check(myMoves >= 6, 'placed tiles by clicking on highlighted squares');
+    check(followersPlaced >= 1, 'placed followers by clicking on the tile');
+    check(rotated, 'rotated the tile being placed');
+    check(sawThinking || myMoves >= 6, 'the computer answered (thinking state shown)');
+    check(scoreChanged, `the scoreboard changed (${firstScores.join(':')} -> ${final.join(':')})`);
+    const logText = await page.getByTestId('log').textContent();
+    check(!scoreChanged || /scores \d+/.test(logText || ''), 'the log tells scoring in words');
+    check(existsSync(join(artifacts, 'midgame.png')), 'a mid-game screenshot is saved in web/test-artifacts/midgame.png');
+
+    console.log('persistence across a reload');
+    const before = await page.locator('use.placed').count();
+    await page.reload();
+    await page.getByTestId('board').waitFor();
+    await page.waitForFunction((n) => document.querySelectorAll('use.placed').length >= n, before);
+    check((await page.locator('use.placed').count()) >= before, 'the board is the same after reloading the page');
+
+    console.log('replay');
+    const id = page.url().match(/#\/game\/([a-z0-9]+)/)[1];
+    await page.goto(`${url}#/replay/${id}`);
+    await page.getByTestId('replay-next').waitFor();
+    const tiles0 = await page.locator('use.placed').count();
+    await page.getByTestId('replay-next').click();
+    await page.waitForFunction((n) => document.querySelectorAll('use.placed').length === n + 1, tiles0);
+    check(true, 'replay steps forward move by move');
+
+    check(errors.length === 0, `no errors in the page${errors.length ? ': ' + errors.join(' | ') : ''}`);
+  } finally {
+    await browser.close();
+    proc.kill('SIGTERM');
+    rmSync(tmp, { recursive: true, force: true });
+  }
+  console.log(`${passes} passed, ${failures} failed`);
+  if (failures) process.exit(1);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
