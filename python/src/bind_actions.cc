@@ -41,6 +41,7 @@ int location_code(const TileType& tt, int seg, int rot) {
 
 int ActionSpace::encode(const State& s, const Move& m) const {
   const int R = radius, W = width();
+  if (m.choice != 0) return -1;  // Fortune Teller tile choice: not in the index yet
   if (m.x < -R || m.x > R || m.y < -R || m.y > R) return -1;
   const int cell = (m.y + R) * W + (m.x + R);
   int opt = 0;

@@ -29,10 +29,11 @@ void bind_ai(pyb::module_& m) {
       .def("choose",
            [](PyPlayer& p, const PyState& ps) {
              require_decision(ps);
+             const State copy = ps.s;  // the search runs without the GIL: never on a shared object
              Move mv;
              {
                pyb::gil_scoped_release release;
-               mv = p.p->choose(ps.s);
+               mv = p.p->choose(copy);
              }
              return from_engine(ps.s, mv);
            },
@@ -40,10 +41,11 @@ void bind_ai(pyb::module_& m) {
       .def("analyse",
            [](PyPlayer& p, const PyState& ps) {
              require_decision(ps);
+             const State copy = ps.s;
              std::vector<ai::MoveEval> ev;
              {
                pyb::gil_scoped_release release;
-               ev = p.p->analyse(ps.s);
+               ev = p.p->analyse(copy);
              }
              std::vector<std::tuple<PyMove, double, double, int>> out;
              for (const auto& e : ev) out.emplace_back(from_engine(ps.s, e.move), e.win_probability, e.score_diff, e.visits);
@@ -56,10 +58,11 @@ void bind_ai(pyb::module_& m) {
         [](const PyState& ps, const std::string& spec, uint64_t seed) {
           require_decision(ps);
           auto player = ai::make_player(spec, seed);  // invalid spec: ValueError, with the GIL held
+          const State copy = ps.s;
           Move mv;
           {
             pyb::gil_scoped_release release;
-            mv = player->choose(ps.s);
+            mv = player->choose(copy);
           }
           return from_engine(ps.s, mv);
         },

@@ -104,12 +104,22 @@ void bind_rules(pyb::module_& m) {
       .def_property_readonly("num_actions", [](const PyGame& g) { return ActionSpace{g.radius}.size(); },
                              "Size of the fixed action space: (2R+1)^2 * 4 * NUM_OPTIONS.")
       .def("new_initial_state",
-           [](const PyGame& g, uint64_t seed, bool auto_chance) {
-             return PyState(State(g.game, seed), auto_chance, g.radius);
+           [](const PyGame& g, uint64_t seed, bool auto_chance, std::optional<std::string> start_tile,
+              int start_rotation) {
+             if (!start_tile) return PyState(State(g.game, seed), auto_chance, g.radius);
+             const int t = g.game->type_index(*start_tile);
+             if (t < 0) throw std::invalid_argument("unknown tile '" + *start_tile + "'");
+             if (start_rotation < 0 || start_rotation > 3)
+               throw std::invalid_argument("start_rotation is 0..3 quarter turns");
+             if (g.game->initial_counts()[size_t(t)] == 0 && t != g.game->start_type())
+               throw std::invalid_argument("no tile " + *start_tile + " is left for the start");
+             return PyState(State(g.game, seed, t, start_rotation), auto_chance, g.radius);
            },
-           pyb::arg("seed") = 0, pyb::arg("auto_chance") = false,
+           pyb::arg("seed") = 0, pyb::arg("auto_chance") = false, pyb::arg("start_tile") = pyb::none(),
+           pyb::arg("start_rotation") = 0,
            "A new game (start tile placed) at the first chance node, or with auto_chance=True at the first "
-           "decision (draws made with the state's generator seeded by `seed`).")
+           "decision (draws made with the state's generator seeded by `seed`). `start_tile`/`start_rotation` "
+           "replace the usual start tile (scripted scenarios).")
       .def("__repr__", [](const PyGame& g) { return "<carcassonne.Game " + g.rules.to_string() + ">"; })
       .def(pyb::pickle(
           [](const PyGame& g) {

@@ -150,3 +150,15 @@ def test_inspection():
     assert sum(s.supply()) == 2 * 7 - len(s.followers())
     info = s.game.tile_info(s.game.start_tile)
     assert len(info["edges"]) == 4
+
+
+def test_custom_start_tile_round_trips_through_record():
+    game = carc.Game(players=2)
+    tile = [t for t in game.tile_ids if t != game.start_tile][0]
+    s = game.new_initial_state(seed=4, auto_chance=True, start_tile=tile, start_rotation=1)
+    assert s.tiles()[0] == (0, 0, tile, 1)
+    s.play_random(2)
+    r = carc.record_of(s)
+    assert carc.replay(r) == s
+    with pytest.raises(ValueError):
+        game.new_initial_state(start_tile="no-such-tile")
