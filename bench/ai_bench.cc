@@ -1,0 +1,44 @@
+// AI benchmarks: MCTS iterations per second from the opening of a 2-player base game (one
+// thread), and the greedy player's decision time. Figures go to docs/ai.md.
+#include <benchmark/benchmark.h>
+
+#include "mcts.h"
+#include "player.h"
+
+namespace {
+
+using namespace carc;
+
+State opening(uint64_t seed) {
+  Rules r;
+  State s(Game::get(r), seed);
+  while (s.is_chance()) s.draw_random();
+  return s;
+}
+
+// One search of `iterations` from the opening; reports iterations per second.
+void BM_MctsOpening(benchmark::State& st) {
+  const State s = opening(7);
+  ai::MctsConfig cfg;
+  cfg.iterations = st.range(0);
+  cfg.depth = int(st.range(1));
+  ai::MctsPlayer p(cfg);
+  long long iters = 0;
+  for (auto _ : st) {
+    benchmark::DoNotOptimize(p.choose(s));
+    iters += p.last_stats().iterations;
+  }
+  st.counters["iterations/s"] = benchmark::Counter(double(iters), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_MctsOpening)->Args({5000, 0})->Args({5000, 20})->Unit(benchmark::kMillisecond);
+
+void BM_GreedyOpening(benchmark::State& st) {
+  const State s = opening(7);
+  auto p = ai::make_player("greedy", 1);
+  for (auto _ : st) benchmark::DoNotOptimize(p->choose(s));
+}
+BENCHMARK(BM_GreedyOpening)->Unit(benchmark::kMicrosecond);
+
+}  // namespace
+
+BENCHMARK_MAIN();

@@ -1,0 +1,364 @@
+#include "mcts.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+#include <thread>
+
+#include "spec.h"
+
+namespace carc::ai {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Tree node. Children of an expanded node are contiguous: first .. first + n - 1. A decision
+// node has one child per legal move (legal_moves order); a chance node one per tile type.
+struct Node {
+  uint32_t first = 0;   // 0: not expanded (the root is node 0, so no child is ever 0)
+  uint16_t n = 0;
+  int8_t player = -1;   // who chose the move leading here (-1 below a chance node)
+  uint8_t chance = 0;   // this node is a chance node (set on expansion)
+  uint32_t visits = 0;
+  float value = 0;      // summed reward of `player`
+};
+
+// Per-player reward of a finished (or cut) rollout, and the raw win share and margin.
+struct Outcome {
+  double reward[kMaxPlayers];
+  double win[kMaxPlayers];
+  double margin[kMaxPlayers];
+};
+
+Outcome outcome_of(const Values& v, int np, const MctsConfig& cfg) {
+  Outcome o{};
+  double best = -1e300;
+  for (int p = 0; p < np; ++p) best = std::max(best, v[p]);
+  int nbest = 0;
+  for (int p = 0; p < np; ++p) nbest += v[p] == best;
+  for (int p = 0; p < np; ++p) {
+    o.win[p] = v[p] == best ? 1.0 / nbest : 0.0;
+    o.margin[p] = margin(v, p, np);
+    o.reward[p] = cfg.win_weight * o.win[p] + (1 - cfg.win_weight) * (0.5 + 0.5 * std::tanh(o.margin[p] / cfg.margin_scale));
+  }
+  return o;
+}
+
+// One search tree (one thread of root parallelism).
+class Tree {
+ public:
+  Tree(const State& root, const MctsConfig& cfg, uint64_t seed) : root_(root), cfg_(cfg), rng_(seed) {
+    nodes_.reserve(1 << 16);
+    nodes_.push_back(Node{});
+    moves_.reserve(512);
+    path_.reserve(256);
+  }
+
+  void run(long long iterations, Clock::time_point deadline, bool timed) {
+    for (long long i = 0; iterations <= 0 || i < iterations; ++i) {
+      if (timed && (i & 15) == 0 && Clock::now() >= deadline) break;
+      iterate();
+      ++done_;
+    }
+  }
+
+  // Statistics of the root's children (legal_moves order of the root).
+  void root_stats(std::vector<MoveEval>& out) const {
+    const Node& r = nodes_[0];
+    if (!r.first) return;
+    for (int i = 0; i < r.n; ++i) {
+      const Node& c = nodes_[r.first + i];
+      out[i].visits += int(c.visits);
+      out[i].win_probability += win_sum_[i];
+      out[i].score_diff += margin_sum_[i];
+    }
+  }
+  long long iterations() const { return done_; }
+  long long nodes() const { return (long long)nodes_.size(); }
+
+ private:
+  void expand(uint32_t id, const State& s) {
+    if ((long long)nodes_.size() >= cfg_.max_nodes) return;
+    const bool chance = s.is_chance();
+    int n;
+    if (chance) {
+      n = s.game().num_types();
+    } else {
+      s.legal_moves(moves_);
+      n = int(moves_.size());
+    }
+    if (n == 0 || n > 0xFFFF) return;
+    const uint32_t first = uint32_t(nodes_.size());
+    const int8_t decider = chance ? int8_t(-1) : int8_t(s.current_player());
+    nodes_.resize(nodes_.size() + n, Node{0, 0, decider, 0, 0, 0});
+    Node& e = nodes_[id];  // resize may move the array
+    e.first = first;
+    e.n = uint16_t(n);
+    e.chance = chance;
+    if (id == 0 && !chance) {
+      win_sum_.assign(n, 0);
+      margin_sum_.assign(n, 0);
+    }
+  }
+
+  // Picks a tile type with probability count / bag size, using the search's generator.
+  int sample_tile(const State& s) {
+    uint32_t r = rng_.below(uint32_t(s.bag_size()));
+    const int nt = s.game().num_types();
+    for (int t = 0; t < nt; ++t) {
+      const int c = s.bag_count(t);
+      if (r < uint32_t(c)) return t;
+      r -= c;
+    }
+    return -1;
+  }
+
+  int select(const Node& nd) {
+    // Unvisited children first, from a random offset so that no move order is favoured.
+    const uint32_t off = rng_.below(nd.n);
+    for (uint32_t k = 0; k < nd.n; ++k) {
+      uint32_t i = off + k;
+      if (i >= nd.n) i -= nd.n;
+      if (nodes_[nd.first + i].visits == 0) return int(i);
+    }
+    const double logn = std::log(double(nd.visits));
+    double best = -1e300;
+    int bi = 0;
+    for (int i = 0; i < nd.n; ++i) {
+      const Node& c = nodes_[nd.first + i];
+      const double u = c.value / c.visits + cfg_.c * std::sqrt(logn / c.visits);
+      if (u > best) best = u, bi = i;
+    }
+    return bi;
+  }
+
+  void iterate() {
+    State s = root_;
+    s.resample_hidden(rng_);
+    path_.clear();
+    uint32_t id = 0;
+    path_.push_back(0);
+    int root_child = -1;
+    while (!s.is_terminal()) {
+      if (nodes_[id].visits == 0 && id != 0) break;  // a new leaf: evaluate by a rollout
+      if (!nodes_[id].first) {
+        expand(id, s);
+        if (!nodes_[id].first) break;
+      }
+      const Node& nd = nodes_[id];
+      uint32_t next;
+      if (s.is_chance()) {
+        if (!nd.chance) break;
+        const int t = sample_tile(s);
+        if (t < 0 || t >= nd.n) break;
+        s.apply_draw(t);
+        next = nd.first + t;
+      } else {
+        if (nd.chance) break;
+        s.legal_moves(moves_);
+        if (int(moves_.size()) != nd.n) break;  // defensive: hidden information changed the options
+        const int i = select(nd);
+        s.apply(moves_[i]);
+        if (id == 0) root_child = i;
+        next = nd.first + i;
+      }
+      id = next;
+      path_.push_back(id);
+    }
+    // Rollout: uniformly random moves, draws from the resampled generator.
+    int left = cfg_.depth > 0 ? cfg_.depth : 1 << 30;
+    while (!s.is_terminal() && left > 0) {
+      if (s.is_chance()) {
+        s.draw_random();
+        continue;
+      }
+      s.legal_moves(moves_);
+      s.apply(moves_[rng_.below(uint32_t(moves_.size()))]);
+      --left;
+    }
+    const Values v = evaluate_consuming(s, cfg_.follower_value);
+    const Outcome o = outcome_of(v, s.num_players(), cfg_);
+    for (uint32_t n : path_) {
+      Node& nd = nodes_[n];
+      ++nd.visits;
+      if (nd.player >= 0) nd.value += float(o.reward[nd.player]);
+    }
+    if (root_child >= 0) {
+      const int p = root_.current_player();
+      win_sum_[root_child] += o.win[p];
+      margin_sum_[root_child] += o.margin[p];
+    }
+  }
+
+  const State& root_;
+  const MctsConfig& cfg_;
+  Rng rng_;
+  std::vector<Node> nodes_;
+  std::vector<Move> moves_;
+  std::vector<uint32_t> path_;
+  std::vector<double> win_sum_, margin_sum_;
+  long long done_ = 0;
+};
+
+uint64_t mix(uint64_t a, uint64_t b) {
+  Rng r(a * 0x9E3779B97F4A7C15ull ^ (b + 0x632BE59BD9B4E019ull));
+  return r.next();
+}
+
+}  // namespace
+
+MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string>>& params, uint64_t seed) {
+  MctsConfig c;
+  c.seed = seed;
+  // A level first, so that explicit parameters override it wherever they appear.
+  for (const auto& [k, v] : params) {
+    if (k != "level") continue;
+    c.level = v;
+    if (v == "easy") {
+      c.iterations = 300;
+    } else if (v == "medium") {
+      c.iterations = 3000;
+    } else if (v == "hard") {
+      c.iterations = 30000;
+    } else {
+      throw std::invalid_argument("mcts: unknown level '" + v + "' (allowed: easy, medium, hard)");
+    }
+  }
+  bool limited = c.iterations > 0;
+  for (const auto& [k, v] : params) {
+    try {
+      if (k == "level") {
+      } else if (k == "time") {
+        c.time = parse_seconds(v);
+        limited = true;
+      } else if (k == "iterations" || k == "iter") {
+        c.iterations = parse_count(v);
+        limited = true;
+      } else if (k == "threads") {
+        c.threads = int(parse_count(v));
+        if (c.threads < 1 || c.threads > 256) throw std::invalid_argument("threads must be 1..256");
+      } else if (k == "c") {
+        c.c = parse_real(v);
+        if (c.c < 0) throw std::invalid_argument("c must be >= 0");
+      } else if (k == "depth") {
+        c.depth = int(parse_count(v));
+      } else if (k == "win") {
+        c.win_weight = parse_real(v);
+        if (c.win_weight < 0 || c.win_weight > 1) throw std::invalid_argument("win must be in [0, 1]");
+      } else if (k == "scale") {
+        c.margin_scale = parse_real(v);
+        if (c.margin_scale <= 0) throw std::invalid_argument("scale must be > 0");
+      } else if (k == "follower") {
+        c.follower_value = parse_real(v);
+      } else if (k == "nodes") {
+        c.max_nodes = parse_count(v);
+      } else if (k == "seed") {
+        c.seed = uint64_t(parse_count(v));
+      } else {
+        throw std::invalid_argument(
+            "unknown parameter '" + k +
+            "' (allowed: time, iterations, threads, level, c, depth, win, scale, follower, nodes, seed)");
+      }
+    } catch (const std::invalid_argument& e) {
+      const std::string msg = e.what();
+      throw std::invalid_argument(msg.rfind("mcts:", 0) == 0 ? msg : "mcts: " + k + "=" + v + ": " + msg);
+    }
+  }
+  if (!limited) c.time = 1.0;  // default: one second per decision
+  return c;
+}
+
+MctsPlayer::MctsPlayer(const MctsConfig& cfg) : cfg_(cfg), rng_(cfg.seed ^ 0x6d637473ull) {}
+
+std::string MctsPlayer::name() const {
+  std::string s = "mcts";
+  if (!cfg_.level.empty()) {
+    s += ":level=" + cfg_.level;
+  } else {
+    if (cfg_.time > 0) s += ":time=" + format_seconds(cfg_.time);
+    if (cfg_.iterations > 0) s += ":iterations=" + std::to_string(cfg_.iterations);
+  }
+  if (cfg_.threads != 1) s += ":threads=" + std::to_string(cfg_.threads);
+  const MctsConfig d;
+  auto num = [](double v) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", v);
+    return std::string(b);
+  };
+  if (cfg_.depth != d.depth) s += ":depth=" + std::to_string(cfg_.depth);
+  if (cfg_.c != d.c) s += ":c=" + num(cfg_.c);
+  if (cfg_.win_weight != d.win_weight) s += ":win=" + num(cfg_.win_weight);
+  if (cfg_.margin_scale != d.margin_scale) s += ":scale=" + num(cfg_.margin_scale);
+  if (cfg_.follower_value != d.follower_value) s += ":follower=" + num(cfg_.follower_value);
+  return s;
+}
+
+std::vector<MoveEval> MctsPlayer::search(const State& s) {
+  const uint64_t base = rng_.next();  // one draw per decision: same seed, same sequence of searches
+  const int T = std::max(1, cfg_.threads);
+  std::vector<Move> moves;
+  s.legal_moves(moves);
+  std::vector<MoveEval> out(moves.size());
+  for (size_t i = 0; i < moves.size(); ++i) out[i].move = moves[i];
+  const auto t0 = Clock::now();
+  const bool timed = cfg_.time > 0;
+  const auto deadline = t0 + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(cfg_.time));
+  std::vector<std::unique_ptr<Tree>> trees;
+  for (int t = 0; t < T; ++t) trees.push_back(std::make_unique<Tree>(s, cfg_, mix(base, uint64_t(t))));
+  auto budget = [&](int t) {
+    if (cfg_.iterations <= 0) return 0LL;
+    return std::max(1LL, cfg_.iterations * (t + 1) / T - cfg_.iterations * t / T);
+  };
+  if (T == 1) {
+    trees[0]->run(budget(0), deadline, timed);
+  } else {
+    std::vector<std::thread> pool;
+    for (int t = 0; t < T; ++t) pool.emplace_back([&, t] { trees[t]->run(budget(t), deadline, timed); });
+    for (auto& th : pool) th.join();
+  }
+  stats_ = SearchStats{};
+  for (auto& tr : trees) {
+    tr->root_stats(out);
+    stats_.iterations += tr->iterations();
+    stats_.nodes += tr->nodes();
+  }
+  stats_.seconds = std::chrono::duration<double>(Clock::now() - t0).count();
+  for (auto& e : out) {
+    if (e.visits > 0) {
+      e.win_probability /= e.visits;
+      e.score_diff /= e.visits;
+    }
+  }
+  return out;
+}
+
+std::vector<MoveEval> MctsPlayer::analyse(const State& s) {
+  std::vector<MoveEval> out = search(s);
+  std::stable_sort(out.begin(), out.end(), [](const MoveEval& a, const MoveEval& b) {
+    if (a.visits != b.visits) return a.visits > b.visits;
+    return a.win_probability > b.win_probability;
+  });
+  return out;
+}
+
+Move MctsPlayer::choose(const State& s) {
+  if (s.count_legal_moves() == 1) {
+    std::vector<Move> moves;
+    s.legal_moves(moves);
+    rng_.next();  // keep the per-decision sequence independent of this shortcut
+    stats_ = SearchStats{};
+    return moves[0];
+  }
+  std::vector<MoveEval> out = search(s);
+  size_t best = 0;
+  for (size_t i = 1; i < out.size(); ++i) {
+    const MoveEval &a = out[i], &b = out[best];
+    if (a.visits > b.visits || (a.visits == b.visits && a.score_diff > b.score_diff)) best = i;
+  }
+  return out[best].move;
+}
+
+}  // namespace carc::ai

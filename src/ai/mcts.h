@@ -1,0 +1,67 @@
+// Information-set Monte-Carlo tree search (see docs/ai.md).
+//
+// Each iteration works on a copy of the root state whose hidden part (the generator that
+// decides future draws, face-down fruit tokens) is replaced by State::resample_hidden, so
+// the search never plays with knowledge of the real future. Tile draws are explicit chance
+// nodes: the tree samples the drawn tile type from the remaining bag counts with its own
+// generator. Decision nodes select by UCT (unvisited moves first); a new leaf is evaluated by
+// one random rollout, played to the end or cut after `depth` moves and scored with the
+// heuristic of eval.h. The reward mixes winning and the score margin. With threads > 1 the
+// search is root-parallel: independent trees whose root statistics are summed.
+//
+// Deterministic for a given seed, iteration budget and threads (no time limit).
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "eval.h"
+#include "player.h"
+
+namespace carc::ai {
+
+struct MctsConfig {
+  double time = 0;              // seconds per decision, 0 = no time limit
+  long long iterations = 0;     // iterations per decision (all threads together), 0 = no limit
+  int threads = 1;              // root parallelism
+  double c = 0.7;               // UCT exploration constant (rewards are in [0, 1])
+  int depth = 0;                // rollout moves before the heuristic takes over, 0 = to the end
+  double win_weight = 0.5;      // reward = w * win + (1 - w) * squashed score margin
+  double margin_scale = 20;     // points for which the squashed margin reaches tanh(1)
+  double follower_value = kDefaultFollowerValue;  // heuristic at the rollout cut
+  long long max_nodes = 4'000'000;  // per tree; beyond it leaves are not expanded
+  uint64_t seed = 0;
+  std::string level;            // "easy", "medium", "hard" or "" (for the name)
+};
+
+// Applies "key=value" parameters of an mcts spec to a config; throws std::invalid_argument.
+MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string>>& params, uint64_t seed);
+
+// Figures of the last search.
+struct SearchStats {
+  long long iterations = 0;
+  long long nodes = 0;
+  double seconds = 0;
+};
+
+class MctsPlayer : public Player {
+ public:
+  explicit MctsPlayer(const MctsConfig& cfg);
+  std::string name() const override;
+  Move choose(const State& s) override;
+  std::vector<MoveEval> analyse(const State& s) override;
+  const SearchStats& last_stats() const { return stats_; }
+  const MctsConfig& config() const { return cfg_; }
+
+ private:
+  // Runs the search from s and returns per root move (legal_moves order) the summed statistics.
+  std::vector<MoveEval> search(const State& s);
+
+  MctsConfig cfg_;
+  Rng rng_;
+  SearchStats stats_;
+};
+
+}  // namespace carc::ai

@@ -1,0 +1,133 @@
+// The simple players (random, greedy) and the registry of every player.
+#include <algorithm>
+#include <cstdio>
+#include <stdexcept>
+
+#include "eval.h"
+#include "mcts.h"
+#include "player.h"
+#include "spec.h"
+
+namespace carc::ai {
+
+namespace {
+
+std::string format_number(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", v);
+  return b;
+}
+
+// Uniform over the legal moves.
+class RandomPlayer : public Player {
+ public:
+  explicit RandomPlayer(uint64_t seed) : rng_(seed ^ 0x72616e64ull) {}
+  std::string name() const override { return "random"; }
+  Move choose(const State& s) override {
+    s.legal_moves(moves_);
+    return moves_[rng_.below(uint32_t(moves_.size()))];
+  }
+
+ private:
+  Rng rng_;
+  std::vector<Move> moves_;
+};
+
+// One-turn lookahead: every legal move is applied to a copy and valued by the heuristic of
+// eval.h (scores if the game ended now + followers in hand); the move with the best margin
+// over the strongest opponent wins, ties broken at random.
+class GreedyPlayer : public Player {
+ public:
+  GreedyPlayer(uint64_t seed, double follower_value) : rng_(seed ^ 0x67726565ull), follower_value_(follower_value) {}
+  std::string name() const override {
+    return follower_value_ == kDefaultFollowerValue ? "greedy" : "greedy:follower=" + format_number(follower_value_);
+  }
+  Move choose(const State& s) override {
+    std::vector<MoveEval> ev = evaluate_all(s);
+    double best = -1e300;
+    int nbest = 0;
+    Move pick = ev[0].move;
+    for (const MoveEval& e : ev) {
+      if (e.score_diff > best + 1e-9) {
+        best = e.score_diff;
+        nbest = 1;
+        pick = e.move;
+      } else if (e.score_diff > best - 1e-9 && rng_.below(uint32_t(++nbest)) == 0) {
+        pick = e.move;  // reservoir sampling over equal moves
+      }
+    }
+    return pick;
+  }
+  std::vector<MoveEval> analyse(const State& s) override {
+    std::vector<MoveEval> ev = evaluate_all(s);
+    std::stable_sort(ev.begin(), ev.end(), [](const MoveEval& a, const MoveEval& b) { return a.score_diff > b.score_diff; });
+    return ev;
+  }
+
+ private:
+  std::vector<MoveEval> evaluate_all(const State& s) {
+    s.legal_moves(moves_);
+    const int me = s.current_player();
+    std::vector<MoveEval> ev;
+    ev.reserve(moves_.size());
+    for (const Move& m : moves_) {
+      State c = s;
+      c.apply(m);
+      const Values v = evaluate_consuming(c, follower_value_);
+      const double d = margin(v, me, s.num_players());
+      ev.push_back(MoveEval{m, d > 0 ? 1.0 : d < 0 ? 0.0 : 0.5, d, 0});
+    }
+    return ev;
+  }
+
+  Rng rng_;
+  double follower_value_;
+  std::vector<Move> moves_;
+};
+
+}  // namespace
+
+const std::vector<PlayerInfo>& player_registry() {
+  static const std::vector<PlayerInfo> reg = {
+      {"random", "uniform over the legal moves (no parameters)"},
+      {"greedy",
+       "one-turn lookahead: best margin of (score if the game ended now + followers in hand); "
+       "follower=POINTS (default 2) values a follower in hand at the start"},
+      {"mcts",
+       "information-set Monte-Carlo tree search; time=1s | iterations=N (default time=1s), "
+       "threads=N (root parallel), level=easy|medium|hard (300/3000/30000 iterations), c=0.7, "
+       "depth=0 (rollout cut, 0 = to the end), win=0.5, scale=20, follower=2, nodes=4000000, seed=N"},
+  };
+  return reg;
+}
+
+std::unique_ptr<Player> make_player(const std::string& text, uint64_t seed) {
+  const Spec spec = parse_spec(text);
+  if (spec.name == "random") {
+    if (!spec.params.empty()) throw std::invalid_argument("player 'random' takes no parameters (got '" + text + "')");
+    return std::make_unique<RandomPlayer>(seed);
+  }
+  if (spec.name == "greedy") {
+    double fv = kDefaultFollowerValue;
+    for (const auto& [k, v] : spec.params) {
+      if (k == "follower") {
+        fv = parse_real(v);
+      } else if (k == "seed") {
+        seed = uint64_t(parse_count(v));
+      } else {
+        throw std::invalid_argument("greedy: unknown parameter '" + k + "' (allowed: follower, seed)");
+      }
+    }
+    return std::make_unique<GreedyPlayer>(seed, fv);
+  }
+  if (spec.name == "mcts") return std::make_unique<MctsPlayer>(mcts_config_from(spec.params, seed));
+  std::string names;
+  for (const auto& p : player_registry()) names += (names.empty() ? "" : ", ") + p.name;
+  throw std::invalid_argument("unknown player '" + spec.name + "' (known: " + names + ")");
+}
+
+Move choose_move(const State& s, const std::string& spec, uint64_t seed) {
+  return make_player(spec, seed)->choose(s);
+}
+
+}  // namespace carc::ai

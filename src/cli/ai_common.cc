@@ -1,0 +1,35 @@
+#include "ai_common.h"
+
+#include <stdexcept>
+
+namespace carc::cli {
+
+Rules ai_rules_from(int players, const std::string& tileset, const std::string& expansions) {
+  Rules r;
+  r.players = players;
+  r.tileset = tileset;
+  if (auto err = parse_expansions(expansions, r); !err.empty()) throw std::invalid_argument(err);
+  if (auto err = r.validate(); !err.empty()) throw std::invalid_argument(err);
+  return r;
+}
+
+uint64_t derive_seed(uint64_t a, uint64_t b) {
+  Rng r(a * 0x9E3779B97F4A7C15ull ^ (b * 0xC2B2AE3D27D4EB4Full + 0x165667B19E3779F9ull));
+  return r.next();
+}
+
+std::vector<std::string> split_players(const std::string& list) {
+  std::vector<std::string> out;
+  size_t pos = 0;
+  while (pos <= list.size()) {
+    size_t end = list.find(',', pos);
+    if (end == std::string::npos) end = list.size();
+    std::string item = list.substr(pos, end - pos);
+    if (item.empty()) throw std::invalid_argument("empty player in '" + list + "'");
+    out.push_back(item);
+    pos = end + 1;
+  }
+  return out;
+}
+
+}  // namespace carc::cli

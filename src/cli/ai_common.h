@@ -1,0 +1,23 @@
+// Helpers shared by the AI commands (tournament, play, analyse): rules from options, seeds,
+// splitting player lists, and playing one game between AI players.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "player.h"
+#include "rules.h"
+#include "state.h"
+
+namespace carc::cli {
+
+// Rules from command-line options; throws std::invalid_argument.
+Rules ai_rules_from(int players, const std::string& tileset, const std::string& expansions);
+// A seed derived from a run seed and an index (game number, seat).
+uint64_t derive_seed(uint64_t a, uint64_t b);
+// "a,b,c" -> {"a","b","c"} (empty items are an error).
+std::vector<std::string> split_players(const std::string& list);
+
+}  // namespace carc::cli

@@ -1,0 +1,247 @@
+// `carcassonne play`: a human plays in the terminal against AI players (or hot-seat). The
+// board is drawn as text with the legal places labelled; a turn is two short choices (the
+// place, then the rotation/follower option there); the score log is printed in words. The
+// record is saved when the game ends, on end of input, on 'q' and on Ctrl-C.
+#include <unistd.h>
+
+#include <algorithm>
+#include <csignal>
+#include <ctime>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include "ai_common.h"
+#include "board_text.h"
+#include "commands.h"
+#include "player.h"
+
+namespace carc::cli {
+
+namespace {
+
+volatile std::sig_atomic_t g_interrupted = 0;
+extern "C" void on_sigint(int) { g_interrupted = 1; }
+
+std::string label_of(size_t k) { return k < 26 ? std::string(1, char('a' + k)) : std::to_string(k); }
+
+struct Session {
+  State s;
+  std::vector<std::string> names;
+  std::vector<bool> human;
+  std::vector<std::unique_ptr<ai::Player>> ai;
+  std::vector<ScoreEvent> events;
+  size_t events_shown = 0;
+  size_t draws_shown = 0;
+  std::string save;
+  bool color = false;
+};
+
+void save_record(const Session& ss) {
+  if (ss.save.empty()) return;
+  write_file(ss.save, record_to_json(record_of(ss.s, ss.names)));
+  std::cout << "record saved to " << ss.save << "\n";
+}
+
+void show_events(Session& ss) {
+  for (; ss.events_shown < ss.events.size(); ++ss.events_shown) {
+    const ScoreEvent& e = ss.events[ss.events_shown];
+    std::cout << "  " << ss.names[e.player] << " scores " << e.points << (e.points == 1 ? " point" : " points")
+              << " for a " << (e.final ? "incomplete " : "completed ") << e.kind << " at (" << e.x << "," << e.y << ")"
+              << (e.final ? " (final scoring)" : "") << "\n";
+  }
+}
+
+void show_draws(Session& ss) {
+  const auto& d = ss.s.draws();
+  for (; ss.draws_shown < d.size(); ++ss.draws_shown)
+    if (d[ss.draws_shown].discarded)
+      std::cout << "  tile " << ss.s.game().type(d[ss.draws_shown].type).id << " fits nowhere and is discarded\n";
+}
+
+void show_scores(const Session& ss) {
+  std::cout << "scores:";
+  for (int p = 0; p < ss.s.num_players(); ++p)
+    std::cout << "  " << ss.names[p] << " " << ss.s.score(p) << " (" << ss.s.supply(p) << " followers in hand)";
+  std::cout << "  | tiles left " << ss.s.bag_size() << "\n";
+}
+
+// Reads one line; false on end of input or Ctrl-C.
+bool read_line(std::string& line) {
+  std::cout << "> " << std::flush;
+  if (!std::getline(std::cin, line) || g_interrupted) return false;
+  const size_t a = line.find_first_not_of(" \t\r"), b = line.find_last_not_of(" \t\r");
+  line = a == std::string::npos ? "" : line.substr(a, b - a + 1);
+  return true;
+}
+
+// Asks the human for a move; false when the human quits (q, end of input, Ctrl-C).
+bool ask_move(Session& ss, Move& out) {
+  const State& s = ss.s;
+  std::vector<Move> moves;
+  s.legal_moves(moves);
+  std::vector<std::pair<int, int>> cells;
+  std::vector<std::vector<int>> at;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    std::pair<int, int> c{moves[i].x, moves[i].y};
+    auto it = std::find(cells.begin(), cells.end(), c);
+    if (it == cells.end()) {
+      cells.push_back(c);
+      at.emplace_back();
+      it = cells.end() - 1;
+    }
+    at[it - cells.begin()].push_back(int(i));
+  }
+  for (;;) {
+    BoardTextOptions opt;
+    opt.color = ss.color;
+    opt.marks = cells;
+    std::cout << "\n" << board_text(s, opt);
+    show_scores(ss);
+    const TileType& tt = s.game().type(s.current_tile());
+    std::cout << ss.names[s.current_player()] << ", your tile is " << tt.id << (tt.note.empty() ? "" : " (" + tt.note + ")")
+              << ":\n"
+              << tile_text(tt, 0);
+    int cell = -1;
+    if (cells.size() == 1) {
+      cell = 0;
+    } else {
+      std::cout << "choose a place:";
+      for (size_t k = 0; k < cells.size(); ++k)
+        std::cout << " " << label_of(k) << "=(" << cells[k].first << "," << cells[k].second << ")";
+      std::cout << "   (q: save and quit)\n";
+      std::string line;
+      for (;;) {
+        if (!read_line(line) || line == "q") return false;
+        for (size_t k = 0; k < cells.size(); ++k)
+          if (line == label_of(k)) cell = int(k);
+        if (cell >= 0) break;
+        std::cout << "type one of the letters shown on the board\n";
+      }
+    }
+    const std::vector<int>& opts = at[cell];
+    if (opts.size() == 1) {
+      out = moves[opts[0]];
+      return true;
+    }
+    std::cout << "at (" << cells[cell].first << "," << cells[cell].second << "):\n";
+    for (size_t k = 0; k < opts.size(); ++k) {
+      std::cout << "  " << k + 1 << ") " << describe_move(s, moves[opts[k]]) << "\n";
+    }
+    std::cout << "  0) back to the places\n";
+    std::string line;
+    for (;;) {
+      if (!read_line(line) || line == "q") return false;
+      int k = -1;
+      try {
+        size_t used = 0;
+        k = std::stoi(line, &used);
+        if (used != line.size()) k = -1;
+      } catch (const std::exception&) {
+      }
+      if (k == 0) break;
+      if (k >= 1 && k <= int(opts.size())) {
+        out = moves[opts[k - 1]];
+        return true;
+      }
+      std::cout << "type a number from 0 to " << opts.size() << "\n";
+    }
+  }
+}
+
+}  // namespace
+
+void register_play(CLI::App& app) {
+  auto* cmd = app.add_subcommand("play", "Play in the terminal against AI players, or hot-seat");
+  struct Opts {
+    std::string vs = "mcts:level=medium";
+    int players = 2;
+    int seat = 1;
+    bool hotseat = false;
+    uint64_t seed = 0;
+    std::string save, tileset = "base", expansions;
+    bool color = false;
+  };
+  auto o = std::make_shared<Opts>();
+  cmd->add_option("--vs", o->vs, "AI opponent spec (every AI seat), e.g. greedy, mcts:time=2s");
+  cmd->add_option("-p,--players", o->players, "players in the game (2..6)")->check(CLI::Range(2, 6));
+  cmd->add_option("--seat", o->seat, "your seat (1 = first to play)")->check(CLI::Range(1, 6));
+  cmd->add_flag("--hotseat", o->hotseat, "every seat is a human at this terminal");
+  cmd->add_option("--seed", o->seed, "seed of the tile draws (default: random)");
+  cmd->add_option("--save", o->save, "record file written at the end (default: game-SEED.record.json)");
+  cmd->add_option("--tileset", o->tileset, "base or wheel-of-fortune");
+  cmd->add_option("--expansions", o->expansions, "comma-separated: festival,fortune-teller,fruit-trees");
+  cmd->add_flag("--color", o->color, "ANSI colours on the board");
+  cmd->callback([o] {
+    if (o->seat > o->players) throw std::invalid_argument("--seat must be at most --players");
+    uint64_t seed = o->seed;
+    if (seed == 0) seed = (uint64_t(std::random_device{}()) << 20) ^ uint64_t(time(nullptr));
+    Rules rules = ai_rules_from(o->players, o->tileset, o->expansions);
+    Session ss{State(Game::get(rules), seed)};
+    ss.color = o->color;
+    ss.save = o->save.empty() ? "game-" + std::to_string(seed) + ".record.json" : o->save;
+    for (int p = 0; p < o->players; ++p) {
+      const bool h = o->hotseat || p == o->seat - 1;
+      ss.human.push_back(h);
+      if (h) {
+        ss.names.push_back(o->hotseat ? "Player " + std::to_string(p + 1) : "You");
+        ss.ai.push_back(nullptr);
+      } else {
+        ss.ai.push_back(ai::make_player(o->vs, derive_seed(seed, uint64_t(p))));
+        ss.names.push_back("AI " + std::to_string(p + 1) + " (" + ss.ai.back()->name() + ")");
+      }
+    }
+    ss.s.set_event_log(&ss.events);
+    struct sigaction sa {};
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;  // no SA_RESTART: a blocked read returns at once
+    sigaction(SIGINT, &sa, nullptr);
+    std::cout << "Carcassonne " << rules.to_string() << ", seed " << seed << ". Seats:";
+    for (int p = 0; p < o->players; ++p) std::cout << " " << p + 1 << "=" << ss.names[p];
+    std::cout << "\nfollowers on the board show as the seat number (1..6).\n";
+    while (!ss.s.is_terminal()) {
+      if (g_interrupted) {
+        std::cout << "\ninterrupted\n";
+        save_record(ss);
+        throw Exit{130};
+      }
+      if (ss.s.is_chance()) {
+        ss.s.draw_random();
+        show_draws(ss);
+        continue;
+      }
+      const int p = ss.s.current_player();
+      Move m;
+      if (ss.human[p]) {
+        if (!ask_move(ss, m)) {
+          std::cout << "\ngame left unfinished\n";
+          save_record(ss);
+          if (g_interrupted) throw Exit{130};
+          return;
+        }
+      } else {
+        m = ss.ai[p]->choose(ss.s);
+      }
+      std::cout << "turn " << ss.s.turn() + 1 << ": " << ss.names[p] << ": " << describe_move(ss.s, m) << "\n";
+      ss.s.apply(m);
+      show_events(ss);
+    }
+    show_draws(ss);
+    ss.s.finish();
+    show_events(ss);
+    BoardTextOptions opt;
+    opt.color = ss.color;
+    std::cout << "\n" << board_text(ss.s, opt) << "game over. ";
+    show_scores(ss);
+    int best = 0;
+    for (int p = 0; p < ss.s.num_players(); ++p) best = std::max(best, ss.s.score(p));
+    std::string winners;
+    for (int p = 0; p < ss.s.num_players(); ++p)
+      if (ss.s.score(p) == best) winners += (winners.empty() ? "" : " and ") + ss.names[p];
+    std::cout << "winner: " << winners << " with " << best << " points\n";
+    save_record(ss);
+  });
+}
+
+}  // namespace carc::cli

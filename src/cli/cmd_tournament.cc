@@ -1,0 +1,188 @@
+// `carcassonne tournament`: AI players against each other over many games, seats rotating;
+// win rates with Wilson 95% intervals, mean scores, score difference and Elo difference.
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <thread>
+
+#include "ai_common.h"
+#include "commands.h"
+#include "player.h"
+#include "stats.h"
+
+namespace carc::cli {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct GameResult {
+  std::vector<int> scores;  // by player index (not seat)
+  std::string record;       // JSON, when kept
+};
+
+// Plays game `i`: seat j is taken by player (i + j) % k, so seats rotate between games.
+GameResult play_game(const Game* g, const std::vector<std::string>& specs, uint64_t seed, int64_t i, bool keep) {
+  const int k = int(specs.size());
+  const uint64_t gs = derive_seed(seed, uint64_t(i));
+  State s(g, gs);
+  std::vector<std::unique_ptr<ai::Player>> seat;
+  std::vector<std::string> names;
+  for (int j = 0; j < k; ++j) {
+    const int p = int((i + j) % k);
+    seat.push_back(ai::make_player(specs[p], derive_seed(gs, uint64_t(j) + 1)));
+    names.push_back(seat.back()->name());
+  }
+  while (!s.is_terminal()) {
+    if (s.is_chance()) {
+      s.draw_random();
+      continue;
+    }
+    const int cp = s.current_player();
+    s.apply(seat[cp]->choose(s));
+  }
+  GameResult r;
+  r.scores.assign(k, 0);
+  for (int j = 0; j < k; ++j) r.scores[(i + j) % k] = s.score(j);
+  if (keep) r.record = record_to_json(record_of(s, names));
+  return r;
+}
+
+std::string bar(double frac, int width) {
+  const int full = int(frac * width + 0.5);
+  return "[" + std::string(full, '#') + std::string(width - full, '.') + "]";
+}
+
+}  // namespace
+
+void register_tournament(CLI::App& app) {
+  auto* cmd = app.add_subcommand("tournament", "AI players against each other: win rates, scores, Elo difference");
+  struct Opts {
+    std::string players;
+    int64_t games = 100;
+    uint64_t seed = 1;
+    std::string tileset = "base", expansions, out;
+    int threads = 1;
+    bool json = false;
+  };
+  auto o = std::make_shared<Opts>();
+  cmd->add_option("--players", o->players,
+                  "comma-separated player specs, one per seat, e.g. mcts:time=1s,greedy (see docs/ai.md)")
+      ->required();
+  cmd->add_option("-n,--games", o->games, "number of games")->check(CLI::PositiveNumber);
+  cmd->add_option("--seed", o->seed, "seed of the run (game i's draws and players' seeds derive from it and i)");
+  cmd->add_option("--tileset", o->tileset, "base or wheel-of-fortune");
+  cmd->add_option("--expansions", o->expansions, "comma-separated: festival,fortune-teller,fruit-trees");
+  cmd->add_option("-t,--threads", o->threads, "games played in parallel")->check(CLI::Range(1, 256));
+  cmd->add_option("--out", o->out, "directory to keep every game's record in");
+  cmd->add_flag("--json", o->json, "print one JSON object instead of text");
+  cmd->callback([o] {
+    std::vector<std::string> specs = split_players(o->players);
+    const int k = int(specs.size());
+    if (k < 2 || k > 6) throw std::invalid_argument("--players needs 2 to 6 players, got " + std::to_string(k));
+    std::vector<std::string> names;
+    for (const auto& sp : specs) names.push_back(ai::make_player(sp, 0)->name());  // validates every spec
+    Rules rules = ai_rules_from(k, o->tileset, o->expansions);
+    const Game* g = Game::get(rules);
+    if (!o->out.empty()) std::filesystem::create_directories(o->out);
+
+    std::vector<GameResult> results(o->games);
+    std::atomic<int64_t> next{0}, done{0};
+    std::mutex err_mu;
+    std::string error;
+    auto worker = [&] {
+      for (;;) {
+        const int64_t i = next.fetch_add(1);
+        if (i >= o->games) return;
+        try {
+          results[i] = play_game(g, specs, o->seed, i, !o->out.empty());
+          if (!o->out.empty()) {
+            char name[64];
+            std::snprintf(name, sizeof name, "/game_%06lld.record.json", static_cast<long long>(i));
+            write_file(o->out + name, results[i].record);
+            results[i].record.clear();
+          }
+        } catch (const std::exception& e) {
+          std::lock_guard<std::mutex> lk(err_mu);
+          if (error.empty()) error = "game " + std::to_string(i) + ": " + e.what();
+          next.store(o->games);
+        }
+        done.fetch_add(1);
+      }
+    };
+    const auto t0 = Clock::now();
+    std::vector<std::thread> pool;
+    for (int t = 0; t < o->threads; ++t) pool.emplace_back(worker);
+    const bool progress = isatty(2);
+    while (progress && done.load() < o->games && error.empty()) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(250));
+      const int64_t d = done.load();
+      const double el = std::chrono::duration<double>(Clock::now() - t0).count();
+      const double eta = d > 0 ? el / d * (o->games - d) : 0;
+      std::cerr << "\r  " << bar(double(d) / o->games, 30) << " " << d << "/" << o->games << " games, " << std::fixed
+                << std::setprecision(0) << el << " s elapsed, ~" << eta << " s left   " << std::flush;
+    }
+    for (auto& th : pool) th.join();
+    if (progress) std::cerr << "\r" << std::string(79, ' ') << "\r" << std::flush;
+    if (!error.empty()) throw std::runtime_error(error);
+    const double sec = std::chrono::duration<double>(Clock::now() - t0).count();
+
+    ai::Tally tally(k);
+    for (const auto& r : results) tally.add_game(r.scores);
+    const ai::EloEstimate elo = tally.elo(0, 1);
+    const ai::MeanEstimate diff = tally.score_diff(0, 1);
+    if (o->json) {
+      nlohmann::ordered_json j;
+      j["games"] = tally.games();
+      j["players"] = nlohmann::ordered_json::array();
+      for (int p = 0; p < k; ++p) {
+        const ai::Interval ci = tally.win_ci(p);
+        const ai::MeanEstimate sc = tally.score(p);
+        nlohmann::ordered_json e;
+        e["name"] = names[p];
+        e["win_rate"] = tally.win_rate(p);
+        e["ci95"] = {ci.lo, ci.hi};
+        e["mean_score"] = sc.mean;
+        e["wins"] = tally.wins(p);
+        e["score_ci95"] = {sc.lo, sc.hi};
+        j["players"].push_back(e);
+      }
+      j["elo_diff"] = elo.elo;
+      j["elo_ci95"] = {elo.lo, elo.hi};
+      j["score_diff"] = diff.mean;
+      j["score_diff_ci95"] = {diff.lo, diff.hi};
+      j["rules"] = rules.to_string();
+      j["seed"] = o->seed;
+      j["seconds"] = sec;
+      std::cout << j.dump() << "\n";
+      return;
+    }
+    std::cout << "tournament " << rules.to_string() << ": " << tally.games() << " games, seats rotating, seed "
+              << o->seed << ", " << std::fixed << std::setprecision(1) << sec << " s\n";
+    size_t w = 0;
+    for (auto& n : names) w = std::max(w, n.size());
+    for (int p = 0; p < k; ++p) {
+      const ai::Interval ci = tally.win_ci(p);
+      const ai::MeanEstimate sc = tally.score(p);
+      std::cout << "  " << std::left << std::setw(int(w)) << names[p] << std::right << "  wins " << std::setprecision(1)
+                << std::setw(5) << 100 * tally.win_rate(p) << "%  (95% CI " << 100 * ci.lo << "-" << 100 * ci.hi
+                << "%)  mean score " << sc.mean << " (sd " << sc.sd << ")\n";
+    }
+    std::cout << "  score difference " << names[0] << " - " << names[1] << ": " << std::showpos << diff.mean
+              << " (95% CI " << diff.lo << " to " << diff.hi << ")\n";
+    std::cout << "  Elo difference   " << names[0] << " - " << names[1] << ": " << std::setprecision(0) << elo.elo
+              << " (95% CI " << elo.lo << " to " << elo.hi << ")" << std::noshowpos << "\n";
+    std::cout << "  (ties count half; Elo from the head-to-head score fraction)\n";
+    if (!o->out.empty()) std::cout << "  records saved in " << o->out << "\n";
+  });
+}
+
+}  // namespace carc::cli

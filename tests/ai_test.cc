@@ -1,0 +1,272 @@
+// AI players: legal moves on random positions of every rule combination the engine offers,
+// reproducible MCTS, MCTS blind to the bag order, spec parsing, and tournament statistics on
+// fixed inputs. Budgets are small: strength is measured by `carcassonne tournament`.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "eval.h"
+#include "mcts.h"
+#include "player.h"
+#include "spec.h"
+#include "stats.h"
+
+namespace carc::ai {
+namespace {
+
+// Every expansion combination the engine can build (some may not have landed yet).
+std::vector<Rules> rule_variants() {
+  std::vector<Rules> out;
+  const char* names[] = {"festival", "fortune-teller", "fruit-trees"};
+  for (int mask = 0; mask < 8; ++mask) {
+    Rules r;
+    bool ok = true;
+    for (int i = 0; i < 3; ++i)
+      if (mask >> i & 1) ok = ok && r.enable(names[i]);
+    if (!ok || !r.validate().empty()) continue;
+    try {
+      Game::get(r);
+    } catch (const std::exception&) {
+      continue;
+    }
+    out.push_back(r);
+  }
+  return out;
+}
+
+// A position after `turns` random turns, at a decision (or terminal when the game ended).
+State random_position(const Game* g, uint64_t seed, int turns) {
+  State s(g, seed);
+  Rng rng(seed * 31 + 7);
+  std::vector<Move> moves;
+  while (!s.is_terminal()) {
+    if (s.is_chance()) {
+      s.draw_random();
+      continue;
+    }
+    if (s.turn() >= turns) break;
+    s.legal_moves(moves);
+    s.apply(moves[rng.below(uint32_t(moves.size()))]);
+  }
+  return s;
+}
+
+bool is_legal(const State& s, const Move& m) {
+  std::vector<Move> moves;
+  s.legal_moves(moves);
+  return std::find(moves.begin(), moves.end(), m) != moves.end() && s.check_move(m).empty();
+}
+
+TEST(AiPlayers, EveryPlayerReturnsALegalMoveOnRandomPositions) {
+  const std::vector<Rules> variants = rule_variants();
+  ASSERT_FALSE(variants.empty());
+  bool festival_seen = false;
+  for (Rules r : variants) {
+    festival_seen = festival_seen || r.festival;
+    for (int players : {2, 3}) {
+      r.players = players;
+      const Game* g = Game::get(r);
+      for (int k = 0; k < 6; ++k) {
+        const State s = random_position(g, 100 + k, k * 13);
+        if (s.is_terminal()) continue;
+        for (const char* spec : {"random", "greedy", "mcts:iterations=60", "mcts:iterations=40:depth=5:threads=2"}) {
+          auto p = make_player(spec, k);
+          const Move m = p->choose(s);
+          EXPECT_TRUE(is_legal(s, m)) << spec << " on " << r.to_string() << " turn " << s.turn();
+        }
+      }
+    }
+  }
+  EXPECT_TRUE(festival_seen) << "the Festival should be available in the engine";
+}
+
+TEST(AiPlayers, WholeGamesStayLegal) {
+  // Greedy against a tiny MCTS to the end of a game, base and Festival.
+  for (const char* exp : {"", "festival"}) {
+    Rules r;
+    if (*exp) {
+      ASSERT_TRUE(r.enable(exp));
+    }
+    State s(Game::get(r), 5);
+    auto a = make_player("greedy", 1);
+    auto b = make_player("mcts:iterations=30:depth=10", 2);
+    while (!s.is_terminal()) {
+      if (s.is_chance()) {
+        s.draw_random();
+        continue;
+      }
+      const Move m = (s.current_player() == 0 ? a : b)->choose(s);
+      ASSERT_TRUE(is_legal(s, m)) << exp << " turn " << s.turn();
+      s.apply(m);
+    }
+    EXPECT_EQ(s.validate(), "");
+  }
+}
+
+TEST(Mcts, SameSeedAndIterationsGiveTheSameMove) {
+  const Game* g = Game::get(Rules{});
+  for (int k = 0; k < 3; ++k) {
+    const State s = random_position(g, 40 + k, 10 + 7 * k);
+    auto a = make_player("mcts:iterations=400", 99);
+    auto b = make_player("mcts:iterations=400", 99);
+    const auto ea = a->analyse(s), eb = b->analyse(s);
+    ASSERT_EQ(ea.size(), eb.size());
+    for (size_t i = 0; i < ea.size(); ++i) {
+      EXPECT_EQ(ea[i].move, eb[i].move);
+      EXPECT_EQ(ea[i].visits, eb[i].visits);
+    }
+    EXPECT_EQ(make_player("mcts:iterations=400", 99)->choose(s), make_player("mcts:iterations=400", 99)->choose(s));
+  }
+}
+
+TEST(Mcts, DecisionDoesNotDependOnTheBagOrder) {
+  // Two states equal in everything a player may see, but whose generators (the future bag
+  // order) differ: the search must behave identically. If MCTS drew with the state's own
+  // generator instead of resampling it, the visit counts would differ.
+  const Game* g = Game::get(Rules{});
+  for (int k = 0; k < 3; ++k) {
+    const State a = random_position(g, 70 + k, 5 + 9 * k);
+    State b = a;
+    b.set_rng(Rng(0xDEADBEEF + k));
+    ASSERT_FALSE(a == b);
+    for (const char* spec : {"mcts:iterations=300", "mcts:iterations=300:depth=8"}) {
+      auto pa = make_player(spec, 5), pb = make_player(spec, 5);
+      const auto ea = pa->analyse(a), eb = pb->analyse(b);
+      ASSERT_EQ(ea.size(), eb.size());
+      for (size_t i = 0; i < ea.size(); ++i) {
+        EXPECT_EQ(ea[i].move, eb[i].move) << spec;
+        EXPECT_EQ(ea[i].visits, eb[i].visits) << spec;
+        EXPECT_DOUBLE_EQ(ea[i].score_diff, eb[i].score_diff) << spec;
+      }
+      EXPECT_EQ(make_player(spec, 8)->choose(a), make_player(spec, 8)->choose(b)) << spec;
+    }
+  }
+}
+
+TEST(Mcts, AnalyseListsEveryMoveBestFirstWithEstimates) {
+  const State s = random_position(Game::get(Rules{}), 3, 12);
+  auto p = make_player("mcts:iterations=500", 1);
+  const auto ev = p->analyse(s);
+  EXPECT_EQ(int(ev.size()), s.count_legal_moves());
+  int total = 0;
+  for (size_t i = 0; i < ev.size(); ++i) {
+    total += ev[i].visits;
+    if (i) EXPECT_GE(ev[i - 1].visits, ev[i].visits);
+    EXPECT_GE(ev[i].win_probability, 0.0);
+    EXPECT_LE(ev[i].win_probability, 1.0);
+  }
+  EXPECT_EQ(total, 500);
+}
+
+TEST(Mcts, ThreadsSplitTheIterationBudget) {
+  const State s = random_position(Game::get(Rules{}), 4, 20);
+  auto p = std::make_unique<MctsPlayer>(mcts_config_from({{"iterations", "600"}, {"threads", "2"}}, 3));
+  const auto ev = p->analyse(s);
+  int total = 0;
+  for (const auto& e : ev) total += e.visits;
+  EXPECT_EQ(total, 600);
+  EXPECT_EQ(p->last_stats().iterations, 600);
+}
+
+TEST(Greedy, TakesAnImmediateCompletion) {
+  // Greedy values a move by the margin after it: its best move is never worse than another.
+  const State s = random_position(Game::get(Rules{}), 11, 15);
+  auto p = make_player("greedy", 1);
+  const auto ev = p->analyse(s);
+  ASSERT_FALSE(ev.empty());
+  const Move m = make_player("greedy", 2)->choose(s);
+  double chosen = -1e9;
+  for (const auto& e : ev)
+    if (e.move == m) chosen = e.score_diff;
+  EXPECT_DOUBLE_EQ(chosen, ev[0].score_diff);
+}
+
+TEST(Specs, ParseAndName) {
+  EXPECT_DOUBLE_EQ(parse_seconds("1s"), 1.0);
+  EXPECT_DOUBLE_EQ(parse_seconds("100ms"), 0.1);
+  EXPECT_DOUBLE_EQ(parse_seconds("0.5"), 0.5);
+  EXPECT_EQ(parse_count("5k"), 5000);
+  EXPECT_THROW(parse_seconds("fast"), std::invalid_argument);
+  const Spec sp = parse_spec("mcts:time=1s:threads=2");
+  EXPECT_EQ(sp.name, "mcts");
+  ASSERT_EQ(sp.params.size(), 2u);
+  EXPECT_EQ(sp.params[1].first, "threads");
+  EXPECT_EQ(make_player("mcts:time=1s:threads=2")->name(), "mcts:time=1s:threads=2");
+  EXPECT_EQ(make_player("mcts:level=hard")->name(), "mcts:level=hard");
+  EXPECT_EQ(make_player("mcts:time=100ms")->name(), "mcts:time=100ms");
+  EXPECT_EQ(make_player("mcts")->name(), "mcts:time=1s");
+  EXPECT_EQ(make_player("greedy")->name(), "greedy");
+  EXPECT_THROW(make_player("mcts:speed=3"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:level=godlike"), std::invalid_argument);
+  EXPECT_THROW(make_player("minimax"), std::invalid_argument);
+  EXPECT_THROW(make_player("random:x=1"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:time"), std::invalid_argument);
+  MctsConfig c = mcts_config_from({{"level", "easy"}}, 1);
+  EXPECT_EQ(c.iterations, 300);
+  c = mcts_config_from({{"iterations", "50"}, {"level", "hard"}}, 1);
+  EXPECT_EQ(c.iterations, 50);  // explicit parameters override the level
+  EXPECT_EQ(player_registry().size(), 3u);
+}
+
+TEST(Eval, FinalScoreOfAFinishedGameIsItsScore) {
+  State s = random_position(Game::get(Rules{}), 9, 1000);
+  ASSERT_TRUE(s.is_terminal());
+  const Values v = evaluate(s);
+  EXPECT_DOUBLE_EQ(v[0], s.score(0));
+  EXPECT_DOUBLE_EQ(v[1], s.score(1));
+  EXPECT_DOUBLE_EQ(margin(v, 0, 2), double(s.score(0) - s.score(1)));
+}
+
+TEST(Stats, WilsonInterval) {
+  Interval a = wilson(50, 100);
+  EXPECT_NEAR(a.lo, 0.403832, 1e-6);
+  EXPECT_NEAR(a.hi, 0.596168, 1e-6);
+  a = wilson(95, 100);
+  EXPECT_NEAR(a.lo, 0.888250, 1e-6);
+  EXPECT_NEAR(a.hi, 0.978456, 1e-6);
+  a = wilson(10.5, 20);  // a tie counts half
+  EXPECT_NEAR(a.lo, 0.320480, 1e-6);
+  EXPECT_NEAR(a.hi, 0.721463, 1e-6);
+  a = wilson(0, 0);
+  EXPECT_EQ(a.lo, 0);
+  EXPECT_EQ(a.hi, 1);
+  a = wilson(20, 20);
+  EXPECT_DOUBLE_EQ(a.hi, 1.0);
+  EXPECT_GT(a.lo, 0.8);
+}
+
+TEST(Stats, Elo) {
+  EXPECT_DOUBLE_EQ(elo_from_fraction(0.5), 0);
+  EXPECT_NEAR(elo_from_fraction(0.75), 190.8485, 1e-3);
+  EXPECT_NEAR(elo_from_fraction(0.25), -190.8485, 1e-3);
+  EXPECT_NEAR(elo_from_fraction(1.0), 1199.826, 1e-3);  // clamped
+  const EloEstimate e = elo_estimate(150, 200);
+  EXPECT_NEAR(e.elo, 190.8485, 1e-3);
+  EXPECT_NEAR(e.lo, 135.4829, 1e-3);
+  EXPECT_NEAR(e.hi, 246.2141, 1e-3);
+}
+
+TEST(Stats, TallyCountsTiesHalf) {
+  Tally t(2);
+  t.add_game({80, 70});
+  t.add_game({60, 90});
+  t.add_game({75, 75});
+  t.add_game({100, 50});
+  EXPECT_EQ(t.games(), 4);
+  EXPECT_DOUBLE_EQ(t.wins(0), 2.5);
+  EXPECT_DOUBLE_EQ(t.wins(1), 1.5);
+  EXPECT_DOUBLE_EQ(t.win_rate(0), 0.625);
+  EXPECT_DOUBLE_EQ(t.head_to_head(0, 1), 0.625);
+  EXPECT_DOUBLE_EQ(t.score(0).mean, 78.75);
+  EXPECT_DOUBLE_EQ(t.score_diff(0, 1).mean, 7.5);
+  const MeanEstimate d = t.score_diff(0, 1);  // diffs 10, -30, 0, 50
+  EXPECT_NEAR(d.sd, std::sqrt((6.25 + 1406.25 + 56.25 + 1806.25) / 3), 1e-9);
+  EXPECT_NEAR(t.elo(0, 1).elo, elo_from_fraction(0.625), 1e-9);
+  Tally three(3);
+  three.add_game({10, 10, 10});
+  EXPECT_NEAR(three.wins(2), 1.0 / 3, 1e-12);
+}
+
+}  // namespace
+}  // namespace carc::ai
