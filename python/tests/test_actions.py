@@ -71,3 +71,16 @@ def test_small_window_drops_far_moves():
     far = [m for m in s.legal_moves() if max(abs(m.x), abs(m.y)) > 1][0]
     with pytest.raises(ValueError):
         s.move_to_action(far)
+
+
+def test_mask_reshapes_onto_the_board():
+    s = carc.new_game(seed=8, auto_chance=True, radius=7)
+    W, K = 15, carc.NUM_OPTIONS
+    grid = s.legal_action_mask().reshape(W, W, 4, K)
+    for m in s.legal_moves():
+        opt = 0 if m.location is None else 1 + carc.LOCATIONS.index(m.location)
+        assert grid[m.y + 7, m.x + 7, m.rotation, opt]
+    planes = s.observation_planes()
+    names = s.game.observation_plane_names
+    fits = planes[[names.index(f"fits_rot{r}") for r in range(4)]]  # (4, W, W)
+    assert np.array_equal(fits.transpose(1, 2, 0) > 0, grid.any(axis=3))
