@@ -9,7 +9,10 @@
 #include <pybind11/stl.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <exception>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -85,8 +88,12 @@ GameResult play_one(const Game* g, const std::vector<std::string>& specs, uint64
   return r;
 }
 
+// Plays the games on `threads` worker threads while the calling thread polls `interrupted`
+// (Ctrl-C from Python) every 50 ms; when it returns true, the workers stop after their
+// current game and the function returns early with `stopped` set.
 std::vector<GameResult> play_games(const Rules& rules, const std::vector<std::string>& specs, int games,
-                                   uint64_t seed, int threads, bool records) {
+                                   uint64_t seed, int threads, bool records,
+                                   const std::function<bool()>& interrupted, bool& stopped) {
   if (games < 0) throw std::invalid_argument("games must be >= 0");
   if (int(specs.size()) != rules.players)
     throw std::invalid_argument("need one player spec per seat (" + std::to_string(rules.players) + ")");
@@ -94,10 +101,12 @@ std::vector<GameResult> play_games(const Rules& rules, const std::vector<std::st
   const Game* g = Game::get(rules);
   if (threads <= 0) threads = int(std::max(1u, std::thread::hardware_concurrency()));
   threads = std::max(1, std::min(threads, games));
-  std::vector<GameResult> out(size_t(std::max(games, 0)));
+  std::vector<GameResult> out(static_cast<size_t>(games));
   std::atomic<int> next{0};
+  std::atomic<int> running{threads};
   std::exception_ptr error;
   std::mutex mu;
+  std::condition_variable cv;
   auto work = [&] {
     for (int i; (i = next.fetch_add(1)) < games;) {
       try {
@@ -108,14 +117,24 @@ std::vector<GameResult> play_games(const Rules& rules, const std::vector<std::st
         next.store(games);
       }
     }
+    std::lock_guard<std::mutex> lock(mu);
+    --running;
+    cv.notify_all();
   };
-  if (threads <= 1) {
-    work();
-  } else {
-    std::vector<std::thread> pool;
-    for (int t = 0; t < threads; ++t) pool.emplace_back(work);
-    for (auto& th : pool) th.join();
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) pool.emplace_back(work);
+  stopped = false;
+  for (;;) {
+    {
+      std::unique_lock<std::mutex> lock(mu);
+      if (cv.wait_for(lock, std::chrono::milliseconds(50), [&] { return running.load() == 0; })) break;
+    }
+    if (!stopped && interrupted()) {
+      stopped = true;
+      next.store(games);
+    }
   }
+  for (auto& th : pool) th.join();
   if (error) std::rethrow_exception(error);
   return out;
 }
@@ -145,15 +164,24 @@ void bind_batch(pyb::module_& m) {
          const std::vector<std::string>& expansions, std::optional<Rules> rules, bool records) {
         Rules r = rules ? *rules : make_rules(int(players.size()), tileset, expansions);
         r.players = int(players.size());
-        pyb::gil_scoped_release release;
-        return play_games(r, players, games, seed, threads, records);
+        bool stopped = false;
+        std::vector<GameResult> out;
+        {
+          pyb::gil_scoped_release release;
+          out = play_games(r, players, games, seed, threads, records, [] {
+            pyb::gil_scoped_acquire acquire;
+            return PyErr_CheckSignals() != 0;  // leaves KeyboardInterrupt set
+          }, stopped);
+        }
+        if (stopped) throw pyb::error_already_set();
+        return out;
       },
       pyb::arg("players") = std::vector<std::string>{"random", "random"}, pyb::arg("games") = 1,
       pyb::arg("seed") = 0, pyb::arg("threads") = 1, pyb::arg("tileset") = "base",
       pyb::arg("expansions") = std::vector<std::string>{}, pyb::arg("rules") = pyb::none(),
       pyb::arg("records") = true,
       "Plays `games` games in C++ (GIL released) with one player spec per seat, on `threads` threads "
-      "(0 = all cores). Returns a list of GameResult in game order.");
+      "(0 = all cores). Returns a list of GameResult in game order. Ctrl-C stops it (KeyboardInterrupt).");
 
   m.def("has_ai",
         [] {
