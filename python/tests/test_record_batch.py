@@ -101,3 +101,20 @@ def test_choose_move_and_players():
     s.play_random(0)
     with pytest.raises(ValueError):
         carc.choose_move(s, "random")
+
+
+def test_batch_random_games_equal_cli_simulate(tmp_path):
+    import pathlib
+    import subprocess
+
+    cli = pathlib.Path(carc.__file__).resolve().parent.parent / "carcassonne"
+    if not cli.exists():
+        pytest.skip("no carcassonne binary next to the module")
+    r = subprocess.run([str(cli), "simulate", "-n", "4", "--seed", "77", "-p", "3", "--expansions", "festival",
+                        "--out", str(tmp_path)], capture_output=True, text=True)
+    if r.returncode != 0:
+        pytest.skip("simulate failed: " + r.stderr[-300:])
+    for g in carc.play_games(players=["random"] * 3, games=4, seed=77, expansions=["festival"]):
+        rec = carc.load_record(str(tmp_path / f"game_{g.index:06d}.record.json"))
+        rec.players = g.record.players
+        assert rec.to_json() == g.record.to_json()
