@@ -661,6 +661,7 @@ struct Server::Impl {
   // Caller holds s.m.
   void commit(Session& s, const std::shared_ptr<Session>& sp) {
     ++s.version;
+    if (s.auto_seat() < 0) s.thinking = -1;  // e.g. an undo while the AI was thinking
     GameRow row;
     row.id = s.id;
     row.created = s.created;

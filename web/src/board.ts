@@ -62,10 +62,12 @@ export class BoardView {
     defs.querySelectorAll('.tiledef').forEach((n) => n.remove());
     for (const t of ts.tiles) {
       this.tiles.set(t.id, t);
-      const g = drawTile(t);
-      g.setAttribute('id', `tile-${cssId(t.id)}`);
-      g.classList.add('tiledef');
-      defs.append(g);
+      for (const rot of [0, 90, 180, 270]) {
+        const g = drawTile(t, rot);
+        g.setAttribute('id', `tile-${cssId(t.id)}-${rot}`);
+        g.classList.add('tiledef');
+        defs.append(g);
+      }
     }
   }
 
@@ -74,7 +76,7 @@ export class BoardView {
   }
 
   private useTile(id: string, x: number, y: number, rot: number, extra: Record<string, string | number> = {}) {
-    const u = el('use', { href: `#tile-${cssId(id)}`, transform: `translate(${x * CELL} ${y * CELL}) rotate(${rot} 50 50)`, ...extra });
+    const u = el('use', { href: `#tile-${cssId(id)}-${rot}`, transform: `translate(${x * CELL} ${y * CELL})`, ...extra });
     return u;
   }
 
@@ -292,10 +294,7 @@ export function cssId(id: string): string {
 export function tilePreview(t: TileData | undefined, rot: number, size = 120): SVGSVGElement {
   const svg = el('svg', { viewBox: '-4 -4 108 108', width: size, height: size, class: 'tile-preview' });
   if (t) {
-    const g = drawTile(t);
-    g.setAttribute('transform', `rotate(${rot} 50 50)`);
-    g.style.transition = 'transform 0.2s';
-    svg.append(g);
+    svg.append(drawTile(t, rot));
   }
   return svg;
 }

@@ -1,6 +1,6 @@
 // The client's entry point: a hash router over the lobby, the game page and the replay page.
 import { api, type GameView } from './api';
-import { BoardView } from './board';
+import { BoardView, tilePreview } from './board';
 import { GamePage } from './game';
 import { joinSeat, renderLobby } from './lobby';
 import { PLAYER_COLORS } from './tiles';
@@ -55,6 +55,19 @@ async function replayPage(id: string) {
   return { destroy() { clearInterval(timer); } };
 }
 
+// A gallery of every tile of a tile set (#/tiles/base/festival,fruit-trees): checks the drawings.
+async function tilesPage(tileset: string, expansions: string[]) {
+  const ts = await api.tiles(tileset, expansions);
+  const grid = h('div', { class: 'gallery' });
+  for (const t of ts.tiles) {
+    const cell = h('figure', { class: 'gallery-tile' });
+    for (const r of [0, 90]) cell.append(tilePreview(t, r, 110));
+    cell.append(h('figcaption', {}, h('b', {}, t.id), ` ×${t.count} `, h('small', {}, t.note)));
+    grid.append(cell);
+  }
+  app.replaceChildren(h('div', { class: 'lobby' }, h('h2', {}, `Tiles: ${tileset} ${expansions.join(' ')}`), grid));
+}
+
 async function route() {
   current?.destroy();
   current = null;
@@ -68,6 +81,10 @@ async function route() {
       const page = new GamePage(app, parts[1]);
       current = page;
       await page.start();
+      return;
+    }
+    if (parts[0] === 'tiles') {
+      await tilesPage(parts[1] || 'base', (parts[2] || '').split(',').filter(Boolean));
       return;
     }
     if (parts[0] === 'replay' && parts[1]) {

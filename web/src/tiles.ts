@@ -208,9 +208,14 @@ function freeSpot(t: TileData, avoid: Pt[]): Pt {
   return best;
 }
 
-// The drawing of one tile type at rotation 0, in a 100x100 box.
-export function drawTile(t: TileData): SVGGElement {
-  const g = el('g', { class: 'tile-art' });
+// The drawing of one tile type turned by `rot` degrees, in a 100x100 box: the land turns,
+// buildings and symbols stay upright.
+export function drawTile(t: TileData, rot = 0): SVGGElement {
+  const outer = el('g', { class: 'tile-art' });
+  const g = el('g', { transform: `rotate(${rot} 50 50)` });
+  const up = el('g');
+  outer.append(g, up);
+  const R = (p: Pt): Pt => rotatePt(p, rot);
   g.append(el('rect', { x: 0, y: 0, width: 100, height: 100, fill: COLORS.field }));
   // a little texture in the fields
   for (const [x, y] of [[12, 60], [70, 35], [35, 85], [85, 90], [60, 12]])
@@ -236,14 +241,14 @@ export function drawTile(t: TileData): SVGGElement {
   for (const d of roadPaths) g.append(el('path', { d, stroke: COLORS.road, 'stroke-width': 7.5, fill: 'none', 'stroke-linecap': 'butt' }));
   if (roadEnds >= 3 && t.center < 0) {
     // a village at the crossing
-    g.append(el('rect', { x: 41, y: 41, width: 18, height: 18, fill: '#efe6d6', stroke: '#6d5843', 'stroke-width': 1.5 }));
-    g.append(el('path', { d: 'M39,42 L50,33 L61,42 Z', fill: '#a1887f', stroke: '#6d5843', 'stroke-width': 1.2 }));
+    up.append(el('rect', { x: 41, y: 41, width: 18, height: 18, fill: '#efe6d6', stroke: '#6d5843', 'stroke-width': 1.5 }));
+    up.append(el('path', { d: 'M39,42 L50,33 L61,42 Z', fill: '#a1887f', stroke: '#6d5843', 'stroke-width': 1.2 }));
   } else if (roadEnds >= 1 && t.center < 0) {
     // a road that ends on the tile: a little house where it stops
     const single = t.segments.filter((s) => s.kind === 'road' && s.sides.length === 1);
     if (single.length === 1 && cities.length === 0) {
-      g.append(el('rect', { x: 44, y: 44, width: 12, height: 10, fill: '#efe6d6', stroke: '#6d5843', 'stroke-width': 1.2 }));
-      g.append(el('path', { d: 'M42,45 L50,38 L58,45 Z', fill: '#c0392b', stroke: '#6d5843', 'stroke-width': 1 }));
+      up.append(el('rect', { x: 44, y: 44, width: 12, height: 10, fill: '#efe6d6', stroke: '#6d5843', 'stroke-width': 1.2 }));
+      up.append(el('path', { d: 'M42,45 L50,38 L58,45 Z', fill: '#c0392b', stroke: '#6d5843', 'stroke-width': 1 }));
     }
   }
   for (const s of cities) {
@@ -258,41 +263,41 @@ export function drawTile(t: TileData): SVGGElement {
     // a few roofs, so a city reads as a city
     const a = segAnchorRaw(t, t.segments.indexOf(s));
     for (const [dx, dy] of [[-9, 4], [8, 6]]) {
-      const x = a[0] + dx, y = a[1] + dy;
+      const [x, y] = R([a[0] + dx, a[1] + dy]);
       if (x < 6 || x > 94 || y < 6 || y > 94) continue;
-      g.append(el('path', { d: `M${x - 4},${y} L${x},${y - 4} L${x + 4},${y} Z`, fill: '#a0522d', opacity: 0.75 }));
+      up.append(el('path', { d: `M${x - 4},${y} L${x},${y - 4} L${x + 4},${y} Z`, fill: '#a0522d', opacity: 0.75 }));
     }
   }
   const a = anchors(t);
   t.segments.forEach((s, i) => {
     if (s.kind === 'city' && s.pennants > 0) {
       const [x, y] = a[i];
-      pennant(g, [x + (x > 50 ? -13 : 13), y + (y > 50 ? -10 : 10)]);
+      pennant(up, R([x + (x > 50 ? -13 : 13), y + (y > 50 ? -10 : 10)]));
     }
   });
   if (t.center >= 0) {
     const k = t.segments[t.center].kind;
-    if (k === 'monastery') monastery(g);
-    else if (k === 'tent') tent(g);
+    if (k === 'monastery') monastery(up);
+    else if (k === 'tent') tent(up);
   }
   const used: Pt[] = [];
   if (t.symbols.includes('tree')) {
     const p = freeSpot(t, used);
     used.push(p);
-    tree(g, p);
+    tree(up, R(p));
   }
   if (t.symbols.includes('festival')) {
     const p = freeSpot(t, used);
     used.push(p);
-    festival(g, p);
+    festival(up, R(p));
   }
   if (t.wheel > 0) {
     const p = freeSpot(t, used);
     used.push(p);
-    wheelNumber(g, t.wheel, p);
+    wheelNumber(up, t.wheel, R(p));
   }
-  g.append(el('rect', { x: 0.25, y: 0.25, width: 99.5, height: 99.5, fill: 'none', stroke: 'rgba(0,0,0,0.25)', 'stroke-width': 0.5 }));
-  return g;
+  outer.append(el('rect', { x: 0.25, y: 0.25, width: 99.5, height: 99.5, fill: 'none', stroke: 'rgba(0,0,0,0.25)', 'stroke-width': 0.5 }));
+  return outer;
 }
 
 // A follower figure (standing, or lying for a farmer) centred on (x, y).

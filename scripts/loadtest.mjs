@@ -1,0 +1,87 @@
+// Load test of the game server on loopback (bounded in time). Runs GAMES concurrent games,
+// each with one API-driven "human" seat (plays a random legal move as soon as it is its turn,
+// polling the game like a browser without event streams would) and AI seats played by the
+// server. Reports requests per second and latency percentiles per request kind.
+//   node scripts/loadtest.mjs URL [--games N] [--seconds S] [--ai SPEC] [--seats K]
+const args = process.argv.slice(2);
+const base = (args[0] || 'http://127.0.0.1:8080').replace(/\/$/, '');
+const opt = (name, def) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : def;
+};
+const GAMES = Number(opt('games', 40));
+const SECONDS = Number(opt('seconds', 20));
+const AI = opt('ai', 'greedy');
+const SEATS = Number(opt('seats', 2));
+
+const lat = {};  // kind -> [ms]
+let errors = 0, requests = 0, moves = 0, finished = 0, created = 0;
+const statusCounts = {};
+
+async function req(kind, method, path, body) {
+  const t0 = performance.now();
+  let res;
+  try {
+    res = await fetch(base + path, {
+      method,
+      headers: body ? { 'Content-Type': 'application/json' } : undefined,
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const text = await res.text();
+    const ms = performance.now() - t0;
+    (lat[kind] ||= []).push(ms);
+    requests++;
+    statusCounts[res.status] = (statusCounts[res.status] || 0) + 1;
+    if (!res.ok) { errors++; return null; }
+    return JSON.parse(text);
+  } catch (e) {
+    errors++;
+    return null;
+  }
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+const deadline = Date.now() + SECONDS * 1000;
+
+async function player(k) {
+  while (Date.now() < deadline) {
+    const players = [{ name: `H${k}`, type: 'human' }];
+    for (let i = 1; i < SEATS; ++i) players.push({ name: `AI${i}`, type: 'ai', ai: AI });
+    const g = await req('create', 'POST', '/api/games', { players });
+    if (!g) { await sleep(50); continue; }
+    created++;
+    const id = g.id, token = g.seats[0].token;
+    while (Date.now() < deadline) {
+      const v = await req('view', 'GET', `/api/games/${id}`);
+      if (!v) break;
+      if (v.status !== 'playing') { finished++; break; }
+      if (v.current_player !== 0) { await sleep(20); continue; }
+      const legal = await req('legal', 'GET', `/api/games/${id}/legal`);
+      if (!legal || !legal.placements.length) continue;
+      const p = legal.placements[Math.floor(Math.random() * legal.placements.length)];
+      const mv = { token, x: p.x, y: p.y, rotation: p.rotation, turn: legal.turn };
+      if (p.meeples.length && (Math.random() < 0.4 || !p.plain)) mv.meeple = p.meeples[Math.floor(Math.random() * p.meeples.length)].at;
+      if (await req('move', 'POST', `/api/games/${id}/move`, mv)) moves++;
+    }
+  }
+}
+
+function pct(a, q) {
+  if (!a.length) return 0;
+  const s = [...a].sort((x, y) => x - y);
+  return s[Math.min(s.length - 1, Math.floor(q * s.length))];
+}
+
+const t0 = Date.now();
+await Promise.all(Array.from({ length: GAMES }, (_, k) => player(k)));
+const secs = (Date.now() - t0) / 1000;
+const all = Object.values(lat).flat();
+const row = (name, a) => `| ${name} | ${a.length} | ${(a.length / secs).toFixed(0)} | ${pct(a, 0.5).toFixed(1)} | ${pct(a, 0.9).toFixed(1)} | ${pct(a, 0.99).toFixed(1)} | ${Math.max(0, ...a).toFixed(1)} |`;
+console.log(`games=${GAMES} concurrent, seats=${SEATS} (1 API player + ${SEATS - 1} x ${AI}), ${secs.toFixed(1)} s`);
+console.log(`requests=${requests} (${(requests / secs).toFixed(0)} req/s), errors=${errors}, statuses=${JSON.stringify(statusCounts)}`);
+console.log(`games created=${created}, finished=${finished}, human moves=${moves} (${(moves / secs).toFixed(1)}/s)`);
+console.log('| request | count | req/s | p50 ms | p90 ms | p99 ms | max ms |');
+console.log('|---|---|---|---|---|---|---|');
+for (const [k, a] of Object.entries(lat)) console.log(row(k, a));
+console.log(row('all', all));
+if (errors) process.exitCode = 1;

@@ -1,0 +1,443 @@
+// API tests against a real server on loopback (src/server): a full game through the API, a
+// game against an AI seat, a restart in the middle (same SQLite file, new server object),
+// bad input (malformed JSON, illegal moves, wrong tokens, oversized bodies), undo/resign,
+// record download/upload/replay, the tile data and the live event stream.
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "record.h"
+#include "server.h"
+
+using json = nlohmann::json;
+namespace fs = std::filesystem;
+using carc::server::Server;
+using carc::server::ServerOptions;
+
+namespace {
+
+struct Resp {
+  int status = 0;
+  json body;
+  std::string text;
+};
+
+class ServerTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("carc-server-test-" + std::to_string(::getpid()) + "-" +
+                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+    db_ = (dir_ / "games.sqlite").string();
+    start();
+  }
+  void TearDown() override {
+    server_.reset();
+    fs::remove_all(dir_);
+  }
+  void start() {
+    ServerOptions o;
+    o.host = "127.0.0.1";
+    o.port = 0;
+    o.db_path = db_;
+    o.ai_threads = 2;
+    o.ai_delay_ms = 0;
+    o.max_body = 64 * 1024;
+    server_ = std::make_unique<Server>(o);
+    port_ = server_->start();
+    client_ = std::make_unique<httplib::Client>("127.0.0.1", port_);
+    client_->set_read_timeout(30);
+  }
+  void restart() {
+    server_->stop();
+    server_.reset();
+    start();
+  }
+
+  Resp get(const std::string& path) {
+    auto r = client_->Get(path.c_str());
+    return wrap(r);
+  }
+  Resp post(const std::string& path, const json& body) { return post_raw(path, body.dump()); }
+  Resp post_raw(const std::string& path, const std::string& body) {
+    auto r = client_->Post(path.c_str(), body, "application/json");
+    return wrap(r);
+  }
+  static Resp wrap(const httplib::Result& r) {
+    Resp out;
+    if (!r) {
+      out.status = -1;
+      return out;
+    }
+    out.status = r->status;
+    out.text = r->body;
+    out.body = json::parse(r->body, nullptr, false);
+    return out;
+  }
+
+  // Creates a game; returns the response body (id, seats with tokens, game).
+  json create(const json& players, uint64_t seed = 7, json extra = json::object()) {
+    json body = extra;
+    body["players"] = players;
+    body["seed"] = seed;
+    Resp r = post("/api/games", body);
+    EXPECT_EQ(r.status, 201) << r.text;
+    return r.body;
+  }
+
+  // Waits until it is a human seat's turn (the AI has moved) or the game is over.
+  json wait_for_human(const std::string& id) {
+    for (int i = 0; i < 3000; ++i) {
+      json v = get("/api/games/" + id).body;
+      if (v["status"] != "playing") return v;
+      const int p = v["current_player"];
+      if (v["players"][p]["type"] != "ai" && v["thinking"] == -1) return v;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ADD_FAILURE() << "the AI never moved";
+    return get("/api/games/" + id).body;
+  }
+
+  // Plays one move for the current player: the k-th legal placement, with a follower when
+  // `follower` and one is offered.
+  Resp play_one(const std::string& id, const json& tokens, size_t k = 0, bool follower = true) {
+    json v = get("/api/games/" + id).body;
+    const int p = v["current_player"];
+    json legal = get("/api/games/" + id + "/legal").body;
+    if (legal["placements"].empty())  // game over: try a move anyway (the server must refuse it)
+      return post("/api/games/" + id + "/move", json{{"token", tokens[0]}, {"x", 1}, {"y", 0}, {"rotation", 0}});
+    const json& pl = legal["placements"][k % legal["placements"].size()];
+    json mv = {{"token", tokens[p]}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]}, {"turn", legal["turn"]}};
+    if (follower && !pl["meeples"].empty())
+      mv["meeple"] = pl["meeples"][0]["at"];
+    else if (!pl["plain"].get<bool>())
+      mv["meeple"] = pl["meeples"][0]["at"];
+    return post("/api/games/" + id + "/move", mv);
+  }
+
+  fs::path dir_;
+  std::string db_;
+  int port_ = 0;
+  std::unique_ptr<Server> server_;
+  std::unique_ptr<httplib::Client> client_;
+};
+
+json hotseat() { return json::array({{{"name", "Ann"}, {"type", "human"}}, {{"name", "Ben"}, {"type", "human"}}}); }
+
+json tokens_of(const json& created) {
+  json t = json::array();
+  for (const auto& s : created["seats"]) t.push_back(s.value("token", ""));
+  return t;
+}
+
+}  // namespace
+
+TEST_F(ServerTest, HealthTilesAndPlayers) {
+  EXPECT_EQ(get("/api/health").status, 200);
+  Resp t = get("/api/tiles?tileset=base");
+  ASSERT_EQ(t.status, 200);
+  EXPECT_EQ(t.body["tiles"].size(), 24u);
+  EXPECT_EQ(t.body["start"]["tile"], "D");
+  int total = 0;
+  for (const auto& tile : t.body["tiles"]) {
+    total += tile["count"].get<int>();
+    EXPECT_EQ(tile["edges"].get<std::string>().size(), 4u);
+    EXPECT_FALSE(tile["segments"].empty());
+  }
+  EXPECT_EQ(total, 72);
+  Resp f = get("/api/tiles?tileset=base&expansions=festival");
+  ASSERT_EQ(f.status, 200);
+  EXPECT_EQ(f.body["tiles"].size(), 34u);
+  EXPECT_EQ(get("/api/tiles?expansions=nope").status, 400);
+  Resp p = get("/api/players");
+  ASSERT_EQ(p.status, 200);
+  EXPECT_FALSE(p.body["players"].empty());
+}
+
+TEST_F(ServerTest, FullHotSeatGameThroughTheApi) {
+  json g = create(hotseat(), 11);
+  const std::string id = g["id"];
+  json tokens = tokens_of(g);
+  ASSERT_EQ(g["game"]["status"], "playing");
+  int moves = 0;
+  json v;
+  while (true) {
+    v = get("/api/games/" + id).body;
+    if (v["status"] != "playing") break;
+    Resp r = play_one(id, tokens, size_t(moves) * 7, moves % 3 == 0);
+    ASSERT_EQ(r.status, 200) << r.text;
+    ++moves;
+    ASSERT_LT(moves, 200);
+  }
+  EXPECT_EQ(v["status"], "finished");
+  EXPECT_EQ(v["bag"], 0);
+  EXPECT_GT(moves, 60);
+  EXPECT_FALSE(v["events"].empty());
+  EXPECT_FALSE(v["winners"].empty());
+  // The downloaded record replays to the same scores.
+  Resp rec = get("/api/games/" + id + "/record");
+  ASSERT_EQ(rec.status, 200);
+  carc::Replay rp = carc::replay(carc::parse_record(rec.text), true);
+  EXPECT_EQ(json(rp.state.scores()), v["scores"]);
+  EXPECT_EQ(rec.body["setup"]["seed"], 11);  // finished games keep their seed
+  // Listed.
+  json list = get("/api/games").body;
+  ASSERT_EQ(list["games"].size(), 1u);
+  EXPECT_EQ(list["games"][0]["id"], id);
+  EXPECT_EQ(list["games"][0]["status"], "finished");
+}
+
+TEST_F(ServerTest, GameAgainstAiSeats) {
+  json g = create(json::array({{{"name", "Ann"}, {"type", "human"}}, {{"name", "Bot"}, {"type", "ai"}, {"ai", "greedy"}},
+                               {{"name", "Rnd"}, {"type", "ai"}, {"ai", "random"}}}),
+                  5);
+  const std::string id = g["id"];
+  json tokens = tokens_of(g);
+  int moves = 0;
+  json v;
+  while (true) {
+    v = wait_for_human(id);
+    if (v["status"] != "playing") break;
+    ASSERT_EQ(v["current_player"], 0);
+    Resp r = play_one(id, tokens, 0, true);
+    ASSERT_EQ(r.status, 200) << r.text;
+    ++moves;
+  }
+  EXPECT_EQ(v["status"], "finished");
+  EXPECT_GT(moves, 15);
+  EXPECT_EQ(v["turn"].get<int>() + 0, v["turns_total"].get<int>());
+  // AI seats have no token and cannot be played by the human.
+  EXPECT_EQ(g["seats"][1].count("token"), 0u);
+}
+
+TEST_F(ServerTest, RestartInTheMiddleLosesNothing) {
+  json g = create(json::array({{{"name", "Ann"}, {"type", "human"}}, {{"name", "Bot"}, {"type", "ai"}, {"ai", "greedy"}}}), 3);
+  const std::string id = g["id"];
+  json tokens = tokens_of(g);
+  for (int i = 0; i < 12; ++i) {
+    json v = wait_for_human(id);
+    ASSERT_EQ(v["status"], "playing");
+    ASSERT_EQ(play_one(id, tokens, size_t(i), true).status, 200);
+  }
+  json before = wait_for_human(id);
+  json legal_before = get("/api/games/" + id + "/legal").body;
+  restart();
+  json after = get("/api/games/" + id).body;
+  for (const char* key : {"board", "followers", "scores", "supply", "events", "tile", "turn", "bag", "current_player", "players"})
+    EXPECT_EQ(after[key], before[key]) << key;
+  EXPECT_EQ(get("/api/games/" + id + "/legal").body["placements"], legal_before["placements"]);
+  // The old tokens still hold their seats; play on to the end.
+  json v;
+  while (true) {
+    v = wait_for_human(id);
+    if (v["status"] != "playing") break;
+    ASSERT_EQ(play_one(id, tokens, 1, false).status, 200);
+  }
+  EXPECT_EQ(v["status"], "finished");
+
+  // A restart while it is the AI's turn: the AI moves after the restart.
+  json g2 = create(json::array({{{"name", "Ann"}, {"type", "human"}}, {{"name", "Bot"}, {"type", "ai"}, {"ai", "greedy"}}}), 4);
+  const std::string id2 = g2["id"];
+  server_->stop();  // stop right after the human's move is stored
+  start();
+  ASSERT_EQ(play_one(id2, tokens_of(g2), 0, true).status, 200);
+  restart();
+  json v2 = wait_for_human(id2);
+  EXPECT_EQ(v2["turn"], 2);
+  EXPECT_EQ(v2["current_player"], 0);
+}
+
+TEST_F(ServerTest, BadInputChangesNothing) {
+  json g = create(json::array({{{"name", "Ann"}, {"type", "human"}}, {{"name", "Ben"}, {"type", "remote"}}}), 9);
+  const std::string id = g["id"];
+  json tokens = tokens_of(g);
+  json v0 = get("/api/games/" + id).body;
+  auto unchanged = [&] {
+    json v = get("/api/games/" + id).body;
+    EXPECT_EQ(v["version"], v0["version"]);
+    EXPECT_EQ(v["board"], v0["board"]);
+  };
+  // Malformed JSON, wrong body type.
+  Resp r = post_raw("/api/games/" + id + "/move", "{\"token\": ");
+  EXPECT_EQ(r.status, 400);
+  EXPECT_TRUE(r.body.contains("error"));
+  EXPECT_EQ(post_raw("/api/games/" + id + "/move", "[1,2]").status, 400);
+  EXPECT_EQ(post_raw("/api/games", "not json").status, 400);
+  // Wrong or missing token.
+  json legal = get("/api/games/" + id + "/legal").body;
+  const json& pl = legal["placements"][0];
+  json mv = {{"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]}};
+  EXPECT_EQ(post("/api/games/" + id + "/move", mv).status, 403);
+  mv["token"] = "0123456789abcdef0123456789abcdef";
+  EXPECT_EQ(post("/api/games/" + id + "/move", mv).status, 403);
+  // Another seat's token: not their turn.
+  mv["token"] = tokens[1];
+  r = post("/api/games/" + id + "/move", mv);
+  EXPECT_EQ(r.status, 409);
+  EXPECT_NE(r.body["error"].get<std::string>().find("Ann's turn"), std::string::npos) << r.text;
+  // Illegal moves: on the start tile, far away, wrong rotation value, no such location.
+  mv["token"] = tokens[0];
+  EXPECT_EQ(post("/api/games/" + id + "/move", json{{"token", tokens[0]}, {"x", 0}, {"y", 0}, {"rotation", 0}}).status, 422);
+  EXPECT_EQ(post("/api/games/" + id + "/move", json{{"token", tokens[0]}, {"x", 40}, {"y", 40}, {"rotation", 0}}).status, 422);
+  EXPECT_EQ(post("/api/games/" + id + "/move", json{{"token", tokens[0]}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", 45}}).status, 400);
+  EXPECT_EQ(post("/api/games/" + id + "/move", json{{"token", tokens[0]}, {"x", "a"}, {"y", 0}}).status, 400);
+  json bad = mv;
+  bad["meeple"] = "Q";
+  EXPECT_EQ(post("/api/games/" + id + "/move", bad).status, 422);
+  bad = mv;
+  bad["turn"] = 5;
+  EXPECT_EQ(post("/api/games/" + id + "/move", bad).status, 409);
+  bad = mv;
+  bad["return"] = {{"x", 0}, {"y", 0}, {"at", "N"}};
+  EXPECT_EQ(post("/api/games/" + id + "/move", bad).status, 422);
+  // Oversized body.
+  std::string big = "{\"token\": \"" + std::string(100 * 1024, 'a') + "\"}";
+  r = post_raw("/api/games/" + id + "/move", big);
+  EXPECT_EQ(r.status, 413);
+  EXPECT_TRUE(r.body.contains("error")) << r.text;
+  // Unknown game, unknown path.
+  EXPECT_EQ(get("/api/games/nosuchgame").status, 404);
+  EXPECT_EQ(post("/api/games/nosuchgame/move", mv).status, 404);
+  EXPECT_EQ(get("/api/nothing").status, 404);
+  // Undo is refused with another human in the game.
+  EXPECT_EQ(post("/api/games/" + id + "/undo", json{{"token", tokens[0]}}).status, 409);
+  unchanged();
+  // Bad game setups.
+  EXPECT_EQ(post("/api/games", json{{"players", json::array({{{"name", "A"}}})}}).status, 400);
+  EXPECT_EQ(post("/api/games", json{{"players", hotseat()}, {"expansions", {"nope"}}}).status, 400);
+  EXPECT_EQ(post("/api/games", json{{"players", json::array({{{"name", "A"}}, {{"type", "ai"}, {"ai", "nonsense"}}})}}).status, 400);
+  EXPECT_EQ(post("/api/games", json{{"players", json::array({{{"name", "A"}}, {{"type", "alien"}}})}}).status, 400);
+  EXPECT_EQ(post("/api/games", json{{"players", hotseat()}, {"tileset", "moon"}}).status, 400);
+  EXPECT_EQ(post("/api/games/upload", json{{"record", "{\"format\": 1}"}}).status, 400);
+  // The legal move itself still works afterwards.
+  EXPECT_EQ(post("/api/games/" + id + "/move", mv).status, 200);
+  EXPECT_EQ(get("/api/games").body["games"].size(), 1u);
+}
+
+TEST_F(ServerTest, UndoResignAndJoin) {
+  // Undo against an AI takes back the human's move and the AI's reply.
+  json g = create(json::array({{{"name", "Ann"}, {"type", "human"}}, {{"name", "Bot"}, {"type", "ai"}, {"ai", "greedy"}}}), 21);
+  const std::string id = g["id"];
+  json tokens = tokens_of(g);
+  json v0 = get("/api/games/" + id).body;
+  EXPECT_FALSE(v0["can_undo"]);
+  EXPECT_EQ(post("/api/games/" + id + "/undo", json{{"token", tokens[0]}}).status, 409);
+  ASSERT_EQ(play_one(id, tokens, 0, true).status, 200);
+  json v1 = wait_for_human(id);
+  EXPECT_EQ(v1["turn"], 2);
+  EXPECT_TRUE(v1["can_undo"]);
+  Resp u = post("/api/games/" + id + "/undo", json{{"token", tokens[0]}});
+  ASSERT_EQ(u.status, 200) << u.text;
+  EXPECT_EQ(u.body["turn"], 0);
+  EXPECT_EQ(u.body["tile"], v0["tile"]);  // the same tile comes again
+  EXPECT_EQ(u.body["board"], v0["board"]);
+  // Resigning a two-player game ends it.
+  Resp rs = post("/api/games/" + id + "/resign", json{{"token", tokens[0]}});
+  ASSERT_EQ(rs.status, 200);
+  EXPECT_EQ(rs.body["status"], "finished");
+  EXPECT_EQ(rs.body["end_reason"], "Ann resigned");
+  EXPECT_EQ(play_one(id, tokens).status, 409);
+
+  // Joining by link: the remote seat's token claims it.
+  json g2 = create(json::array({{{"name", "Ann"}, {"type", "human"}}, {{"name", "Ben"}, {"type", "remote"}}}), 22);
+  const std::string id2 = g2["id"];
+  EXPECT_NE(g2["seats"][1]["join_path"].get<std::string>().find(g2["seats"][1]["token"].get<std::string>()), std::string::npos);
+  Resp j = post("/api/games/" + id2 + "/join", json{{"token", g2["seats"][1]["token"]}});
+  ASSERT_EQ(j.status, 200);
+  EXPECT_EQ(j.body["seat"], 1);
+  EXPECT_EQ(j.body["game"]["players"][1]["joined"], true);
+  EXPECT_EQ(post("/api/games/" + id2 + "/join", json{{"token", "nope"}}).status, 403);
+  // Tokens are never in public views.
+  EXPECT_EQ(get("/api/games/" + id2).text.find(g2["seats"][1]["token"].get<std::string>()), std::string::npos);
+}
+
+TEST_F(ServerTest, RecordDownloadUploadAndReplay) {
+  json g = create(hotseat(), 31);
+  const std::string id = g["id"];
+  json tokens = tokens_of(g);
+  for (int i = 0; i < 10; ++i) ASSERT_EQ(play_one(id, tokens, size_t(i) * 3, i % 2 == 0).status, 200);
+  json v = get("/api/games/" + id).body;
+  Resp rec = get("/api/games/" + id + "/record");
+  ASSERT_EQ(rec.status, 200);
+  EXPECT_EQ(rec.body["format"], "carcassonne-record/1");
+  EXPECT_EQ(rec.body["turns"].size(), 10u);
+  EXPECT_NE(rec.body["setup"]["seed"], 31);  // a running game's seed stays hidden
+  // Replay move by move.
+  for (int t : {0, 1, 5, 10}) {
+    Resp r = get("/api/games/" + id + "/replay?turn=" + std::to_string(t));
+    ASSERT_EQ(r.status, 200);
+    EXPECT_EQ(r.body["board"].size(), size_t(t + 1));
+    EXPECT_EQ(r.body["turns_total"], 10);
+  }
+  EXPECT_EQ(get("/api/games/" + id + "/replay?turn=11").status, 400);
+  EXPECT_EQ(get("/api/games/" + id + "/replay?turn=5").body["scores"],
+            json(carc::replay([&] {
+                   carc::Record r = carc::parse_record(rec.text);
+                   r.turns.resize(5);
+                   return r;
+                 }()).state.scores()));
+  // Upload to view.
+  Resp up = post("/api/games/upload", json{{"record", rec.body}, {"mode", "view"}});
+  ASSERT_EQ(up.status, 201) << up.text;
+  EXPECT_EQ(up.body["game"]["status"], "view");
+  EXPECT_EQ(up.body["game"]["board"], v["board"]);
+  EXPECT_EQ(up.body["game"]["scores"], v["scores"]);
+  // Upload to continue (as text), with a computer in seat 2.
+  Resp cont = post("/api/games/upload", json{{"record", rec.text},
+                                              {"players", json::array({{{"type", "human"}}, {{"type", "ai"}, {"ai", "random"}}})}});
+  ASSERT_EQ(cont.status, 201) << cont.text;
+  EXPECT_EQ(cont.body["game"]["status"], "playing");
+  EXPECT_EQ(cont.body["game"]["players"][0]["name"], "Ann");
+  const std::string id3 = cont.body["id"];
+  json t3 = tokens_of(cont.body);
+  json w = wait_for_human(id3);
+  EXPECT_EQ(w["board"].size(), 11u);
+  EXPECT_EQ(play_one(id3, t3).status, 200);
+  // A record with an illegal turn is refused with its reason.
+  json broken = rec.body;
+  broken["turns"][3]["x"] = 30;
+  Resp br = post("/api/games/upload", json{{"record", broken}});
+  EXPECT_EQ(br.status, 400);
+  EXPECT_NE(br.body["error"].get<std::string>().find("turn 4"), std::string::npos) << br.text;
+}
+
+TEST_F(ServerTest, EventStreamPushesNewStates) {
+  json g = create(hotseat(), 41);
+  const std::string id = g["id"];
+  json tokens = tokens_of(g);
+  std::atomic<int> events{0};
+  std::atomic<int> last_turn{-1};
+  std::thread listener([&] {
+    httplib::Client c("127.0.0.1", port_);
+    c.set_read_timeout(20);
+    std::string buf;
+    c.Get(("/api/games/" + id + "/events").c_str(), [&](const char* data, size_t len) {
+      buf.append(data, len);
+      size_t pos;
+      while ((pos = buf.find("\n\n")) != std::string::npos) {
+        std::string msg = buf.substr(0, pos);
+        buf.erase(0, pos + 2);
+        auto d = msg.find("data: ");
+        if (d == std::string::npos) continue;
+        json v = json::parse(msg.substr(d + 6), nullptr, false);
+        if (v.is_discarded()) continue;
+        last_turn = v["turn"].get<int>();
+        ++events;
+      }
+      return last_turn < 2;
+    });
+  });
+  for (int i = 0; i < 200 && events == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  EXPECT_GE(events.load(), 1);  // the current state at once
+  ASSERT_EQ(play_one(id, tokens).status, 200);
+  ASSERT_EQ(play_one(id, tokens).status, 200);
+  listener.join();
+  EXPECT_EQ(last_turn.load(), 2);
+  EXPECT_GE(events.load(), 3);
+}
