@@ -32,6 +32,8 @@ export class BoardView {
   private ty = 0;
   private scale = 1;
   private fitted = false;
+  private userMoved = false;   // the player panned or zoomed: stop following the board's growth
+  private extent = '';
   private drag: { x: number; y: number; tx: number; ty: number; moved: boolean } | null = null;
 
   constructor(parent: HTMLElement, private cb: BoardCallbacks) {
@@ -101,10 +103,13 @@ export class BoardView {
       }));
     }
     this.renderFollowers(view.followers, view);
-    if (!this.fitted && view.board.length) {
+    const xs = view.board.map((b) => b.x), ys = view.board.map((b) => b.y);
+    const extent = `${Math.min(...xs)},${Math.max(...xs)},${Math.min(...ys)},${Math.max(...ys)}`;
+    if (view.board.length && (!this.fitted || (!this.userMoved && extent !== this.extent))) {
       this.fit(view);
       this.fitted = true;
     }
+    this.extent = extent;
   }
 
   private renderFollowers(followers: FollowerView[], view: GameView) {
@@ -220,7 +225,8 @@ export class BoardView {
     this.viewport.setAttribute('transform', `translate(${this.tx} ${this.ty}) scale(${this.scale})`);
   }
 
-  fit(view: GameView) {
+  fit(view: GameView, byUser = false) {
+    if (byUser) this.userMoved = false;
     const r = this.svg.getBoundingClientRect();
     if (!r.width || !view.board.length) return;
     const xs = view.board.map((b) => b.x), ys = view.board.map((b) => b.y);
@@ -245,6 +251,7 @@ export class BoardView {
   }
 
   zoom(factor: number, cx?: number, cy?: number) {
+    this.userMoved = true;
     const r = this.svg.getBoundingClientRect();
     const px = cx ?? r.width / 2, py = cy ?? r.height / 2;
     const ns = Math.min(3, Math.max(0.15, this.scale * factor));
@@ -272,6 +279,7 @@ export class BoardView {
       if (!this.drag.moved && Math.hypot(dx, dy) < 5) return;
       if (!this.drag.moved) this.svg.setPointerCapture?.(e.pointerId);
       this.drag.moved = true;
+      this.userMoved = true;
       this.svg.classList.add('dragging');
       this.tx = this.drag.tx + dx;
       this.ty = this.drag.ty + dy;

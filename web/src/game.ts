@@ -47,7 +47,7 @@ export class GamePage {
     boardWrap.append(h('div', { class: 'zoom-buttons' },
       h('button', { title: 'Zoom in', onclick: () => this.board.zoom(1.25) }, '+'),
       h('button', { title: 'Zoom out', onclick: () => this.board.zoom(0.8) }, '−'),
-      h('button', { title: 'Fit the board', onclick: () => this.view && this.board.fit(this.view) }, '⤢'),
+      h('button', { title: 'Fit the board', onclick: () => this.view && this.board.fit(this.view, true) }, '⤢'),
     ));
     window.addEventListener('keydown', this.keyHandler);
     try {
