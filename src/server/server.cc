@@ -1108,6 +1108,7 @@ struct Server::Impl {
     const int n = std::max(4, opts.http_threads);
     http.new_task_queue = [n] { return new httplib::ThreadPool(size_t(n)); };
     http.set_payload_max_length(opts.max_body);
+    http.set_tcp_nodelay(true);  // small JSON answers: no Nagle/delayed-ACK stalls
     http.set_keep_alive_max_count(100);
     http.set_read_timeout(10);
     http.set_write_timeout(10);
