@@ -34,6 +34,8 @@ class Game {
   // Rotations (bit r) of tile type t that fit a cell whose neighbours require `pattern`
   // (2 bits per side, 0 = no neighbour), restricted to distinct-looking rotations.
   uint8_t fits(int t, uint8_t pattern) const { return fit_[size_t(t) * 256 + pattern]; }
+  // The row of fits() for one tile type, indexed by pattern.
+  const uint8_t* fit_row(int t) const { return fit_.data() + size_t(t) * 256; }
   // Same, over all four rotations (for checking a recorded rotation).
   uint8_t fits_any(int t, uint8_t pattern) const { return fit_all_[size_t(t) * 256 + pattern]; }
 

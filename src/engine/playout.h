@@ -14,7 +14,8 @@ struct PlayoutStats {
 };
 
 // Plays `s` to the end: chance nodes with the state's own generator, decisions uniformly
-// with `rng`. `moves` is scratch space (kept to avoid allocation).
+// with `rng` (State::sample_move: the same moves as picking from legal_moves()). `moves` is
+// scratch space kept for callers that list moves.
 inline PlayoutStats random_playout(State& s, Rng& rng, std::vector<Move>& moves) {
   PlayoutStats st;
   while (!s.is_terminal()) {
@@ -22,8 +23,7 @@ inline PlayoutStats random_playout(State& s, Rng& rng, std::vector<Move>& moves)
       s.draw_random();
       continue;
     }
-    s.legal_moves(moves);
-    const Move& m = moves[rng.below(uint32_t(moves.size()))];
+    const Move m = s.sample_move(rng);
     st.followers_deployed += m.meeple >= 0;
     ++st.moves;
     s.apply(m);

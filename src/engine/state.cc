@@ -12,6 +12,23 @@ constexpr int kDy8[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
 inline int popcount(unsigned v) { return __builtin_popcount(v); }
 }  // namespace
 
+StateTables& StateTables::operator=(const StateTables& o) {
+  if (this == &o) return *this;
+  cell_ = o.cell_;
+  nfrontier_ = o.nfrontier_;
+  std::copy_n(o.frontier_.begin(), nfrontier_, frontier_.begin());
+  nplaced_ = o.nplaced_;
+  std::copy_n(o.placed_.begin(), nplaced_, placed_.begin());
+  nslots_ = o.nslots_;
+  std::copy_n(o.label_.begin(), nslots_, label_.begin());
+  std::copy_n(o.next_.begin(), nslots_, next_.begin());
+  std::copy_n(o.owner_.begin(), nslots_, owner_.begin());
+  std::copy_n(o.feat_.begin(), nslots_, feat_.begin());
+  nfollowers_ = o.nfollowers_;
+  std::copy_n(o.followers_.begin(), nfollowers_, followers_.begin());
+  return *this;
+}
+
 State::State(const Game* game, uint64_t seed) : game_(game) {
   init(seed, game->start_type(), game->start_rotation());
 }
@@ -25,7 +42,6 @@ void State::init(uint64_t seed, int start_type, int start_rot) {
   seed_ = seed;
   rng_.reseed(seed);
   cell_.fill(kEmptyCell);
-  need_.fill(0);
   const auto& counts = game_->initial_counts();
   for (size_t i = 0; i < counts.size(); ++i) bag_[i] = counts[i];
   bag_total_ = game_->total_tiles();
@@ -54,8 +70,8 @@ int State::current_player() const {
 }
 
 int State::tile_at(int x, int y) const {
-  int c = cell_[cell_of(x, y)];
-  if (c == kEmptyCell) return -1;
+  const int c = cell_[cell_of(x, y)];
+  if (c >= kFrontierBase) return -1;
   const PlacedTile& p = placed_[c];
   return (p.x == x && p.y == y) ? c : -1;
 }
@@ -68,8 +84,9 @@ std::vector<std::pair<int, int>> State::chance_outcomes() const {
 }
 
 bool State::has_placement(int type) const {
+  const uint8_t* fit = game_->fit_row(type);
   for (int i = 0; i < nfrontier_; ++i)
-    if (game_->fits(type, need_[frontier_[i].cell])) return true;
+    if (fit[frontier_[i].need]) return true;
   return false;
 }
 
@@ -140,30 +157,30 @@ void State::place_tile(int type, int x, int y, int rot) {
   for (int h = 0; h < 8; ++h) P.half_slot[h] = rt.half_seg[h] >= 0 ? uint16_t(base + rt.half_seg[h]) : kNoSlot;
 
   const int c = cell_of(x, y);
-  cell_[c] = uint8_t(p);
-  if (need_[c]) {
-    need_[c] = 0;
-    for (int i = 0; i < nfrontier_; ++i)
-      if (frontier_[i].cell == c) {
-        frontier_[i] = frontier_[--nfrontier_];
-        break;
-      }
+  if (cell_[c] != kEmptyCell) {  // a frontier cell: swap-remove it from the list
+    const int i = cell_[c] - kFrontierBase;
+    frontier_[i] = frontier_[--nfrontier_];
+    if (i < nfrontier_) cell_[frontier_[i].cell] = uint16_t(kFrontierBase + i);
   }
+  cell_[c] = uint16_t(p);
   for (int d = 0; d < 4; ++d) {
     const int nc = cell_step(c, d);
-    const uint8_t nb = cell_[nc];
-    if (nb != kEmptyCell) {
+    const uint16_t nb = cell_[nc];
+    if (nb < kFrontierBase) {
       const PlacedTile& N = placed_[nb];
       const int od = opposite(d);
       if (P.side_slot[d] != kNoSlot) merge(P.side_slot[d], N.side_slot[od], true);
       for (int h = 2 * d; h < 2 * d + 2; ++h)
         if (P.half_slot[h] != kNoSlot) merge(P.half_slot[h], N.half_slot[opposite_half(h)], false);
     } else {
-      if (need_[nc] == 0) {
+      const uint8_t bits = uint8_t(int(rt.edge(d)) << (2 * opposite(d)));
+      if (nb == kEmptyCell) {
         static constexpr int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
-        frontier_[nfrontier_++] = FrontierCell{uint16_t(nc), int16_t(x + dx[d]), int16_t(y + dy[d])};
+        cell_[nc] = uint16_t(kFrontierBase + nfrontier_);
+        frontier_[nfrontier_++] = FrontierCell{uint16_t(nc), int16_t(x + dx[d]), int16_t(y + dy[d]), bits};
+      } else {
+        frontier_[nb - kFrontierBase].need |= bits;
       }
-      need_[nc] |= uint8_t(int(rt.edge(d)) << (2 * opposite(d)));
     }
   }
   // Centre features: a monastery needs its 8 neighbours, a tent its 4 orthogonal ones.
@@ -175,13 +192,13 @@ void State::place_tile(int type, int x, int y, int rot) {
     for (int k = 0; k < 8; ++k) {
       const bool orth = kDx8[k] == 0 || kDy8[k] == 0;
       if (tent && !orth) continue;
-      if (cell_[cell_of(x + kDx8[k], y + kDy8[k])] != kEmptyCell) --missing;
+      if (cell_[cell_of(x + kDx8[k], y + kDy8[k])] < kFrontierBase) --missing;
     }
     feat_[slot].open = uint16_t(missing);
   }
   for (int k = 0; k < 8; ++k) {
-    const uint8_t nb = cell_[cell_of(x + kDx8[k], y + kDy8[k])];
-    if (nb == kEmptyCell || nb == p) continue;
+    const uint16_t nb = cell_[cell_of(x + kDx8[k], y + kDy8[k])];
+    if (nb >= kFrontierBase || nb == p) continue;
     const uint16_t cs = placed_[nb].center_slot;
     if (cs == kNoSlot) continue;
     if (feat_[cs].kind == Kind::Tent && kDx8[k] != 0 && kDy8[k] != 0) continue;
@@ -251,49 +268,61 @@ void State::remove_follower(int index) {
 // ---------------------------------------------------------------------------------------
 // Legal moves
 
-uint32_t State::free_segments(int type, int c, int rot, int player) const {
-  const TileType& tt = game_->type(type);
-  const RotatedTile& rt = tt.rot[rot];
-  uint32_t free = (1u << tt.nseg) - 1;
-  (void)player;
-  // Pairs (segment of the new tile, root of the neighbouring feature it joins).
-  int8_t seg[12];
-  uint16_t root[12];
-  int n = 0;
-  uint32_t occupied = 0;
+void State::cell_ports(int c, Ports& p) const {
+  p.present = p.occupied = 0;
   for (int d = 0; d < 4; ++d) {
-    const uint8_t nb = cell_[cell_step(c, d)];
-    if (nb == kEmptyCell) continue;
+    const uint16_t nb = cell_[cell_step(c, d)];
+    if (nb >= kFrontierBase) continue;
     const PlacedTile& N = placed_[nb];
-    if (rt.edge_seg[d] >= 0) {
-      seg[n] = rt.edge_seg[d];
-      root[n] = label_[N.side_slot[opposite(d)]];
-      if (feat_[root[n]].total) occupied |= 1u << seg[n];
-      ++n;
+    const uint16_t es = N.side_slot[opposite(d)];
+    if (es != kNoSlot) {
+      const uint16_t r = label_[es];
+      p.root[d] = r;
+      p.present |= uint16_t(1u << d);
+      if (feat_[r].total) p.occupied |= uint16_t(1u << d);
     }
-    for (int h = 2 * d; h < 2 * d + 2; ++h)
-      if (rt.half_seg[h] >= 0) {
-        seg[n] = rt.half_seg[h];
-        root[n] = label_[N.half_slot[opposite_half(h)]];
-        if (feat_[root[n]].total) occupied |= 1u << seg[n];
-        ++n;
-      }
+    for (int h = 2 * d; h < 2 * d + 2; ++h) {
+      const uint16_t hs = N.half_slot[opposite_half(h)];
+      if (hs == kNoSlot) continue;
+      const uint16_t r = label_[hs];
+      p.root[4 + h] = r;
+      p.present |= uint16_t(1u << (4 + h));
+      if (feat_[r].total) p.occupied |= uint16_t(1u << (4 + h));
+    }
   }
+}
+
+uint32_t State::free_from_ports(const TileType& tt, int rot, const Ports& p, int player) const {
+  const uint32_t all = (1u << tt.nseg) - 1;
+  if (!p.occupied) return all;
+  const RotatedTile& rt = tt.rot[rot];
+  auto seg_of = [&](int port) { return port < 4 ? rt.edge_seg[port] : rt.half_seg[port - 4]; };
+  uint32_t occupied = 0;
+  for (uint32_t o = p.occupied; o; o &= o - 1) occupied |= 1u << seg_of(__builtin_ctz(o));
   // Two segments of the new tile that join the same neighbouring feature become one
   // feature: an occupied one makes the other occupied too (transitively).
+  int ports[12], n = 0;
+  for (uint32_t q = p.present; q; q &= q - 1) ports[n++] = __builtin_ctz(q);
   for (bool changed = true; changed;) {
     changed = false;
     for (int i = 0; i < n; ++i)
-      for (int j = i + 1; j < n; ++j)
-        if (root[i] == root[j]) {
-          const bool oi = occupied >> seg[i] & 1, oj = occupied >> seg[j] & 1;
-          if (oi != oj) {
-            occupied |= (1u << seg[i]) | (1u << seg[j]);
-            changed = true;
-          }
+      for (int j = i + 1; j < n; ++j) {
+        if (p.root[ports[i]] != p.root[ports[j]]) continue;
+        const uint32_t pair = (1u << seg_of(ports[i])) | (1u << seg_of(ports[j]));
+        if ((occupied & pair) && (occupied & pair) != pair) {
+          occupied |= pair;
+          changed = true;
         }
+      }
   }
-  return free & ~occupied;
+  (void)player;
+  return all & ~occupied;
+}
+
+uint32_t State::free_segments(int type, int c, int rot, int player) const {
+  Ports p;
+  cell_ports(c, p);
+  return free_from_ports(game_->type(type), rot, p, player);
 }
 
 void State::legal_moves(std::vector<Move>& out) const {
@@ -308,9 +337,13 @@ void State::legal_moves(std::vector<Move>& out) const {
   if (tt.festival)
     for (int i = 0; i < nfollowers_; ++i)
       if (followers_[i].player == player_) own[nown++] = int8_t(i);
+  const uint8_t* fit = game_->fit_row(t);
   for (int i = 0; i < nfrontier_; ++i) {
     const FrontierCell& fc = frontier_[i];
-    uint8_t mask = game_->fits(t, need_[fc.cell]);
+    uint8_t mask = fit[fc.need];
+    if (!mask) continue;
+    Ports ports;
+    if (deploy) cell_ports(fc.cell, ports);
     while (mask) {
       const int r = __builtin_ctz(mask);
       mask &= mask - 1;
@@ -320,7 +353,7 @@ void State::legal_moves(std::vector<Move>& out) const {
       m.rot = uint8_t(r);
       out.push_back(m);
       if (deploy) {
-        uint32_t free = free_segments(t, fc.cell, r, player_);
+        uint32_t free = free_from_ports(tt, r, ports, player_);
         while (free) {
           m.meeple = int8_t(__builtin_ctz(free));
           free &= free - 1;
@@ -342,6 +375,90 @@ int State::count_legal_moves() const {
   return int(v.size());
 }
 
+Move State::sample_move(Rng& rng) const {
+  const int t = cur_tile_;
+  const TileType& tt = game_->type(t);
+  const bool deploy = supply_[player_] > 0;
+  int8_t own[kMaxFollowers];
+  int nown = 0;
+  if (tt.festival)
+    for (int i = 0; i < nfollowers_; ++i)
+      if (followers_[i].player == player_) own[nown++] = int8_t(i);
+  const uint8_t* fit = game_->fit_row(t);
+  Move m;
+  // Moves of one placement, in legal_moves() order: no follower, each free segment, each take-back.
+  auto pick_within = [&](uint32_t free, uint32_t sub) {
+    if (sub == 0) return;
+    --sub;
+    const uint32_t nfree = uint32_t(__builtin_popcount(free));
+    if (sub < nfree) {
+      for (; sub; --sub) free &= free - 1;
+      m.meeple = int8_t(__builtin_ctz(free));
+    } else {
+      m.ret = own[sub - nfree];
+    }
+  };
+  if (!deploy) {
+    uint32_t placements = 0;
+    for (int i = 0; i < nfrontier_; ++i) placements += uint32_t(__builtin_popcount(fit[frontier_[i].need]));
+    const uint32_t per = uint32_t(1 + nown);
+    uint32_t k = rng.below(placements * per);
+    uint32_t idx = k / per;
+    for (int i = 0; i < nfrontier_; ++i) {
+      uint8_t mask = fit[frontier_[i].need];
+      const uint32_t c = uint32_t(__builtin_popcount(mask));
+      if (idx >= c) {
+        idx -= c;
+        continue;
+      }
+      for (; idx; --idx) mask &= mask - 1;
+      m.x = frontier_[i].x;
+      m.y = frontier_[i].y;
+      m.rot = uint8_t(__builtin_ctz(mask));
+      pick_within(0, k % per);
+      return m;
+    }
+    return m;  // unreachable when the move list is non-empty
+  }
+  // With a follower in supply every placement has its own number of options.
+  uint32_t frees[4 * 512];
+  uint32_t total = 0;
+  int np = 0;
+  for (int i = 0; i < nfrontier_; ++i) {
+    uint8_t mask = fit[frontier_[i].need];
+    if (!mask) continue;
+    Ports ports;
+    cell_ports(frontier_[i].cell, ports);
+    while (mask) {
+      const int r = __builtin_ctz(mask);
+      mask &= mask - 1;
+      frees[np] = free_from_ports(tt, r, ports, player_);
+      total += 1 + uint32_t(__builtin_popcount(frees[np])) + uint32_t(nown);
+      ++np;
+    }
+  }
+  uint32_t k = rng.below(total);
+  np = 0;
+  for (int i = 0; i < nfrontier_; ++i) {
+    uint8_t mask = fit[frontier_[i].need];
+    while (mask) {
+      const int r = __builtin_ctz(mask);
+      mask &= mask - 1;
+      const uint32_t c = 1 + uint32_t(__builtin_popcount(frees[np])) + uint32_t(nown);
+      if (k < c) {
+        m.x = frontier_[i].x;
+        m.y = frontier_[i].y;
+        m.rot = uint8_t(r);
+        pick_within(frees[np], k);
+        return m;
+      }
+      k -= c;
+      ++np;
+    }
+  }
+  return m;
+}
+
 std::string State::check_move(const Move& m) const {
   if (phase_ != Phase::Place) return "no tile to place now";
   const TileType& tt = game_->type(cur_tile_);
@@ -349,7 +466,7 @@ std::string State::check_move(const Move& m) const {
   if (m.rot > 3) return "bad rotation";
   if (tile_at(m.x, m.y) >= 0) return "position " + where + " is already taken";
   const int c = cell_of(m.x, m.y);
-  const uint8_t need = need_[c];
+  const uint8_t need = cell_[c] >= kFrontierBase && cell_[c] != kEmptyCell ? frontier_[cell_[c] - kFrontierBase].need : 0;
   bool neighbour = false;
   static constexpr int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
   for (int d = 0; d < 4; ++d) neighbour |= tile_at(m.x + dx[d], m.y + dy[d]) >= 0;
@@ -409,8 +526,8 @@ void State::apply(const Move& m) {
   });
   for (int k = 0; k < 9; ++k) {
     const int dx = k == 8 ? 0 : kDx8[k], dy = k == 8 ? 0 : kDy8[k];
-    const uint8_t nb = cell_[cell_of(P.x + dx, P.y + dy)];
-    if (nb == kEmptyCell) continue;
+    const uint16_t nb = cell_[cell_of(P.x + dx, P.y + dy)];
+    if (nb >= kFrontierBase) continue;
     const uint16_t cs = placed_[nb].center_slot;
     if (cs != kNoSlot && feat_[cs].open == 0 && !feat_[cs].done) done[nd++] = cs;
   }
@@ -513,7 +630,7 @@ bool State::operator==(const State& o) const {
   for (int i = 0; i < nfollowers_; ++i)
     if (followers_[i].player != o.followers_[i].player || followers_[i].slot != o.followers_[i].slot) return false;
   for (int i = 0; i < nfrontier_; ++i)
-    if (frontier_[i].cell != o.frontier_[i].cell || need_[frontier_[i].cell] != o.need_[o.frontier_[i].cell])
+    if (frontier_[i].cell != o.frontier_[i].cell || frontier_[i].need != o.frontier_[i].need)
       return false;
   if (draws_.size() != o.draws_.size() || history_.size() != o.history_.size()) return false;
   for (size_t i = 0; i < history_.size(); ++i)

@@ -47,15 +47,16 @@ struct ScoreEvent {
 
 // A follower on the board: its owner, the segment slot it stands on, and where that is.
 struct Follower {
-  uint8_t player = 0;
-  uint16_t slot = 0;
+  uint8_t player;
+  uint16_t slot;
 };
 
-// One tile on the board.
+// One tile on the board. (Feature, PlacedTile and Follower are trivial types on purpose:
+// the state's large arrays of them are neither zeroed nor copied beyond their used part.)
 struct PlacedTile {
-  int16_t x = 0, y = 0;
-  uint8_t type = 0, rot = 0;
-  uint16_t slot_base = 0;      // its segments own slots slot_base .. slot_base + nseg - 1
+  int16_t x, y;
+  uint8_t type, rot;
+  uint16_t slot_base;     // its segments own slots slot_base .. slot_base + nseg - 1
   uint16_t side_slot[4];       // road/city slot on each side, or kNoSlot
   uint16_t half_slot[8];       // field slot on each half-edge, or kNoSlot
   uint16_t center_slot;        // monastery/tent slot, or kNoSlot
@@ -63,19 +64,22 @@ struct PlacedTile {
 
 // Per-feature counters, valid at the feature's root slot.
 struct Feature {
-  Kind kind = Kind::Field;
-  uint8_t pennants = 0;
-  uint8_t total = 0;            // followers on the feature
-  uint8_t done = 0;             // scored and closed
-  uint16_t open = 0;            // road/city: unmatched edges; monastery/tent: missing neighbours
-  uint16_t tiles = 0;           // distinct tile positions
-  uint16_t size = 0;            // member slots
-  uint16_t tail = 0;            // last member in the member list
-  uint8_t count[kMaxPlayers] = {};  // followers per player
+  Kind kind;
+  uint8_t pennants;
+  uint8_t total;               // followers on the feature
+  uint8_t done;                // scored and closed
+  uint16_t open;               // road/city: unmatched edges; monastery/tent: missing neighbours
+  uint16_t tiles;              // distinct tile positions
+  uint16_t size;               // member slots
+  uint16_t tail;               // last member in the member list
+  uint8_t count[kMaxPlayers];  // followers per player
 };
 
 constexpr uint16_t kNoSlot = 0xFFFF;
-constexpr uint8_t kEmptyCell = 0xFF;
+// Board cell values: a placed-tile index (< kFrontierBase), kFrontierBase + index into the
+// frontier list for an empty cell next to a tile, or kEmptyCell.
+constexpr uint16_t kEmptyCell = 0xFFFF;
+constexpr uint16_t kFrontierBase = 0x100;
 constexpr int kMaxPlaced = 160;
 constexpr int kMaxSlots = 1536;
 constexpr int kMaxFollowers = kMaxPlayers * kFollowersPerPlayer;
@@ -98,7 +102,42 @@ struct Draw {
   bool discarded = false;
 };
 
-class State {
+// The large per-game arrays of a State. Their element types are trivial, so a new state
+// does not zero them, and copying a state copies only the used part of each (the board
+// cells are copied whole). Kept as a base class so State's copy stays compiler-generated.
+struct FrontierCell {
+  uint16_t cell;
+  int16_t x, y;
+  uint8_t need;  // edge types the neighbours require, 2 bits per side (0 = no neighbour)
+};
+
+class StateTables {
+ protected:
+  StateTables() = default;
+  StateTables(const StateTables& o) { *this = o; }
+  StateTables& operator=(const StateTables& o);
+
+  // Board: per cell a placed-tile index or a frontier index (see kFrontierBase).
+  std::array<uint16_t, kBoardCells> cell_;
+  std::array<FrontierCell, 512> frontier_;
+  int nfrontier_ = 0;
+
+  std::array<PlacedTile, kMaxPlaced> placed_;
+  int nplaced_ = 0;
+
+  // Union-find over segment slots; the smaller set is relabelled on a merge, so label_ is
+  // always the root. next_ chains the members of a feature, starting at the root.
+  std::array<uint16_t, kMaxSlots> label_;
+  std::array<uint16_t, kMaxSlots> next_;
+  std::array<uint8_t, kMaxSlots> owner_;
+  std::array<Feature, kMaxSlots> feat_;
+  int nslots_ = 0;
+
+  std::array<Follower, kMaxFollowers> followers_;
+  int nfollowers_ = 0;
+};
+
+class State : private StateTables {
  public:
   // A new game: the start tile placed, the bag full, at the first chance node.
   // `seed` seeds the generator used by draw_random().
@@ -136,8 +175,11 @@ class State {
   // --- Decisions ---
   // All legal moves in a deterministic order (cleared first).
   void legal_moves(std::vector<Move>& out) const;
-  // Number of legal moves (same as legal_moves().size(), without building the list).
+  // Number of legal moves (same as legal_moves().size()).
   int count_legal_moves() const;
+  // A uniformly random legal move: exactly legal_moves()[rng.below(n)] (same move, same use
+  // of the generator), found without building the list. The playout hot path.
+  Move sample_move(Rng& rng) const;
   // "" if `m` is legal, otherwise why not (for records and user input).
   std::string check_move(const Move& m) const;
   // Applies a legal move (unchecked), scores, and advances to the next chance node or the end.
@@ -145,8 +187,8 @@ class State {
 
   // True when tile type t has a legal place on the board now.
   bool has_placement(int type) const;
-  // Follower spots (bit = segment index) open on tile `type` placed at (x,y) rotated `rot`, for
-  // `player`. Precondition: the placement fits.
+  // Follower spots (bit = segment index) open on tile `type` placed on board cell `cell`
+  // rotated `rot`, for `player`. Precondition: the placement fits.
   uint32_t free_segments(int type, int cell, int rot, int player) const;
 
   // Applies the end-of-game scoring now (also used by `replay --final`). Idempotent.
@@ -202,6 +244,15 @@ class State {
     LogPtr& operator=(const LogPtr&) { return *this; }
   };
 
+  // The features touching an empty cell through its 12 ports (4 edges, then 8 half-edges):
+  // their roots, which ports have a neighbour, and which touch an occupied feature.
+  struct Ports {
+    uint16_t root[12];
+    uint16_t present = 0, occupied = 0;
+  };
+  void cell_ports(int cell, Ports& p) const;
+  uint32_t free_from_ports(const TileType& tt, int rot, const Ports& p, int player) const;
+
   void init(uint64_t seed, int start_type, int start_rot);
   void place_tile(int type, int x, int y, int rot);
   void merge(uint16_t a, uint16_t b, bool edge);
@@ -213,7 +264,6 @@ class State {
   void emit(int player, int points, const char* kind, bool final_scoring, uint16_t root);
   void end_turn();
   bool draw_internal(int type);
-  uint8_t need_at(int cell) const { return need_[cell]; }
 
   const Game* game_;
   int nplayers_;
@@ -227,31 +277,6 @@ class State {
   std::array<int32_t, kMaxPlayers> scores_{};
   std::array<uint8_t, kMaxPlayers> supply_{};
   Rng rng_;
-
-  // Board: placed-tile index per cell, and for empty cells the edge pattern their
-  // neighbours require (non-zero = frontier cell).
-  std::array<uint8_t, kBoardCells> cell_;
-  std::array<uint8_t, kBoardCells> need_;
-  struct FrontierCell {
-    uint16_t cell;
-    int16_t x, y;
-  };
-  std::array<FrontierCell, 512> frontier_;
-  int nfrontier_ = 0;
-
-  std::array<PlacedTile, kMaxPlaced> placed_;
-  int nplaced_ = 0;
-
-  // Union-find over segment slots; the smaller set is relabelled on a merge, so label_ is
-  // always the root. next_ chains the members of a feature, starting at the root.
-  std::array<uint16_t, kMaxSlots> label_;
-  std::array<uint16_t, kMaxSlots> next_;
-  std::array<uint8_t, kMaxSlots> owner_;
-  std::array<Feature, kMaxSlots> feat_;
-  int nslots_ = 0;
-
-  std::array<Follower, kMaxFollowers> followers_;
-  int nfollowers_ = 0;
 
   std::vector<Draw> draws_;
   std::vector<TurnLog> history_;
