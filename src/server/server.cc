@@ -649,12 +649,30 @@ struct Server::Impl {
     for (Seat& seat : s->seats)
       if (seat.type != "ai") seat.token = new_token();
     std::lock_guard lk(sessions_m);
+    evict_idle();
     do s->id = new_game_id();
     while (sessions.count(s->id) || db.load(s->id));
     sessions[s->id] = s;
     std::lock_guard sl(s->m);
     commit(*s, s);
     return s;
+  }
+
+  // Keeps memory bounded: games nobody is using (no request, event stream or AI task holds
+  // them) are dropped from memory; they are reloaded from SQLite when asked for again.
+  // Caller holds sessions_m.
+  void evict_idle() {
+    constexpr size_t kMaxCached = 2000;
+    if (sessions.size() < kMaxCached) return;
+    for (auto it = sessions.begin(); it != sessions.end();) {
+      std::unique_lock sl(it->second->m, std::try_to_lock);
+      if (sl.owns_lock() && it->second.use_count() == 1 && !it->second->ai_busy) {
+        sl.unlock();
+        it = sessions.erase(it);
+      } else {
+        ++it;
+      }
+    }
   }
 
   // Saves the game, publishes the new version, and starts the AI when it is its turn.

@@ -16,7 +16,7 @@ struct ServerOptions {
   std::string web_dir;             // static files served at "/", empty: none
   int ai_threads = 2;              // worker threads for AI seats (shared by all games)
   int ai_delay_ms = 0;             // minimum time an AI seat "thinks" before moving (for humans to see)
-  int http_threads = 64;           // HTTP worker threads (each open event stream holds one)
+  int http_threads = 128;          // HTTP worker threads (each open event stream holds one)
   size_t max_body = 256 * 1024;    // largest accepted request body, in bytes
   bool log_requests = false;       // one line per request on stderr
 };

@@ -272,7 +272,7 @@ export function drawTile(t: TileData, rot = 0): SVGGElement {
   t.segments.forEach((s, i) => {
     if (s.kind === 'city' && s.pennants > 0) {
       const [x, y] = a[i];
-      pennant(up, R([x + (x > 50 ? -13 : 13), y + (y > 50 ? -10 : 10)]));
+      pennant(up, R([x + (x > 50 ? -19 : 19), y + (y > 50 ? -8 : 8)]));
     }
   });
   if (t.center >= 0) {
