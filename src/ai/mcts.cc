@@ -169,14 +169,22 @@ class Tree {
       path_.push_back(id);
     }
     // Rollout: uniformly random moves, draws from the resampled generator.
-    int left = cfg_.depth > 0 ? cfg_.depth : 1 << 30;
+    int left = cfg_.depth >= 0 ? cfg_.depth : 1 << 30;
+    const uint32_t keep = uint32_t(cfg_.rollout_follower * 65536);
     while (!s.is_terminal() && left > 0) {
       if (s.is_chance()) {
         s.draw_random();
         continue;
       }
       s.legal_moves(moves_);
-      s.apply(moves_[rng_.below(uint32_t(moves_.size()))]);
+      Move m = moves_[rng_.below(uint32_t(moves_.size()))];
+      if (m.meeple >= 0 && keep < 65536 && rng_.below(65536) >= keep) {
+        // The same placement without the follower, when that is legal (it always is in the base game).
+        Move bare = m;
+        bare.meeple = -1;
+        if (std::find(moves_.begin(), moves_.end(), bare) != moves_.end()) m = bare;
+      }
+      s.apply(m);
       --left;
     }
     const Values v = evaluate_consuming(s, cfg_.follower_value);
@@ -244,7 +252,10 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
         c.c = parse_real(v);
         if (c.c < 0) throw std::invalid_argument("c must be >= 0");
       } else if (k == "depth") {
-        c.depth = int(parse_count(v));
+        c.depth = v == "end" ? -1 : int(parse_count(v));
+      } else if (k == "rf") {
+        c.rollout_follower = parse_real(v);
+        if (c.rollout_follower < 0 || c.rollout_follower > 1) throw std::invalid_argument("rf must be in [0, 1]");
       } else if (k == "win") {
         c.win_weight = parse_real(v);
         if (c.win_weight < 0 || c.win_weight > 1) throw std::invalid_argument("win must be in [0, 1]");
@@ -260,7 +271,7 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else {
         throw std::invalid_argument(
             "unknown parameter '" + k +
-            "' (allowed: time, iterations, threads, level, c, depth, win, scale, follower, nodes, seed)");
+            "' (allowed: time, iterations, threads, level, c, depth, rf, win, scale, follower, nodes, seed)");
       }
     } catch (const std::invalid_argument& e) {
       const std::string msg = e.what();
@@ -288,7 +299,8 @@ std::string MctsPlayer::name() const {
     std::snprintf(b, sizeof b, "%g", v);
     return std::string(b);
   };
-  if (cfg_.depth != d.depth) s += ":depth=" + std::to_string(cfg_.depth);
+  if (cfg_.depth != d.depth) s += ":depth=" + (cfg_.depth < 0 ? std::string("end") : std::to_string(cfg_.depth));
+  if (cfg_.rollout_follower != d.rollout_follower) s += ":rf=" + num(cfg_.rollout_follower);
   if (cfg_.c != d.c) s += ":c=" + num(cfg_.c);
   if (cfg_.win_weight != d.win_weight) s += ":win=" + num(cfg_.win_weight);
   if (cfg_.margin_scale != d.margin_scale) s += ":scale=" + num(cfg_.margin_scale);
@@ -359,6 +371,28 @@ Move MctsPlayer::choose(const State& s) {
     if (a.visits > b.visits || (a.visits == b.visits && a.score_diff > b.score_diff)) best = i;
   }
   return out[best].move;
+}
+
+}  // namespace carc::ai
+
+namespace carc::ai {
+
+double mcts_iterations_per_second(const Game* game, double seconds, int positions) {
+  long long iters = 0;
+  double sec = 0;
+  for (int i = 0; i < positions; ++i) {
+    State s(game, 1000 + i);
+    while (s.is_chance()) s.draw_random();
+    if (s.is_terminal()) continue;
+    MctsConfig cfg;
+    cfg.time = seconds;
+    cfg.seed = uint64_t(i);
+    MctsPlayer p(cfg);
+    p.analyse(s);
+    iters += p.last_stats().iterations;
+    sec += p.last_stats().seconds;
+  }
+  return sec > 0 ? iters / sec : 0;
 }
 
 }  // namespace carc::ai

@@ -27,7 +27,8 @@ struct MctsConfig {
   long long iterations = 0;     // iterations per decision (all threads together), 0 = no limit
   int threads = 1;              // root parallelism
   double c = 0.7;               // UCT exploration constant (rewards are in [0, 1])
-  int depth = 0;                // rollout moves before the heuristic takes over, 0 = to the end
+  int depth = 12;               // rollout moves before the heuristic takes over, -1 = to the end
+  double rollout_follower = 1;  // rollouts keep a random move's follower with this probability
   double win_weight = 0.5;      // reward = w * win + (1 - w) * squashed score margin
   double margin_scale = 20;     // points for which the squashed margin reaches tanh(1)
   double follower_value = kDefaultFollowerValue;  // heuristic at the rollout cut
@@ -63,5 +64,14 @@ class MctsPlayer : public Player {
   Rng rng_;
   SearchStats stats_;
 };
+
+}  // namespace carc::ai
+
+namespace carc::ai {
+
+// MCTS throughput on one core: searches from the opening (first decision) of `positions`
+// seeded games of `game`, `seconds` each, with the default configuration. Returns iterations
+// per second (for `carcassonne bench` and docs/ai.md).
+double mcts_iterations_per_second(const Game* game, double seconds = 0.5, int positions = 4);
 
 }  // namespace carc::ai
