@@ -441,3 +441,33 @@ TEST_F(ServerTest, EventStreamPushesNewStates) {
   EXPECT_EQ(last_turn.load(), 2);
   EXPECT_GE(events.load(), 3);
 }
+
+TEST_F(ServerTest, FestivalTakeBackThroughTheApi) {
+  json g = create(hotseat(), 1, json{{"expansions", {"festival"}}});
+  const std::string id = g["id"];
+  json tokens = tokens_of(g);
+  bool took_back = false;
+  for (int turn = 0; turn < 120 && !took_back; ++turn) {
+    json v = get("/api/games/" + id).body;
+    if (v["status"] != "playing") break;
+    json legal = get("/api/games/" + id + "/legal").body;
+    const int p = v["current_player"];
+    for (const auto& pl : legal["placements"]) {
+      if (pl["returns"].empty()) continue;
+      const json& r = pl["returns"][0];
+      const int before = v["supply"][p];
+      Resp res = post("/api/games/" + id + "/move",
+                      json{{"token", tokens[p]}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]},
+                           {"return", {{"x", r["x"]}, {"y", r["y"]}, {"at", r["at"]}}}});
+      ASSERT_EQ(res.status, 200) << res.text;
+      EXPECT_GE(res.body["supply"][p].get<int>(), before + 1);  // the follower came back (and maybe more by scoring)
+      took_back = true;
+      break;
+    }
+    if (!took_back) ASSERT_EQ(play_one(id, tokens, size_t(turn), true).status, 200);
+  }
+  EXPECT_TRUE(took_back) << "no Festival tile offered a take-back";
+  Resp rec = get("/api/games/" + id + "/record");
+  EXPECT_NE(rec.text.find("\"return\""), std::string::npos);
+  EXPECT_NO_THROW(carc::replay(carc::parse_record(rec.text)));
+}

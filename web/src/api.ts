@@ -194,4 +194,17 @@ export const tokens = {
     t[seat] = token;
     localStorage.setItem(`carc.tokens.${gameId}`, JSON.stringify(t));
   },
+  // Tokens of friends' seats, kept by the creator only to show their join links.
+  invites(gameId: string): Record<number, string> {
+    try {
+      return JSON.parse(localStorage.getItem(`carc.invites.${gameId}`) || '{}');
+    } catch {
+      return {};
+    }
+  },
+  setInvite(gameId: string, seat: number, token: string) {
+    const t = tokens.invites(gameId);
+    t[seat] = token;
+    localStorage.setItem(`carc.invites.${gameId}`, JSON.stringify(t));
+  },
 };

@@ -91,7 +91,8 @@ export class GamePage {
   }
 
   private async update(v: GameView) {
-    if (this.view && (v.version ?? 0) < (this.view.version ?? 0)) return;
+    // the same or an older state (a move's answer and its event both arrive): nothing to do
+    if (this.view && (v.version ?? 0) <= (this.view.version ?? 0)) return;
     const prev = this.view;
     this.view = v;
     const turnChanged = !prev || prev.turn !== v.turn || prev.tile !== v.tile || prev.version !== v.version && prev.status !== v.status;
@@ -115,7 +116,7 @@ export class GamePage {
         this.legalFor = key;
         try {
           const legal = await api.legal(this.id);
-          if (this.view !== v) return;
+          if (this.view?.version !== v.version) return;  // a newer state arrived meanwhile
           this.legal = legal;
           this.board.ensureVisible(v, legal.placements);
         } catch (e) {
@@ -365,11 +366,12 @@ export class GamePage {
     }
     // invitations for friends' seats
     if (v.status === 'playing') {
-      const invites = players.filter((p) => p.type === 'remote' && !p.joined && mine[p.seat]);
+      const links = tokens.invites(this.id);
+      const invites = players.filter((p) => p.type === 'remote' && !p.joined && links[p.seat] && !mine[p.seat]);
       if (invites.length) {
         const box = h('div', { class: 'panel invites' }, h('h4', {}, 'Invite your friends'));
         for (const p of invites) {
-          const url = `${location.origin}/#/game/${this.id}/${mine[p.seat]}`;
+          const url = `${location.origin}/#/game/${this.id}/${links[p.seat]}`;
           const input = h('input', { value: url, readonly: true, onclick: (e: Event) => (e.target as HTMLInputElement).select() });
           box.append(h('div', { class: 'invite' }, h('span', {}, `${p.name}: `), input));
         }

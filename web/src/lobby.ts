@@ -15,7 +15,11 @@ const LEVELS: [string, string][] = [
 interface Row { name: string; type: 'human' | 'remote' | 'ai'; ai: string }
 
 function remember(g: CreatedGame) {
-  for (const s of g.seats) if (s.token) tokens.set(g.id, s.seat, s.token);
+  for (const s of g.seats) {
+    if (!s.token) continue;
+    if (s.type === 'remote') tokens.setInvite(g.id, s.seat, s.token);
+    else tokens.set(g.id, s.seat, s.token);
+  }
 }
 
 export async function renderLobby(parent: HTMLElement) {

@@ -146,7 +146,13 @@ async function main() {
         if (await undo.isEnabled()) {
           const turnBefore = await page.getByTestId('tiles-left').textContent();
           await undo.click();
-          await page.locator('[data-testid^="cell-"]').first().waitFor({ timeout: 10000 });
+          try {
+            await page.locator('[data-testid^="cell-"]').first().waitFor({ timeout: 20000 });
+          } catch (e) {
+            await page.screenshot({ path: join(artifacts, 'undo-failure.png') });
+            console.log('  status after undo:', await page.getByTestId('status').textContent(), await page.locator('.toast').allTextContents());
+            throw e;
+          }
           const turnAfter = await page.getByTestId('tiles-left').textContent();
           check(turnAfter !== turnBefore, `undo takes the move back (${turnBefore} -> ${turnAfter})`);
           undone = true;
@@ -185,6 +191,45 @@ async function main() {
     await page.getByTestId('replay-next').click();
     await page.waitForFunction((n) => document.querySelectorAll('use.placed').length === n + 1, tiles0);
     check(true, 'replay steps forward move by move');
+
+    console.log('two browsers: a friend joins by link');
+    await page.goto(url);
+    await page.getByLabel('Player 2 kind').selectOption('remote');
+    await page.getByLabel('Player 2 name').fill('Ben');
+    await page.getByTestId('create-game').click();
+    await page.waitForURL(/#\/game\//);
+    const invite = page.locator('.invites input');
+    await invite.waitFor();
+    const link = await invite.inputValue();
+    check(/#\/game\/[a-z0-9]+\/[0-9a-f]{32}$/.test(link), 'the game page shows a join link for the friend');
+    const ctx2 = await browser.newContext({ viewport: { width: 1100, height: 750 } });
+    const friend = await ctx2.newPage();
+    friend.on('pageerror', (e) => errors.push(String(e)));
+    await friend.goto(link);
+    await friend.waitForURL(/#\/game\/[a-z0-9]+$/);
+    await friend.getByTestId('status').waitFor();
+    check(/Waiting for You/.test(await friend.getByTestId('status').textContent()), 'the friend joined and waits for the first player');
+    check(await page.getByTestId('undo').isDisabled(), 'undo is off in a game with another human');
+    const playOnce = async (p) => {
+      const cell = p.locator('[data-testid^="cell-"]').first();
+      await cell.waitFor({ timeout: 10000 });
+      await cell.click();
+      await p.getByTestId('confirm').click();
+      await p.waitForFunction(() => !document.querySelector('[data-testid="pending-tile"]'));
+    };
+    await playOnce(page);
+    await friend.waitForFunction(() => document.querySelectorAll('use.placed').length === 2, null, { timeout: 10000 });
+    check(true, "the friend's board shows the first player's tile at once (server-sent events)");
+    await playOnce(friend);
+    await page.waitForFunction(() => document.querySelectorAll('use.placed').length === 3, null, { timeout: 10000 });
+    let ourTurn = true;
+    try {
+      await page.waitForFunction(() => /Your turn/.test(document.querySelector('[data-testid="status"]')?.textContent || ''), null, { timeout: 10000 });
+    } catch {
+      ourTurn = false;
+    }
+    check(ourTurn, "the friend's move arrives and it is our turn again");
+    await ctx2.close();
 
     check(errors.length === 0, `no errors in the page${errors.length ? ': ' + errors.join(' | ') : ''}`);
   } finally {
