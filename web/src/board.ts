@@ -126,7 +126,7 @@ export class BoardView {
   }
 
   // Legal places (all cells with any rotation), the pending tile and its follower spots.
-  renderPlacement(tileId: string | null, placements: Placement[], pending: PendingPlacement | null, player: number) {
+  renderPlacement(tileId: string | null, placements: Placement[], pending: PendingPlacement | null, player: number, previewRot = 0) {
     this.layerHighlights.replaceChildren();
     this.layerPending.replaceChildren();
     if (!tileId) return;
@@ -143,6 +143,15 @@ export class BoardView {
         e.stopPropagation();
         this.cb.onCellClick(c.x, c.y);
       });
+      // hovering a legal square shows the tile there, turned as in the preview when it fits so
+      let hover: SVGElement | null = null;
+      r.addEventListener('mouseenter', () => {
+        const rots = placements.filter((p) => p.x === c.x && p.y === c.y).map((p) => p.rotation);
+        const rot = rots.includes(previewRot) ? previewRot : rots[0];
+        hover = this.useTile(tileId, c.x, c.y, rot, { opacity: 0.6, 'pointer-events': 'none', class: 'hover-tile' });
+        this.layerHighlights.insertBefore(hover, this.layerHighlights.firstChild);
+      });
+      r.addEventListener('mouseleave', () => { hover?.remove(); hover = null; });
       this.layerHighlights.append(r);
     }
     if (!pending) return;

@@ -261,7 +261,7 @@ export class GamePage {
     const v = this.view;
     if (!v) return;
     const mine = this.myTurn(v) && this.legal && this.legal.turn === v.turn + 1;
-    this.board.renderPlacement(mine ? v.tile : null, mine ? this.legal!.placements : [], this.pending, v.current_player);
+    this.board.renderPlacement(mine ? v.tile : null, mine ? this.legal!.placements : [], this.pending, v.current_player, this.previewRot);
   }
 
   private renderSide() {
