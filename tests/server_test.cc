@@ -165,6 +165,9 @@ TEST_F(ServerTest, FullHotSeatGameThroughTheApi) {
   const std::string id = g["id"];
   json tokens = tokens_of(g);
   ASSERT_EQ(g["game"]["status"], "playing");
+  int in_bag = 0;
+  for (const auto& [tile, n] : g["game"]["bag_counts"].items()) in_bag += n.get<int>();
+  EXPECT_EQ(in_bag, g["game"]["bag"]);  // the public bag composition
   int moves = 0;
   json v;
   while (true) {

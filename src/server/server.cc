@@ -273,6 +273,10 @@ json board_json(const State& s, const std::vector<ScoreEvent>& events, const std
   j["tile"] = s.phase() == Phase::Place ? json(g.type(s.current_tile()).id) : json(nullptr);
   j["bag"] = s.bag_size();
   j["total_tiles"] = g.total_tiles();
+  json bag = json::object();  // what is left in the bag (public: every draw is seen)
+  for (int t = 0; t < g.num_types(); ++t)
+    if (s.bag_count(t) > 0) bag[g.type(t).id] = s.bag_count(t);
+  j["bag_counts"] = bag;
   json board = json::array();
   for (int i = 0; i < s.num_placed(); ++i) {
     const PlacedTile& P = s.placed(i);
@@ -323,6 +327,7 @@ json legal_json(const State& s) {
   };
   std::map<std::tuple<int, int, int>, Group> groups;
   for (const Move& m : moves) {
+    if (m.choice != 0) continue;  // Fortune Teller tile choice: not offered until the engine supports it
     Group& g = groups[{m.x, m.y, m.rot}];
     if (m.meeple >= 0)
       g.segs.push_back(m.meeple);
@@ -926,6 +931,7 @@ struct Server::Impl {
              auto s = find(req.matches[1]);
              std::lock_guard lk(s->m);
              const int seat = seat_for(*s, body, req);
+             if (s->view_only) fail(409, "this game is only for viewing");
              if (s->over()) fail(409, "the game is over");
              State& st = *s->state;
              if (st.current_player() != seat)

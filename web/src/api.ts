@@ -78,6 +78,7 @@ export interface GameView {
   tile: string | null;
   bag: number;
   total_tiles: number;
+  bag_counts?: Record<string, number>;  // tiles left in the bag per type
   board: PlacedView[];
   followers: FollowerView[];
   scores: number[];

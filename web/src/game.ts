@@ -22,6 +22,7 @@ export class GamePage {
   private finalShown = false;
   private extraMoveFields: Record<string, unknown> = {};
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
+  private bagOpen = false;
 
   constructor(parent: HTMLElement, private id: string) {
     this.root = h('div', { class: 'game-page' });
@@ -312,6 +313,22 @@ export class GamePage {
     });
     parts.push(sb);
     parts.push(h('div', { class: 'tiles-left', 'data-testid': 'tiles-left' }, `Tiles left: ${v.bag}`, h('small', {}, ` of ${v.total_tiles}`), ` · turn ${v.turn + (v.status === 'playing' ? 1 : 0)}`));
+    if (v.bag_counts && v.bag > 0) {
+      const det = h('details', { class: 'bag' }, h('summary', {}, 'What is left in the bag')) as HTMLDetailsElement;
+      det.open = this.bagOpen;
+      const fill = () => {
+        if (det.querySelector('.bag-grid')) return;
+        const grid = h('div', { class: 'bag-grid' });
+        for (const [id, n] of Object.entries(v.bag_counts!)) {
+          const cell = h('div', { class: 'bag-tile', title: this.board.tile(id)?.note ?? id }, tilePreview(this.board.tile(id), 0, 38), h('span', {}, `×${n}`));
+          grid.append(cell);
+        }
+        det.append(grid);
+      };
+      if (det.open) fill();
+      det.addEventListener('toggle', () => { this.bagOpen = det.open; if (det.open) fill(); });
+      parts.push(det);
+    }
 
     // the drawn tile
     if (v.status === 'playing' && v.tile) {
