@@ -6,6 +6,11 @@ import { activePanels } from './expansions';
 import { meeple, PLAYER_COLORS } from './tiles';
 import { h, toast } from './ui';
 
+// "You scores 8" -> "You score 8" (a player may be called "You").
+function words(text: string): string {
+  return text.replace(/^You scores /, 'You score ');
+}
+
 export class GamePage {
   private root: HTMLElement;
   private board!: BoardView;
@@ -403,7 +408,7 @@ export class GamePage {
     for (const e of evs.slice(0, 60)) {
       log.append(h('div', { class: `ev${e.final ? ' final' : ''}` },
         h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }),
-        e.text, h('small', {}, e.final ? '' : ` · turn ${e.turn}`)));
+        words(e.text), h('small', {}, e.final ? '' : ` · turn ${e.turn}`)));
     }
     parts.push(h('h4', {}, 'Scoring'), log);
     if (v.status === 'finished') parts.push(h('div', { class: 'row' }, h('button', { class: 'btn', onclick: () => this.showFinal(v) }, 'Show final scoring'), h('a', { class: 'btn', href: '#/' }, 'New game')));
@@ -437,7 +442,7 @@ export class GamePage {
       const e = finals[i++];
       totals[e.player] += e.points;
       (tableRows[e.player].querySelector('.num') as HTMLElement).textContent = String(totals[e.player]);
-      list.append(h('div', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }), e.text.replace(' (final scoring)', '')));
+      list.append(h('div', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }), words(e.text.replace(' (final scoring)', ''))));
       list.scrollTop = list.scrollHeight;
       this.board.highlightCell(e.x, e.y, PLAYER_COLORS[e.player % PLAYER_COLORS.length]);
       timer = window.setTimeout(step, 650);
@@ -447,7 +452,7 @@ export class GamePage {
       while (i < finals.length) {
         const e = finals[i++];
         totals[e.player] += e.points;
-        list.append(h('div', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }), e.text.replace(' (final scoring)', '')));
+        list.append(h('div', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }), words(e.text.replace(' (final scoring)', ''))));
       }
       tableRows.forEach((r, k) => ((r.querySelector('.num') as HTMLElement).textContent = String(totals[k])));
       finish();
