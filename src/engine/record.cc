@@ -106,7 +106,7 @@ Record parse_record(std::string_view text) {
     ++n;
     const std::string where = "turn " + std::to_string(n);
     if (!tj.is_object()) fail(where, "must be an object", n);
-    check_keys(tj, where, {"tile", "x", "y", "rotation", "meeple", "player", "discarded", "return"}, n);
+    check_keys(tj, where, {"tile", "x", "y", "rotation", "meeple", "player", "discarded", "drawn", "return"}, n);
     TurnRecord t;
     t.tile = get_str(tj, "tile", where, n);
     t.x = get_int(tj, "x", where, n);
@@ -121,6 +121,15 @@ Record parse_record(std::string_view text) {
         if (!d.is_string()) fail(where, "'discarded' must be an array of tile ids", n);
         t.discarded.push_back(d.get<std::string>());
       }
+    }
+    if (tj.contains("drawn")) {
+      if (!tj["drawn"].is_array()) fail(where, "'drawn' must be an array of tile ids", n);
+      for (auto& d : tj["drawn"]) {
+        if (!d.is_string()) fail(where, "'drawn' must be an array of tile ids", n);
+        t.drawn.push_back(d.get<std::string>());
+      }
+      if (std::find(t.drawn.begin(), t.drawn.end(), t.tile) == t.drawn.end())
+        fail(where, "'drawn' must include the placed tile " + t.tile, n);
     }
     if (tj.contains("return")) {
       const json& rj = tj["return"];
@@ -152,6 +161,7 @@ std::string record_to_json(const Record& r) {
     ordered_json tj;
     if (t.player) tj["player"] = *t.player;
     if (!t.discarded.empty()) tj["discarded"] = t.discarded;
+    if (!t.drawn.empty()) tj["drawn"] = t.drawn;
     tj["tile"] = t.tile;
     tj["x"] = t.x;
     tj["y"] = t.y;
@@ -209,11 +219,27 @@ void apply_turn(State& s, const TurnRecord& t, int n) {
     s.apply_draw(ty);
   }
   if (!s.is_chance()) fail(where, "the bag is empty: no tile " + t.tile + " can be drawn", n);
-  int ty = type_of(t.tile);
-  if (!s.apply_draw(ty))
-    fail(where, "tile " + t.tile + " has no legal place anywhere (it belongs in 'discarded')", n);
+  if (s.num_drawn() != 0) fail(where, "the discarded tiles do not make whole draws of " + std::to_string(s.draw_target()), n);
+  const std::vector<std::string> drawn = t.drawn.empty() ? std::vector<std::string>{t.tile} : t.drawn;
+  for (size_t i = 0; i < drawn.size(); ++i) {
+    if (!s.is_chance())
+      fail(where, "player " + std::to_string(s.turn_player()) + " draws " + std::to_string(s.draw_target()) +
+                      " tile(s) this turn, not " + std::to_string(drawn.size()), n);
+    if (!s.apply_draw(type_of(drawn[i])))
+      fail(where, drawn.size() == 1 ? "tile " + t.tile + " has no legal place anywhere (it belongs in 'discarded')"
+                                    : "none of the drawn tiles has a legal place (they belong in 'discarded')", n);
+  }
+  if (s.is_chance())
+    fail(where, "player " + std::to_string(s.turn_player()) + " draws " + std::to_string(s.draw_target()) +
+                    " tiles this turn ('drawn' lists " + std::to_string(drawn.size()) + ")", n);
+  int choice = -1;
+  for (int i = 0; i < s.num_drawn() && choice < 0; ++i)
+    if (g.type(s.drawn_tile(i)).id == t.tile && s.drawn_placeable(i)) choice = i;
+  if (choice < 0) fail(where, "tile " + t.tile + " has no legal place anywhere", n);
+  const int ty = s.drawn_tile(choice);
   const TileType& tt = g.type(ty);
   Move m;
+  m.choice = uint8_t(choice);
   m.x = int16_t(t.x);
   m.y = int16_t(t.y);
   const int rot = t.rotation / 90;
@@ -253,7 +279,7 @@ Replay replay(const Record& r, bool final) {
 }
 
 TurnRecord turn_of(const State& s, const Move& m) {
-  const TileType& tt = s.game().type(s.current_tile());
+  const TileType& tt = s.game().type(s.drawn_tile(m.choice));
   TurnRecord t;
   t.tile = tt.id;
   t.x = m.x;
@@ -269,7 +295,7 @@ TurnRecord turn_of(const State& s, const Move& m) {
 }
 
 std::string describe_move(const State& s, const Move& m) {
-  const TileType& tt = s.game().type(s.current_tile());
+  const TileType& tt = s.game().type(s.drawn_tile(m.choice));
   std::string d = tt.id + " at (" + std::to_string(m.x) + "," + std::to_string(m.y) + ") rot " + std::to_string(90 * m.rot);
   if (m.meeple >= 0)
     d += ", follower on " + std::string(kind_name(tt.rot[m.rot].seg[m.meeple].kind)) + " " + tt.location_name(m.meeple, m.rot);
@@ -299,8 +325,16 @@ Record record_of(const State& s, const std::vector<std::string>& names, bool scr
   for (size_t i = 0; i < s.history().size(); ++i) {
     const TurnLog& tl = s.history()[i];
     TurnRecord t;
-    while (di < draws.size() && draws[di].discarded) t.discarded.push_back(g.type(draws[di++].type).id);
-    const TileType& tt = g.type(draws[di++].type);
+    const TileType* placed = nullptr;
+    std::vector<std::string> round;
+    for (; di < draws.size() && draws[di].turn == i + 1; ++di) {
+      const std::string& id = g.type(draws[di].type).id;
+      if (draws[di].fate == Fate::Discarded) t.discarded.push_back(id);
+      else round.push_back(id);
+      if (draws[di].fate == Fate::Placed) placed = &g.type(draws[di].type);
+    }
+    if (round.size() > 1) t.drawn = round;
+    const TileType& tt = *placed;
     const PlacedTile& P = s.placed(int(i) + 1);
     t.tile = tt.id;
     t.x = P.x;
@@ -365,11 +399,9 @@ std::string state_to_json(const State& s) {
   json turns = json::parse(record_to_json(rec))["turns"];
   j["start"] = {{"tile", g.type(s.placed(0).type).id}, {"rotation", 90 * s.placed(0).rot}};
   j["history"] = turns;
-  std::vector<std::string> pending;
-  size_t placed_draws = 0, di = 0;
-  for (; di < s.draws().size() && placed_draws < s.history().size(); ++di)
-    if (!s.draws()[di].discarded) ++placed_draws;
-  for (; di < s.draws().size(); ++di) pending.push_back(g.type(s.draws()[di].type).id);
+  std::vector<std::string> pending;  // draws for the turn in progress
+  for (const Draw& d : s.draws())
+    if (d.turn > s.history().size()) pending.push_back(g.type(d.type).id);
   j["pending_draws"] = pending;
   j["finished_scoring"] = s.finished_scoring();
   return j.dump();

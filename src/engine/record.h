@@ -33,6 +33,7 @@ struct TurnRecord {
   int x = 0, y = 0, rotation = 0;  // rotation in degrees
   std::string meeple;              // empty: no follower deployed
   std::vector<std::string> discarded;
+  std::vector<std::string> drawn;  // Fortune Teller: every tile drawn this turn (tile among them)
   std::optional<int> player;
   std::optional<ReturnSpec> ret;   // Festival take-back
 };

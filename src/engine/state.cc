@@ -98,26 +98,42 @@ bool State::apply_draw(int type) {
 
 bool State::draw_random() {
   assert(phase_ == Phase::Chance && bag_total_ > 0);
+  static_assert(sizeof(drawn_) >= 3, "at most 1 + 2 fortune tellers");
   uint32_t k = rng_.below(uint32_t(bag_total_));
   int t = 0;
   while (k >= bag_[t]) k -= bag_[t++];
   return draw_internal(t);
 }
 
+int State::draw_target() const { return 1 + tents_[player_]; }
+
+int State::current_tile() const {
+  if (phase_ != Phase::Place) return -1;
+  for (int i = 0; i < ndrawn_; ++i)
+    if (placeable_ >> i & 1) return drawn_[i];
+  return -1;
+}
+
 bool State::draw_internal(int type) {
   --bag_[type];
   --bag_total_;
-  bool ok = has_placement(type);
-  draws_.push_back(Draw{uint8_t(type), !ok});
-  if (!ok) {
-    // B-5: the tile leaves the game and the same player draws again; B-6: an empty bag ends it.
+  drawn_[ndrawn_++] = uint8_t(type);
+  draws_.push_back(Draw{uint8_t(type), Fate::Pending, uint16_t(turn_ + 1)});
+  if (ndrawn_ < draw_target() && bag_total_ > 0) return true;  // more tiles to draw this turn (T-6)
+  placeable_ = 0;
+  for (int i = 0; i < ndrawn_; ++i)
+    if (has_placement(drawn_[i])) placeable_ |= uint8_t(1u << i);
+  if (!placeable_) {
+    // B-5 / T-8: none can be placed: all leave the game and the player draws again;
+    // B-6: an empty bag ends the game.
+    for (size_t i = draws_.size() - ndrawn_; i < draws_.size(); ++i) draws_[i].fate = Fate::Discarded;
+    ndrawn_ = 0;
     if (bag_total_ == 0) {
       phase_ = Phase::Terminal;
       finish();
     }
     return false;
   }
-  cur_tile_ = type;
   phase_ = Phase::Place;
   return true;
 }
@@ -173,13 +189,31 @@ void State::place_tile(int type, int x, int y, int rot) {
       for (int h = 2 * d; h < 2 * d + 2; ++h)
         if (P.half_slot[h] != kNoSlot) merge(P.half_slot[h], N.half_slot[opposite_half(h)], false);
     } else {
-      const uint8_t bits = uint8_t(int(rt.edge(d)) << (2 * opposite(d)));
+      const int od = opposite(d);
+      FrontierCell* fc;
       if (nb == kEmptyCell) {
         static constexpr int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
         cell_[nc] = uint16_t(kFrontierBase + nfrontier_);
-        frontier_[nfrontier_++] = FrontierCell{uint16_t(nc), int16_t(x + dx[d]), int16_t(y + dy[d]), bits};
+        fc = &frontier_[nfrontier_++];
+        fc->cell = uint16_t(nc);
+        fc->x = int16_t(x + dx[d]);
+        fc->y = int16_t(y + dy[d]);
+        fc->need = 0;
+        fc->present = 0;
       } else {
-        frontier_[nb - kFrontierBase].need |= bits;
+        fc = &frontier_[nb - kFrontierBase];
+      }
+      fc->need |= uint8_t(int(rt.edge(d)) << (2 * od));
+      // The frontier cell's ports on its side `od` face this tile's side `d`.
+      if (P.side_slot[d] != kNoSlot) {
+        fc->port_slot[od] = P.side_slot[d];
+        fc->present |= uint16_t(1u << od);
+      }
+      for (int h = 2 * od; h < 2 * od + 2; ++h) {
+        const uint16_t hs = P.half_slot[opposite_half(h)];
+        if (hs == kNoSlot) continue;
+        fc->port_slot[4 + h] = hs;
+        fc->present |= uint16_t(1u << (4 + h));
       }
     }
   }
@@ -251,6 +285,7 @@ void State::add_follower(int player, uint16_t slot) {
   followers_[nfollowers_++] = Follower{uint8_t(player), slot};
   --supply_[player];
   Feature& f = feat_[label_[slot]];
+  if (f.kind == Kind::Tent) ++tents_[player];
   ++f.total;
   ++f.count[player];
 }
@@ -258,6 +293,7 @@ void State::add_follower(int player, uint16_t slot) {
 void State::remove_follower(int index) {
   const Follower fo = followers_[index];
   Feature& f = feat_[label_[fo.slot]];
+  if (f.kind == Kind::Tent) --tents_[fo.player];
   --f.total;
   --f.count[fo.player];
   ++supply_[fo.player];
@@ -268,32 +304,22 @@ void State::remove_follower(int index) {
 // ---------------------------------------------------------------------------------------
 // Legal moves
 
-void State::cell_ports(int c, Ports& p) const {
-  p.present = p.occupied = 0;
-  for (int d = 0; d < 4; ++d) {
-    const uint16_t nb = cell_[cell_step(c, d)];
-    if (nb >= kFrontierBase) continue;
-    const PlacedTile& N = placed_[nb];
-    const uint16_t es = N.side_slot[opposite(d)];
-    if (es != kNoSlot) {
-      const uint16_t r = label_[es];
-      p.root[d] = r;
-      p.present |= uint16_t(1u << d);
-      if (feat_[r].total) p.occupied |= uint16_t(1u << d);
-    }
-    for (int h = 2 * d; h < 2 * d + 2; ++h) {
-      const uint16_t hs = N.half_slot[opposite_half(h)];
-      if (hs == kNoSlot) continue;
-      const uint16_t r = label_[hs];
-      p.root[4 + h] = r;
-      p.present |= uint16_t(1u << (4 + h));
-      if (feat_[r].total) p.occupied |= uint16_t(1u << (4 + h));
-    }
+void State::cell_ports(const FrontierCell& fc, Ports& p) const {
+  p.present = fc.present;
+  p.occupied = 0;
+  for (uint32_t q = fc.present; q; q &= q - 1) {
+    const int port = __builtin_ctz(q);
+    const uint16_t r = label_[fc.port_slot[port]];
+    p.root[port] = r;
+    if (feat_[r].total) p.occupied |= uint16_t(1u << port);
   }
 }
 
 uint32_t State::free_from_ports(const TileType& tt, int rot, const Ports& p, int player) const {
-  const uint32_t all = (1u << tt.nseg) - 1;
+  uint32_t all = (1u << tt.nseg) - 1;
+  // T-10: at most two fortune tellers per player.
+  if (tt.center >= 0 && tents_[player] >= kMaxTents && tt.rot[0].seg[tt.center].kind == Kind::Tent)
+    all &= ~(1u << tt.center);
   if (!p.occupied) return all;
   const RotatedTile& rt = tt.rot[rot];
   auto seg_of = [&](int port) { return port < 4 ? rt.edge_seg[port] : rt.half_seg[port - 4]; };
@@ -315,20 +341,30 @@ uint32_t State::free_from_ports(const TileType& tt, int rot, const Ports& p, int
         }
       }
   }
-  (void)player;
   return all & ~occupied;
 }
 
 uint32_t State::free_segments(int type, int c, int rot, int player) const {
   Ports p;
-  cell_ports(c, p);
+  if (cell_[c] < kFrontierBase || cell_[c] == kEmptyCell) return 0;
+  cell_ports(frontier_[cell_[c] - kFrontierBase], p);
   return free_from_ports(game_->type(type), rot, p, player);
 }
 
 void State::legal_moves(std::vector<Move>& out) const {
   out.clear();
   if (phase_ != Phase::Place) return;
-  const int t = cur_tile_;
+  for (int c = 0; c < ndrawn_; ++c) {
+    if (!(placeable_ >> c & 1)) continue;
+    // Two drawn tiles of one type offer the same moves: list the first only.
+    bool seen = false;
+    for (int e = 0; e < c; ++e) seen |= (placeable_ >> e & 1) && drawn_[e] == drawn_[c];
+    if (!seen) moves_for_tile(c, out);
+  }
+}
+
+void State::moves_for_tile(int choice, std::vector<Move>& out) const {
+  const int t = drawn_[choice];
   const TileType& tt = game_->type(t);
   const bool deploy = supply_[player_] > 0;
   // Festival: the player's own followers that could be taken back instead.
@@ -343,7 +379,7 @@ void State::legal_moves(std::vector<Move>& out) const {
     uint8_t mask = fit[fc.need];
     if (!mask) continue;
     Ports ports;
-    if (deploy) cell_ports(fc.cell, ports);
+    if (deploy) cell_ports(fc, ports);
     while (mask) {
       const int r = __builtin_ctz(mask);
       mask &= mask - 1;
@@ -351,6 +387,7 @@ void State::legal_moves(std::vector<Move>& out) const {
       m.x = fc.x;
       m.y = fc.y;
       m.rot = uint8_t(r);
+      m.choice = uint8_t(choice);
       out.push_back(m);
       if (deploy) {
         uint32_t free = free_from_ports(tt, r, ports, player_);
@@ -376,7 +413,13 @@ int State::count_legal_moves() const {
 }
 
 Move State::sample_move(Rng& rng) const {
-  const int t = cur_tile_;
+  if (ndrawn_ > 1) {
+    // Several drawn tiles (Fortune Teller): list them all.
+    static thread_local std::vector<Move> list;
+    legal_moves(list);
+    return list[rng.below(uint32_t(list.size()))];
+  }
+  const int t = drawn_[0];
   const TileType& tt = game_->type(t);
   const bool deploy = supply_[player_] > 0;
   int8_t own[kMaxFollowers];
@@ -399,26 +442,25 @@ Move State::sample_move(Rng& rng) const {
     }
   };
   if (!deploy) {
+    // Without a follower in supply only the number of fitting rotations per cell matters.
+    uint8_t counts[512];
     uint32_t placements = 0;
-    for (int i = 0; i < nfrontier_; ++i) placements += uint32_t(__builtin_popcount(fit[frontier_[i].need]));
-    const uint32_t per = uint32_t(1 + nown);
-    uint32_t k = rng.below(placements * per);
-    uint32_t idx = k / per;
     for (int i = 0; i < nfrontier_; ++i) {
-      uint8_t mask = fit[frontier_[i].need];
-      const uint32_t c = uint32_t(__builtin_popcount(mask));
-      if (idx >= c) {
-        idx -= c;
-        continue;
-      }
-      for (; idx; --idx) mask &= mask - 1;
-      m.x = frontier_[i].x;
-      m.y = frontier_[i].y;
-      m.rot = uint8_t(__builtin_ctz(mask));
-      pick_within(0, k % per);
-      return m;
+      counts[i] = uint8_t(__builtin_popcount(fit[frontier_[i].need]));
+      placements += counts[i];
     }
-    return m;  // unreachable when the move list is non-empty
+    const uint32_t per = uint32_t(1 + nown);
+    const uint32_t k = rng.below(placements * per);
+    uint32_t idx = k / per;
+    int i = 0;
+    while (idx >= counts[i]) idx -= counts[i++];
+    uint8_t mask = fit[frontier_[i].need];
+    for (; idx; --idx) mask &= mask - 1;
+    m.x = frontier_[i].x;
+    m.y = frontier_[i].y;
+    m.rot = uint8_t(__builtin_ctz(mask));
+    pick_within(0, k % per);
+    return m;
   }
   // With a follower in supply every placement has its own number of options.
   uint32_t frees[4 * 512];
@@ -428,7 +470,7 @@ Move State::sample_move(Rng& rng) const {
     uint8_t mask = fit[frontier_[i].need];
     if (!mask) continue;
     Ports ports;
-    cell_ports(frontier_[i].cell, ports);
+    cell_ports(frontier_[i], ports);
     while (mask) {
       const int r = __builtin_ctz(mask);
       mask &= mask - 1;
@@ -461,7 +503,11 @@ Move State::sample_move(Rng& rng) const {
 
 std::string State::check_move(const Move& m) const {
   if (phase_ != Phase::Place) return "no tile to place now";
-  const TileType& tt = game_->type(cur_tile_);
+  if (m.choice >= ndrawn_) return "no such drawn tile";
+  if (!(placeable_ >> m.choice & 1))
+    return "drawn tile " + game_->type(drawn_[m.choice]).id + " has no legal place; choose another";
+  const int t = drawn_[m.choice];
+  const TileType& tt = game_->type(t);
   const std::string where = "(" + std::to_string(m.x) + "," + std::to_string(m.y) + ")";
   if (m.rot > 3) return "bad rotation";
   if (tile_at(m.x, m.y) >= 0) return "position " + where + " is already taken";
@@ -484,17 +530,19 @@ std::string State::check_move(const Move& m) const {
   if (m.meeple >= 0) {
     if (m.meeple >= tt.nseg) return "no such follower location";
     if (supply_[player_] == 0) return "player " + std::to_string(player_) + " has no follower left";
-    const uint32_t free = free_segments(cur_tile_, c, m.rot, player_);
-    if (!(free >> m.meeple & 1))
+    const uint32_t free = free_segments(t, c, m.rot, player_);
+    if (!(free >> m.meeple & 1)) {
+      if (rt.seg[m.meeple].kind == Kind::Tent && tents_[player_] >= kMaxTents)
+        return "player " + std::to_string(player_) + " already has " + std::to_string(kMaxTents) + " fortune tellers";
       return std::string("the ") + kind_name(rt.seg[m.meeple].kind) + " at " + tt.location_name(m.meeple, m.rot) +
              " is already occupied";
+    }
   }
   if (m.ret >= 0) {
     if (!tt.festival) return "only a festival tile lets a player take a follower back";
     if (m.ret >= nfollowers_ || followers_[m.ret].player != player_)
       return "that follower is not one of the player's own on the board";
   }
-  if (m.choice != 0) return "bad tile choice";
   return "";
 }
 
@@ -503,7 +551,13 @@ std::string State::check_move(const Move& m) const {
 
 void State::apply(const Move& m) {
   assert(phase_ == Phase::Place);
-  const int t = cur_tile_;
+  const int t = drawn_[m.choice];
+  // The chosen tile is placed; other drawn tiles go back into the bag (Fortune Teller).
+  for (int i = 0, base = int(draws_.size()) - ndrawn_; i < ndrawn_; ++i) {
+    draws_[base + i].fate = i == m.choice ? Fate::Placed : Fate::Returned;
+    if (i != m.choice) add_to_bag(drawn_[i]);
+  }
+  ndrawn_ = 0;
   ++turn_;
   place_tile(t, m.x, m.y, m.rot);
   const PlacedTile& P = placed_[nplaced_ - 1];
@@ -521,9 +575,6 @@ void State::apply(const Move& m) {
     const uint16_t r = label_[P.slot_base + i];
     if (feat_[r].open == 0 && !feat_[r].done && std::find(done, done + nd, r) == done + nd) done[nd++] = r;
   }
-  std::sort(done, done + nd, [&](uint16_t a, uint16_t b) {
-    return std::make_pair(int(feat_[a].kind), a) < std::make_pair(int(feat_[b].kind), b);
-  });
   for (int k = 0; k < 9; ++k) {
     const int dx = k == 8 ? 0 : kDx8[k], dy = k == 8 ? 0 : kDy8[k];
     const uint16_t nb = cell_[cell_of(P.x + dx, P.y + dy)];
@@ -531,6 +582,10 @@ void State::apply(const Move& m) {
     const uint16_t cs = placed_[nb].center_slot;
     if (cs != kNoSlot && feat_[cs].open == 0 && !feat_[cs].done) done[nd++] = cs;
   }
+  if (nd > 1)
+    std::sort(done, done + nd, [&](uint16_t a, uint16_t b) {
+      return std::make_pair(int(feat_[a].kind), a) < std::make_pair(int(feat_[b].kind), b);
+    });
   for (int i = 0; i < nd; ++i) score_feature(done[i], false);
   end_turn();
 }
@@ -543,7 +598,6 @@ void State::end_turn() {
   }
   player_ = uint8_t((player_ + 1) % nplayers_);
   phase_ = Phase::Chance;
-  cur_tile_ = -1;
 }
 
 void State::emit(int player, int points, const char* kind, bool final_scoring, uint16_t root) {
@@ -579,7 +633,13 @@ void State::score_feature(uint16_t root, bool final_scoring) {
     case Kind::Road: points = f.tiles; break;
     case Kind::City: points = final_scoring ? f.tiles + f.pennants : 2 * (f.tiles + f.pennants); break;
     case Kind::Monastery: points = 9 - f.open; break;
-    case Kind::Tent: points = 0; break;
+    case Kind::Tent: {
+      // Fortune Teller: the player who completed the tent scores 3 (T-3: even when nobody is
+      // on it, unless the option says otherwise); nothing at the end of the game.
+      if (!final_scoring && (f.total > 0 || rules().tent_scores_unoccupied)) emit(player_, 3, "tent", false, root);
+      points = 0;
+      break;
+    }
     case Kind::Field: points = field_value(root); break;
   }
   if (f.total > 0 && points > 0) {
@@ -615,7 +675,8 @@ void State::finish() {
 
 bool State::operator==(const State& o) const {
   if (game_ != o.game_ || phase_ != o.phase_ || player_ != o.player_ || turn_ != o.turn_ ||
-      cur_tile_ != o.cur_tile_ || bag_total_ != o.bag_total_ || bag_ != o.bag_ || scores_ != o.scores_ ||
+      ndrawn_ != o.ndrawn_ || drawn_ != o.drawn_ || placeable_ != o.placeable_ || tents_ != o.tents_ ||
+      bag_total_ != o.bag_total_ || bag_ != o.bag_ || scores_ != o.scores_ ||
       supply_ != o.supply_ || !(rng_ == o.rng_) || nplaced_ != o.nplaced_ || nslots_ != o.nslots_ ||
       nfollowers_ != o.nfollowers_ || nfrontier_ != o.nfrontier_ || final_done_ != o.final_done_)
     return false;

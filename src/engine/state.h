@@ -83,6 +83,7 @@ constexpr uint16_t kFrontierBase = 0x100;
 constexpr int kMaxPlaced = 160;
 constexpr int kMaxSlots = 1536;
 constexpr int kMaxFollowers = kMaxPlayers * kFollowersPerPlayer;
+constexpr int kMaxTents = 2;  // fortune tellers per player (T-10)
 
 enum class Phase : uint8_t { Chance, Place, Terminal };
 
@@ -96,10 +97,17 @@ struct TurnLog {
   uint16_t ret_slot = 0xFFFF;
 };
 
-// One entry of the history: a drawn tile, and whether it was discarded (no legal place).
+// One entry of the history: a drawn tile and what became of it.
+enum class Fate : uint8_t {
+  Pending,    // drawn this turn, not yet decided
+  Placed,     // placed on the board
+  Discarded,  // no legal place: out of the game (B-5, T-8)
+  Returned,   // Fortune Teller: drawn but not chosen, back into the bag
+};
 struct Draw {
   uint8_t type = 0;
-  bool discarded = false;
+  Fate fate = Fate::Pending;
+  uint16_t turn = 0;  // the turn it was drawn for (counted from 1)
 };
 
 // The large per-game arrays of a State. Their element types are trivial, so a new state
@@ -108,7 +116,9 @@ struct Draw {
 struct FrontierCell {
   uint16_t cell;
   int16_t x, y;
-  uint8_t need;  // edge types the neighbours require, 2 bits per side (0 = no neighbour)
+  uint8_t need;       // edge types the neighbours require, 2 bits per side (0 = no neighbour)
+  uint16_t present;   // ports (4 edges, then 8 half-edges) that face a neighbouring segment
+  uint16_t port_slot[12];  // the neighbouring segment's slot on each present port
 };
 
 class StateTables {
@@ -163,14 +173,24 @@ class State : private StateTables {
   std::vector<std::pair<int, int>> chance_outcomes() const;
   int bag_size() const { return bag_total_; }
   int bag_count(int type) const { return bag_[type]; }
-  // Draws a tile of this type from the bag. A tile with no legal place is discarded at once
-  // (the state stays at a chance node, or ends when the bag is empty). Returns false if the
-  // tile was discarded. Precondition: is_chance() and bag_count(type) > 0.
+  // Draws a tile of this type from the bag. A player draws 1 tile, plus 1 per fortune teller
+  // they have on a tent (Fortune Teller), one chance node each. When the turn's tiles are
+  // drawn and none has a legal place, all of them leave the game and as many are drawn again
+  // (B-5, T-8); an empty bag ends the game. Returns false when that discard happened.
+  // Precondition: is_chance() and bag_count(type) > 0.
   bool apply_draw(int type);
   // Draws with the state's own seeded generator.
   bool draw_random();
-  // The drawn tile to place (phase Place).
-  int current_tile() const { return cur_tile_; }
+  // Tiles to draw this turn (1 + fortune tellers of the player, at most the bag), and the
+  // tiles drawn so far this turn (Move::choice indexes them).
+  int draw_target() const;
+  int num_drawn() const { return ndrawn_; }
+  int drawn_tile(int i) const { return drawn_[i]; }
+  bool drawn_placeable(int i) const { return placeable_ >> i & 1; }
+  // The first placeable drawn tile (the tile to place when only one was drawn), or -1.
+  int current_tile() const;
+  // Fortune tellers (followers on tents) a player has.
+  int tents(int p) const { return tents_[p]; }
 
   // --- Decisions ---
   // All legal moves in a deterministic order (cleared first).
@@ -250,7 +270,8 @@ class State : private StateTables {
     uint16_t root[12];
     uint16_t present = 0, occupied = 0;
   };
-  void cell_ports(int cell, Ports& p) const;
+  void cell_ports(const FrontierCell& fc, Ports& p) const;
+  void moves_for_tile(int choice, std::vector<Move>& out) const;
   uint32_t free_from_ports(const TileType& tt, int rot, const Ports& p, int player) const;
 
   void init(uint64_t seed, int start_type, int start_rot);
@@ -264,6 +285,10 @@ class State : private StateTables {
   void emit(int player, int points, const char* kind, bool final_scoring, uint16_t root);
   void end_turn();
   bool draw_internal(int type);
+  void add_to_bag(int type) {
+    ++bag_[type];
+    ++bag_total_;
+  }
 
   const Game* game_;
   int nplayers_;
@@ -271,7 +296,10 @@ class State : private StateTables {
   uint8_t player_ = 0;
   bool final_done_ = false;
   int turn_ = 0;
-  int cur_tile_ = -1;
+  std::array<uint8_t, 4> drawn_{};
+  uint8_t ndrawn_ = 0;
+  uint8_t placeable_ = 0;  // bit i: drawn_[i] has a legal place
+  std::array<uint8_t, kMaxPlayers> tents_{};
   int bag_total_ = 0;
   std::array<uint8_t, kMaxTileTypes> bag_{};
   std::array<int32_t, kMaxPlayers> scores_{};
