@@ -35,7 +35,8 @@ int location_code(const TileType& tt, int seg, int rot) {
       for (int h = 0; h < 8; ++h)
         if (sg.halves & (1 << h)) return 4 + h;
       return 12;
-    default: return 13;
+    default:
+      return 13;
   }
 }
 
@@ -86,7 +87,8 @@ Move ActionSpace::decode(const State& s, int action) const {
         m.ret = int8_t(i);
         break;
       }
-    if (m.ret < 0) throw std::invalid_argument("the player has no follower number " + std::to_string(k) + " to take back");
+    if (m.ret < 0)
+      throw std::invalid_argument("the player has no follower number " + std::to_string(k) + " to take back");
   }
   return m;
 }
@@ -99,74 +101,80 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
 
   cls.def_property_readonly("num_actions", [](const PyState& ps) { return ps.space.size(); })
       .def_property_readonly("radius", [](const PyState& ps) { return ps.space.radius; })
-      .def("legal_actions",
-           [](const PyState& ps) {
-             std::vector<Move> moves;
-             ps.s.legal_moves(moves);
-             std::vector<int> out;
-             out.reserve(moves.size());
-             for (const Move& mv : moves)
-               if (int a = ps.space.encode(ps.s, mv); a >= 0) out.push_back(a);
-             std::sort(out.begin(), out.end());
-             return out;
-           },
-           "Sorted action indices of the legal moves inside the window.")
-      .def("legal_action_mask",
-           [](const PyState& ps, std::optional<pyb::array_t<bool>> out) {
-             pyb::array_t<bool> mask;
-             if (out) {
-               mask = *out;
-               if (mask.ndim() != 1 || mask.shape(0) != ps.space.size() || !(mask.flags() & pyb::array::c_style))
-                 throw std::invalid_argument("out must be a contiguous bool array of shape (" +
-                                             std::to_string(ps.space.size()) + ",)");
-             } else {
-               mask = pyb::array_t<bool>(ps.space.size());
-             }
-             bool* p = mask.mutable_data();
-             std::memset(p, 0, size_t(ps.space.size()));
-             std::vector<Move> moves;
-             ps.s.legal_moves(moves);
-             for (const Move& mv : moves)
-               if (int a = ps.space.encode(ps.s, mv); a >= 0) p[a] = true;
-             return mask;
-           },
-           pyb::arg("out").noconvert() = pyb::none(),
-           "numpy bool array of shape (num_actions,): True for the legal moves inside the window. `out`: an "
-           "array to fill instead of a new one.")
-      .def("num_moves_outside_window",
-           [](const PyState& ps) {
-             std::vector<Move> moves;
-             ps.s.legal_moves(moves);
-             int n = 0;
-             for (const Move& mv : moves) n += ps.space.encode(ps.s, mv) < 0;
-             return n;
-           },
-           "Legal moves the action window cannot express (0 in practice; raise radius if not).")
-      .def("move_to_action",
-           [](const PyState& ps, const PyMove& pm) {
-             const Move mv = to_engine(ps.s, pm);
-             if (ps.s.phase() != Phase::Place) throw std::invalid_argument("no tile to place now");
-             if (auto err = ps.s.check_move(mv); !err.empty()) throw std::invalid_argument(err);
-             const int a = ps.space.encode(ps.s, mv);
-             if (a < 0) throw std::invalid_argument("the move lies outside the action window");
-             return a;
-           },
-           pyb::arg("move"), "The action index of a legal move.")
-      .def("action_to_move",
-           [](const PyState& ps, int action) {
-             if (ps.s.phase() != Phase::Place) throw std::invalid_argument("no tile to place now");
-             return from_engine(ps.s, ps.space.decode(ps.s, action));
-           },
-           pyb::arg("action"), "The move an action index stands for (not checked for legality).")
-      .def("legal_moves_and_actions",
-           [](const PyState& ps) {
-             std::vector<Move> moves;
-             ps.s.legal_moves(moves);
-             std::vector<std::pair<PyMove, int>> out;
-             for (const Move& mv : moves) out.emplace_back(from_engine(ps.s, mv), ps.space.encode(ps.s, mv));
-             return out;
-           },
-           "[(move, action or -1)] in the engine's order.");
+      .def(
+          "legal_actions",
+          [](const PyState& ps) {
+            std::vector<Move> moves;
+            ps.s.legal_moves(moves);
+            std::vector<int> out;
+            out.reserve(moves.size());
+            for (const Move& mv : moves)
+              if (int a = ps.space.encode(ps.s, mv); a >= 0) out.push_back(a);
+            std::sort(out.begin(), out.end());
+            return out;
+          },
+          "Sorted action indices of the legal moves inside the window.")
+      .def(
+          "legal_action_mask",
+          [](const PyState& ps, std::optional<pyb::array_t<bool>> out) {
+            pyb::array_t<bool> mask;
+            if (out) {
+              mask = *out;
+              if (mask.ndim() != 1 || mask.shape(0) != ps.space.size() || !(mask.flags() & pyb::array::c_style))
+                throw std::invalid_argument("out must be a contiguous bool array of shape (" +
+                                            std::to_string(ps.space.size()) + ",)");
+            } else {
+              mask = pyb::array_t<bool>(ps.space.size());
+            }
+            bool* p = mask.mutable_data();
+            std::memset(p, 0, size_t(ps.space.size()));
+            std::vector<Move> moves;
+            ps.s.legal_moves(moves);
+            for (const Move& mv : moves)
+              if (int a = ps.space.encode(ps.s, mv); a >= 0) p[a] = true;
+            return mask;
+          },
+          pyb::arg("out").noconvert() = pyb::none(),
+          "numpy bool array of shape (num_actions,): True for the legal moves inside the window. `out`: an "
+          "array to fill instead of a new one.")
+      .def(
+          "num_moves_outside_window",
+          [](const PyState& ps) {
+            std::vector<Move> moves;
+            ps.s.legal_moves(moves);
+            int n = 0;
+            for (const Move& mv : moves) n += ps.space.encode(ps.s, mv) < 0;
+            return n;
+          },
+          "Legal moves the action window cannot express (0 in practice; raise radius if not).")
+      .def(
+          "move_to_action",
+          [](const PyState& ps, const PyMove& pm) {
+            const Move mv = to_engine(ps.s, pm);
+            if (ps.s.phase() != Phase::Place) throw std::invalid_argument("no tile to place now");
+            if (auto err = ps.s.check_move(mv); !err.empty()) throw std::invalid_argument(err);
+            const int a = ps.space.encode(ps.s, mv);
+            if (a < 0) throw std::invalid_argument("the move lies outside the action window");
+            return a;
+          },
+          pyb::arg("move"), "The action index of a legal move.")
+      .def(
+          "action_to_move",
+          [](const PyState& ps, int action) {
+            if (ps.s.phase() != Phase::Place) throw std::invalid_argument("no tile to place now");
+            return from_engine(ps.s, ps.space.decode(ps.s, action));
+          },
+          pyb::arg("action"), "The move an action index stands for (not checked for legality).")
+      .def(
+          "legal_moves_and_actions",
+          [](const PyState& ps) {
+            std::vector<Move> moves;
+            ps.s.legal_moves(moves);
+            std::vector<std::pair<PyMove, int>> out;
+            for (const Move& mv : moves) out.emplace_back(from_engine(ps.s, mv), ps.space.encode(ps.s, mv));
+            return out;
+          },
+          "[(move, action or -1)] in the engine's order.");
 }
 
 }  // namespace carc::py

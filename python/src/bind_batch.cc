@@ -91,9 +91,8 @@ GameResult play_one(const Game* g, const std::vector<std::string>& specs, uint64
 // Plays the games on `threads` worker threads while the calling thread polls `interrupted`
 // (Ctrl-C from Python) every 50 ms; when it returns true, the workers stop after their
 // current game and the function returns early with `stopped` set.
-std::vector<GameResult> play_games(const Rules& rules, const std::vector<std::string>& specs, int games,
-                                   uint64_t seed, int threads, bool records,
-                                   const std::function<bool()>& interrupted, bool& stopped) {
+std::vector<GameResult> play_games(const Rules& rules, const std::vector<std::string>& specs, int games, uint64_t seed,
+                                   int threads, bool records, const std::function<bool()>& interrupted, bool& stopped) {
   if (games < 0) throw std::invalid_argument("games must be >= 0");
   if (int(specs.size()) != rules.players)
     throw std::invalid_argument("need one player spec per seat (" + std::to_string(rules.players) + ")");
@@ -168,30 +167,33 @@ void bind_batch(pyb::module_& m) {
         std::vector<GameResult> out;
         {
           pyb::gil_scoped_release release;
-          out = play_games(r, players, games, seed, threads, records, [] {
-            pyb::gil_scoped_acquire acquire;
-            return PyErr_CheckSignals() != 0;  // leaves KeyboardInterrupt set
-          }, stopped);
+          out = play_games(
+              r, players, games, seed, threads, records,
+              [] {
+                pyb::gil_scoped_acquire acquire;
+                return PyErr_CheckSignals() != 0;  // leaves KeyboardInterrupt set
+              },
+              stopped);
         }
         if (stopped) throw pyb::error_already_set();
         return out;
       },
-      pyb::arg("players") = std::vector<std::string>{"random", "random"}, pyb::arg("games") = 1,
-      pyb::arg("seed") = 0, pyb::arg("threads") = 1, pyb::arg("tileset") = "base",
-      pyb::arg("expansions") = std::vector<std::string>{}, pyb::arg("rules") = pyb::none(),
-      pyb::arg("records") = true,
+      pyb::arg("players") = std::vector<std::string>{"random", "random"}, pyb::arg("games") = 1, pyb::arg("seed") = 0,
+      pyb::arg("threads") = 1, pyb::arg("tileset") = "base", pyb::arg("expansions") = std::vector<std::string>{},
+      pyb::arg("rules") = pyb::none(), pyb::arg("records") = true,
       "Plays `games` games in C++ (GIL released) with one player spec per seat, on `threads` threads "
       "(0 = all cores). Returns a list of GameResult in game order. Ctrl-C stops it (KeyboardInterrupt).");
 
-  m.def("has_ai",
-        [] {
+  m.def(
+      "has_ai",
+      [] {
 #ifdef CARC_HAVE_AI
-          return true;
+        return true;
 #else
-          return false;
+        return false;
 #endif
-        },
-        "True when the module was built with the AI players (greedy, mcts, ...).");
+      },
+      "True when the module was built with the AI players (greedy, mcts, ...).");
 }
 
 }  // namespace carc::py

@@ -203,16 +203,17 @@ void bind_observation(pyb::module_& m, StateClass& cls) {
       });
 
   pyb::class_<PyGame> game{pyb::object(m.attr("Game"))};
-  game.def_property_readonly("observation_shape",
-                             [](const PyGame& g) {
-                               const ObsLayout L{g.rules.players, g.game->num_types(), 2 * g.radius + 1};
-                               pyb::dict d;
-                               d["planes"] = pyb::make_tuple(L.planes(), L.width, L.width);
-                               d["vector"] = pyb::make_tuple(L.vector_size());
-                               d["flat"] = pyb::make_tuple(L.size());
-                               return d;
-                             },
-                             "{'planes': (C, W, W), 'vector': (V,), 'flat': (C*W*W + V,)}")
+  game.def_property_readonly(
+          "observation_shape",
+          [](const PyGame& g) {
+            const ObsLayout L{g.rules.players, g.game->num_types(), 2 * g.radius + 1};
+            pyb::dict d;
+            d["planes"] = pyb::make_tuple(L.planes(), L.width, L.width);
+            d["vector"] = pyb::make_tuple(L.vector_size());
+            d["flat"] = pyb::make_tuple(L.size());
+            return d;
+          },
+          "{'planes': (C, W, W), 'vector': (V,), 'flat': (C*W*W + V,)}")
       .def_property_readonly("observation_plane_names", [](const PyGame& g) { return plane_names(g.rules.players); })
       .def_property_readonly("observation_vector_names",
                              [](const PyGame& g) { return vector_names(*g.game, g.rules.players); });

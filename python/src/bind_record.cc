@@ -50,19 +50,21 @@ void bind_record(pyb::module_& m) {
       .def_readwrite("expansions", &Record::expansions)
       .def_readwrite("seed", &Record::seed)
       .def_readwrite("scripted", &Record::scripted)
-      .def_property_readonly("turns",
-                             [](const Record& r) {
-                               pyb::list l;
-                               for (const auto& t : r.turns) l.append(turn_dict(t));
-                               return l;
-                             },
-                             "The turns as dicts: tile, x, y, rotation (degrees), meeple, discarded, player, "
-                             "take_back.")
+      .def_property_readonly(
+          "turns",
+          [](const Record& r) {
+            pyb::list l;
+            for (const auto& t : r.turns) l.append(turn_dict(t));
+            return l;
+          },
+          "The turns as dicts: tile, x, y, rotation (degrees), meeple, discarded, player, "
+          "take_back.")
       .def("__len__", [](const Record& r) { return r.turns.size(); })
       .def("rules", &rules_of)
       .def("to_json", &record_to_json)
-      .def("save", [](const Record& r, const std::string& path) { write_text(path, record_to_json(r)); },
-           pyb::arg("path"))
+      .def(
+          "save", [](const Record& r, const std::string& path) { write_text(path, record_to_json(r)); },
+          pyb::arg("path"))
       .def("__repr__",
            [](const Record& r) {
              return "<carcassonne.Record " + rules_of(r).to_string() + ", " + std::to_string(r.turns.size()) +
@@ -71,40 +73,45 @@ void bind_record(pyb::module_& m) {
       .def(pyb::pickle([](const Record& r) { return record_to_json(r); },
                        [](const std::string& s) { return parse_record(s); }));
 
-  m.def("parse_record", [](const std::string& text) { return parse_record(text); }, pyb::arg("text"),
-        "Parses a record's JSON text (shape only; replay() checks the moves).");
-  m.def("load_record", [](const std::string& path) { return parse_record(read_text(path)); }, pyb::arg("path"));
+  m.def(
+      "parse_record", [](const std::string& text) { return parse_record(text); }, pyb::arg("text"),
+      "Parses a record's JSON text (shape only; replay() checks the moves).");
+  m.def(
+      "load_record", [](const std::string& path) { return parse_record(read_text(path)); }, pyb::arg("path"));
   m.def("record_to_json", &record_to_json, pyb::arg("record"));
-  m.def("save_record", [](const Record& r, const std::string& path) { write_text(path, record_to_json(r)); },
-        pyb::arg("record"), pyb::arg("path"));
-  m.def("record_of",
-        [](const PyState& ps, std::vector<std::string> names, bool scripted) {
-          return record_of(ps.s, names, scripted);
-        },
-        pyb::arg("state"), pyb::arg("names") = std::vector<std::string>{}, pyb::arg("scripted") = false,
-        "The record of a game so far (player names default to P0, P1, ...).");
-  m.def("replay",
-        [](const Record& r, bool final, bool auto_chance, int radius) {
-          Replay rp = replay(r, final);
-          return PyState(std::move(rp.state), auto_chance, radius);
-        },
-        pyb::arg("record"), pyb::arg("final") = false, pyb::arg("auto_chance") = false,
-        pyb::arg("radius") = kDefaultRadius,
-        "Replays every turn (checking each) and returns the state; with final=True also applies the "
-        "end-of-game scoring. Raises RecordError.");
-  m.def("replay_events",
-        [](const Record& r, bool final) {
-          Replay rp = replay(r, final);
-          std::vector<std::tuple<int, int, int, std::string, bool, int, int>> ev;
-          for (const auto& e : rp.events) ev.emplace_back(e.turn, e.player, e.points, e.kind, e.final, e.x, e.y);
-          return std::make_pair(ev, rp.after_turn);
-        },
-        pyb::arg("record"), pyb::arg("final") = false,
-        "([(turn, player, points, kind, final, x, y)], scores after each turn) of a replay.");
-  m.def("initial_state",
-        [](const Record& r, bool auto_chance, int radius) { return PyState(initial_state(r), auto_chance, radius); },
-        pyb::arg("record"), pyb::arg("auto_chance") = false, pyb::arg("radius") = kDefaultRadius,
-        "A new game in the record's setup, at the first chance node.");
+  m.def(
+      "save_record", [](const Record& r, const std::string& path) { write_text(path, record_to_json(r)); },
+      pyb::arg("record"), pyb::arg("path"));
+  m.def(
+      "record_of",
+      [](const PyState& ps, std::vector<std::string> names, bool scripted) { return record_of(ps.s, names, scripted); },
+      pyb::arg("state"), pyb::arg("names") = std::vector<std::string>{}, pyb::arg("scripted") = false,
+      "The record of a game so far (player names default to P0, P1, ...).");
+  m.def(
+      "replay",
+      [](const Record& r, bool final, bool auto_chance, int radius) {
+        Replay rp = replay(r, final);
+        return PyState(std::move(rp.state), auto_chance, radius);
+      },
+      pyb::arg("record"), pyb::arg("final") = false, pyb::arg("auto_chance") = false,
+      pyb::arg("radius") = kDefaultRadius,
+      "Replays every turn (checking each) and returns the state; with final=True also applies the "
+      "end-of-game scoring. Raises RecordError.");
+  m.def(
+      "replay_events",
+      [](const Record& r, bool final) {
+        Replay rp = replay(r, final);
+        std::vector<std::tuple<int, int, int, std::string, bool, int, int>> ev;
+        for (const auto& e : rp.events) ev.emplace_back(e.turn, e.player, e.points, e.kind, e.final, e.x, e.y);
+        return std::make_pair(ev, rp.after_turn);
+      },
+      pyb::arg("record"), pyb::arg("final") = false,
+      "([(turn, player, points, kind, final, x, y)], scores after each turn) of a replay.");
+  m.def(
+      "initial_state",
+      [](const Record& r, bool auto_chance, int radius) { return PyState(initial_state(r), auto_chance, radius); },
+      pyb::arg("record"), pyb::arg("auto_chance") = false, pyb::arg("radius") = kDefaultRadius,
+      "A new game in the record's setup, at the first chance node.");
 }
 
 }  // namespace carc::py

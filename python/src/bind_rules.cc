@@ -61,8 +61,9 @@ void bind_rules(pyb::module_& m) {
            pyb::arg("radius") = kDefaultRadius)
       .def_property_readonly("rules", [](const PyGame& g) { return g.rules; })
       .def_property_readonly("num_players", [](const PyGame& g) { return g.rules.players; })
-      .def_property_readonly("radius", [](const PyGame& g) { return g.radius; },
-                             "Half-width R of the board window of actions and observations.")
+      .def_property_readonly(
+          "radius", [](const PyGame& g) { return g.radius; },
+          "Half-width R of the board window of actions and observations.")
       .def_property_readonly("num_tile_types", [](const PyGame& g) { return g.game->num_types(); })
       .def_property_readonly("tile_ids",
                              [](const PyGame& g) {
@@ -70,70 +71,79 @@ void bind_rules(pyb::module_& m) {
                                for (int i = 0; i < g.game->num_types(); ++i) ids.push_back(g.game->type(i).id);
                                return ids;
                              })
-      .def_property_readonly("tile_counts",
-                             [](const PyGame& g) {
-                               std::vector<int> c(g.game->initial_counts().begin(), g.game->initial_counts().end());
-                               return c;
-                             },
-                             "Tiles of each type in the bag at the start (start tile taken out).")
+      .def_property_readonly(
+          "tile_counts",
+          [](const PyGame& g) {
+            std::vector<int> c(g.game->initial_counts().begin(), g.game->initial_counts().end());
+            return c;
+          },
+          "Tiles of each type in the bag at the start (start tile taken out).")
       .def_property_readonly("total_tiles", [](const PyGame& g) { return g.game->total_tiles(); })
       .def_property_readonly("start_tile", [](const PyGame& g) { return g.game->type(g.game->start_type()).id; })
-      .def("tile_info",
-           [](const PyGame& g, const std::string& id) {
-             const int t = g.game->type_index(id);
-             if (t < 0) throw pyb::key_error("unknown tile '" + id + "'");
-             const TileType& tt = g.game->type(t);
-             pyb::dict d;
-             d["id"] = tt.id;
-             d["set"] = tt.set;
-             d["note"] = tt.note;
-             d["count"] = tt.count;
-             std::vector<std::string> edges;
-             for (int s = 0; s < 4; ++s) {
-               static const char* names[4] = {"none", "field", "road", "city"};
-               edges.push_back(names[int(tt.rot[0].edge(s))]);
-             }
-             d["edges"] = edges;  // N, E, S, W at rotation 0
-             std::vector<std::pair<std::string, std::string>> segs;
-             for (int s = 0; s < tt.nseg; ++s) segs.emplace_back(kind_name(tt.rot[0].seg[s].kind), tt.location_name(s, 0));
-             d["segments"] = segs;  // (kind, location at rotation 0)
-             d["festival"] = tt.festival;
-             return d;
-           },
-           pyb::arg("tile"), "Description of a tile type: edges, segments, set.")
-      .def_property_readonly("num_actions", [](const PyGame& g) { return ActionSpace{g.radius}.size(); },
-                             "Size of the fixed action space: (2R+1)^2 * 4 * NUM_OPTIONS.")
-      .def("new_initial_state",
-           [](const PyGame& g, uint64_t seed, bool auto_chance, std::optional<std::string> start_tile,
-              int start_rotation) {
-             if (!start_tile) return PyState(State(g.game, seed), auto_chance, g.radius);
-             const int t = g.game->type_index(*start_tile);
-             if (t < 0) throw std::invalid_argument("unknown tile '" + *start_tile + "'");
-             if (start_rotation < 0 || start_rotation > 3)
-               throw std::invalid_argument("start_rotation is 0..3 quarter turns");
-             if (g.game->initial_counts()[size_t(t)] == 0 && t != g.game->start_type())
-               throw std::invalid_argument("no tile " + *start_tile + " is left for the start");
-             return PyState(State(g.game, seed, t, start_rotation), auto_chance, g.radius);
-           },
-           pyb::arg("seed") = 0, pyb::arg("auto_chance") = false, pyb::arg("start_tile") = pyb::none(),
-           pyb::arg("start_rotation") = 0,
-           "A new game (start tile placed) at the first chance node, or with auto_chance=True at the first "
-           "decision (draws made with the state's generator seeded by `seed`). `start_tile`/`start_rotation` "
-           "replace the usual start tile (scripted scenarios).")
+      .def(
+          "tile_info",
+          [](const PyGame& g, const std::string& id) {
+            const int t = g.game->type_index(id);
+            if (t < 0) throw pyb::key_error("unknown tile '" + id + "'");
+            const TileType& tt = g.game->type(t);
+            pyb::dict d;
+            d["id"] = tt.id;
+            d["set"] = tt.set;
+            d["note"] = tt.note;
+            d["count"] = tt.count;
+            std::vector<std::string> edges;
+            for (int s = 0; s < 4; ++s) {
+              static const char* names[4] = {"none", "field", "road", "city"};
+              edges.push_back(names[int(tt.rot[0].edge(s))]);
+            }
+            d["edges"] = edges;  // N, E, S, W at rotation 0
+            std::vector<std::pair<std::string, std::string>> segs;
+            for (int s = 0; s < tt.nseg; ++s)
+              segs.emplace_back(kind_name(tt.rot[0].seg[s].kind), tt.location_name(s, 0));
+            d["segments"] = segs;  // (kind, location at rotation 0)
+            d["festival"] = tt.festival;
+            return d;
+          },
+          pyb::arg("tile"), "Description of a tile type: edges, segments, set.")
+      .def_property_readonly(
+          "num_actions", [](const PyGame& g) { return ActionSpace{g.radius}.size(); },
+          "Size of the fixed action space: (2R+1)^2 * 4 * NUM_OPTIONS.")
+      .def(
+          "new_initial_state",
+          [](const PyGame& g, uint64_t seed, bool auto_chance, std::optional<std::string> start_tile,
+             int start_rotation) {
+            if (!start_tile) return PyState(State(g.game, seed), auto_chance, g.radius);
+            const int t = g.game->type_index(*start_tile);
+            if (t < 0) throw std::invalid_argument("unknown tile '" + *start_tile + "'");
+            if (start_rotation < 0 || start_rotation > 3)
+              throw std::invalid_argument("start_rotation is 0..3 quarter turns");
+            if (g.game->initial_counts()[size_t(t)] == 0 && t != g.game->start_type())
+              throw std::invalid_argument("no tile " + *start_tile + " is left for the start");
+            return PyState(State(g.game, seed, t, start_rotation), auto_chance, g.radius);
+          },
+          pyb::arg("seed") = 0, pyb::arg("auto_chance") = false, pyb::arg("start_tile") = pyb::none(),
+          pyb::arg("start_rotation") = 0,
+          "A new game (start tile placed) at the first chance node, or with auto_chance=True at the first "
+          "decision (draws made with the state's generator seeded by `seed`). `start_tile`/`start_rotation` "
+          "replace the usual start tile (scripted scenarios).")
       .def("__repr__", [](const PyGame& g) { return "<carcassonne.Game " + g.rules.to_string() + ">"; })
       .def(pyb::pickle(
           [](const PyGame& g) {
             return pyb::make_tuple(g.rules.players, g.rules.tileset, g.rules.expansions(), g.radius);
           },
           [](pyb::tuple t) {
-            return make_game(make_rules(t[0].cast<int>(), t[1].cast<std::string>(),
-                                        t[2].cast<std::vector<std::string>>()),
-                             t[3].cast<int>());
+            return make_game(
+                make_rules(t[0].cast<int>(), t[1].cast<std::string>(), t[2].cast<std::vector<std::string>>()),
+                t[3].cast<int>());
           }));
 
   m.def("tile_sets", &embedded_tile_set_names, "Names of the tile sets built into the module.");
-  m.def("expansion_names", [] { return std::vector<std::string>{"festival", "fortune-teller", "fruit-trees"}; },
-        "Expansion names the rules know about (the engine may still reject some combinations).");
+  m.def(
+      "expansion_names",
+      [] {
+        return std::vector<std::string>{"festival", "fortune-teller", "fruit-trees"};
+      },
+      "Expansion names the rules know about (the engine may still reject some combinations).");
 }
 
 }  // namespace carc::py

@@ -57,9 +57,7 @@ std::string move_repr(const PyMove& pm) {
   return r + ")";
 }
 
-auto move_key(const PyMove& pm) {
-  return std::make_tuple(pm.m.x, pm.m.y, pm.m.rot, pm.loc, pm.m.ret, pm.m.choice);
-}
+auto move_key(const PyMove& pm) { return std::make_tuple(pm.m.x, pm.m.y, pm.m.rot, pm.loc, pm.m.ret, pm.m.choice); }
 
 int tile_index(const State& s, pyb::handle tile) {
   if (pyb::isinstance<pyb::str>(tile)) {
@@ -115,36 +113,44 @@ StateClass bind_state(pyb::module_& m) {
            pyb::arg("take_back") = -1, pyb::arg("choice") = 0)
       .def_property_readonly("x", [](const PyMove& pm) { return int(pm.m.x); })
       .def_property_readonly("y", [](const PyMove& pm) { return int(pm.m.y); })
-      .def_property_readonly("rotation", [](const PyMove& pm) { return int(pm.m.rot); }, "Quarter turns clockwise.")
+      .def_property_readonly(
+          "rotation", [](const PyMove& pm) { return int(pm.m.rot); }, "Quarter turns clockwise.")
       .def_property_readonly("degrees", [](const PyMove& pm) { return 90 * int(pm.m.rot); })
-      .def_property_readonly("location",
-                             [](const PyMove& pm) -> std::optional<std::string> {
-                               if (pm.loc < 0) return std::nullopt;
-                               return loc_name(pm.loc);
-                             },
-                             "Follower location on the placed tile ('N', 'Sw', 'C', 'inner', ...) or None.")
-      .def_property_readonly("meeple", [](const PyMove& pm) { return int(pm.m.meeple); },
-                             "Segment index of the follower on the placed tile, or -1 (engine detail).")
-      .def_property_readonly("take_back", [](const PyMove& pm) { return int(pm.m.ret); },
-                             "Festival: index into State.followers() of the own follower taken back, or -1.")
-      .def_property_readonly("take_back_at",
-                             [](const PyMove& pm) -> std::optional<std::tuple<int, int, std::string>> {
-                               if (!pm.has_take_back_at) return std::nullopt;
-                               return std::make_tuple(int(pm.tb_x), int(pm.tb_y), loc_name(pm.tb_loc));
-                             },
-                             "Festival: (x, y, location) of the follower taken back, or None.")
+      .def_property_readonly(
+          "location",
+          [](const PyMove& pm) -> std::optional<std::string> {
+            if (pm.loc < 0) return std::nullopt;
+            return loc_name(pm.loc);
+          },
+          "Follower location on the placed tile ('N', 'Sw', 'C', 'inner', ...) or None.")
+      .def_property_readonly(
+          "meeple", [](const PyMove& pm) { return int(pm.m.meeple); },
+          "Segment index of the follower on the placed tile, or -1 (engine detail).")
+      .def_property_readonly(
+          "take_back", [](const PyMove& pm) { return int(pm.m.ret); },
+          "Festival: index into State.followers() of the own follower taken back, or -1.")
+      .def_property_readonly(
+          "take_back_at",
+          [](const PyMove& pm) -> std::optional<std::tuple<int, int, std::string>> {
+            if (!pm.has_take_back_at) return std::nullopt;
+            return std::make_tuple(int(pm.tb_x), int(pm.tb_y), loc_name(pm.tb_loc));
+          },
+          "Festival: (x, y, location) of the follower taken back, or None.")
       .def_property_readonly("choice", [](const PyMove& pm) { return int(pm.m.choice); })
-      .def_property_readonly("tile", [](const PyMove& pm) -> std::optional<std::string> {
-        if (pm.tile < 0 || !pm.game) return std::nullopt;
-        return tile_name(pm);
-      })
+      .def_property_readonly("tile",
+                             [](const PyMove& pm) -> std::optional<std::string> {
+                               if (pm.tile < 0 || !pm.game) return std::nullopt;
+                               return tile_name(pm);
+                             })
       .def("__repr__", &move_repr)
       .def("__eq__", [](const PyMove& a, const PyMove& b) { return move_key(a) == move_key(b); })
-      .def("__hash__", [](const PyMove& pm) {
-        uint64_t h = uint64_t(uint16_t(pm.m.x)) | uint64_t(uint16_t(pm.m.y)) << 16 | uint64_t(pm.m.rot) << 32 |
-                     uint64_t(uint8_t(pm.loc)) << 36 | uint64_t(uint8_t(pm.m.ret)) << 44 | uint64_t(pm.m.choice) << 52;
-        return int64_t((h * 0x9E3779B97F4A7C15ull) >> 2);
-      })
+      .def("__hash__",
+           [](const PyMove& pm) {
+             uint64_t h = uint64_t(uint16_t(pm.m.x)) | uint64_t(uint16_t(pm.m.y)) << 16 | uint64_t(pm.m.rot) << 32 |
+                          uint64_t(uint8_t(pm.loc)) << 36 | uint64_t(uint8_t(pm.m.ret)) << 44 |
+                          uint64_t(pm.m.choice) << 52;
+             return int64_t((h * 0x9E3779B97F4A7C15ull) >> 2);
+           })
       .def(pyb::pickle(
           [](const PyMove& pm) {
             return pyb::make_tuple(int(pm.m.x), int(pm.m.y), int(pm.m.rot), loc_name(pm.loc), int(pm.m.ret),
@@ -161,185 +167,220 @@ StateClass bind_state(pyb::module_& m) {
             return pm;
           }));
 
-  StateClass cls(m, "State",
-                       "A game in progress. Chance nodes (tile draws) are explicit unless auto_chance is set.");
+  StateClass cls(m, "State", "A game in progress. Chance nodes (tile draws) are explicit unless auto_chance is set.");
   cls.def_property_readonly("game",
-                             [](const PyState& ps) { return PyGame{ps.s.rules(), &ps.s.game(), ps.space.radius}; })
+                            [](const PyState& ps) {
+                              return PyGame{ps.s.rules(), &ps.s.game(), ps.space.radius};
+                            })
       .def_property_readonly("rules", [](const PyState& ps) { return ps.s.rules(); })
-      .def_property("auto_chance", [](const PyState& ps) { return ps.auto_chance; },
-                    [](PyState& ps, bool v) {
-                      ps.auto_chance = v;
-                      ps.settle();
-                    },
-                    "When True, every chance node is resolved at once with the state's own generator.")
+      .def_property(
+          "auto_chance", [](const PyState& ps) { return ps.auto_chance; },
+          [](PyState& ps, bool v) {
+            ps.auto_chance = v;
+            ps.settle();
+          },
+          "When True, every chance node is resolved at once with the state's own generator.")
       .def_property_readonly("num_players", [](const PyState& ps) { return ps.s.num_players(); })
-      .def("current_player", [](const PyState& ps) { return ps.s.current_player(); },
-           "The player to decide; -1 (CHANCE_PLAYER) at a chance node, -2 (TERMINAL_PLAYER) at the end.")
-      .def_property_readonly("turn_player", [](const PyState& ps) { return ps.s.turn_player(); },
-                             "The player whose turn it is (also at chance nodes).")
-      .def_property_readonly("turn", [](const PyState& ps) { return ps.s.turn(); }, "Tiles placed after the start tile.")
+      .def(
+          "current_player", [](const PyState& ps) { return ps.s.current_player(); },
+          "The player to decide; -1 (CHANCE_PLAYER) at a chance node, -2 (TERMINAL_PLAYER) at the end.")
+      .def_property_readonly(
+          "turn_player", [](const PyState& ps) { return ps.s.turn_player(); },
+          "The player whose turn it is (also at chance nodes).")
+      .def_property_readonly(
+          "turn", [](const PyState& ps) { return ps.s.turn(); }, "Tiles placed after the start tile.")
       .def("is_chance_node", [](const PyState& ps) { return ps.s.is_chance(); })
       .def("is_terminal", [](const PyState& ps) { return ps.s.is_terminal(); })
       .def("scores", [](const PyState& ps) { return ps.s.scores(); })
-      .def("returns", [](const PyState& ps) { return ps.s.scores(); }, "Same as scores() (points so far).")
-      .def("supply", [](const PyState& ps) {
-        std::vector<int> v;
-        for (int p = 0; p < ps.s.num_players(); ++p) v.push_back(ps.s.supply(p));
-        return v;
-      }, "Followers each player still has in hand.")
+      .def(
+          "returns", [](const PyState& ps) { return ps.s.scores(); }, "Same as scores() (points so far).")
+      .def(
+          "supply",
+          [](const PyState& ps) {
+            std::vector<int> v;
+            for (int p = 0; p < ps.s.num_players(); ++p) v.push_back(ps.s.supply(p));
+            return v;
+          },
+          "Followers each player still has in hand.")
       // --- chance ---
-      .def("chance_outcomes",
-           [](const PyState& ps) {
-             std::vector<std::pair<std::string, double>> out;
-             const double total = ps.s.bag_size();
-             for (auto [t, c] : ps.s.chance_outcomes()) out.emplace_back(ps.s.game().type(t).id, c / total);
-             return out;
-           },
-           "[(tile id, probability)] of the next draw (empty unless at a chance node).")
-      .def("bag",
-           [](const PyState& ps) {
-             std::vector<std::pair<std::string, int>> out;
-             for (int t = 0; t < ps.s.game().num_types(); ++t)
-               if (ps.s.bag_count(t)) out.emplace_back(ps.s.game().type(t).id, ps.s.bag_count(t));
-             return out;
-           },
-           "[(tile id, count)] of the tiles still in the bag (public information).")
+      .def(
+          "chance_outcomes",
+          [](const PyState& ps) {
+            std::vector<std::pair<std::string, double>> out;
+            const double total = ps.s.bag_size();
+            for (auto [t, c] : ps.s.chance_outcomes()) out.emplace_back(ps.s.game().type(t).id, c / total);
+            return out;
+          },
+          "[(tile id, probability)] of the next draw (empty unless at a chance node).")
+      .def(
+          "bag",
+          [](const PyState& ps) {
+            std::vector<std::pair<std::string, int>> out;
+            for (int t = 0; t < ps.s.game().num_types(); ++t)
+              if (ps.s.bag_count(t)) out.emplace_back(ps.s.game().type(t).id, ps.s.bag_count(t));
+            return out;
+          },
+          "[(tile id, count)] of the tiles still in the bag (public information).")
       .def_property_readonly("bag_size", [](const PyState& ps) { return ps.s.bag_size(); })
-      .def("apply_draw",
-           [](PyState& ps, pyb::handle tile) {
-             if (!ps.s.is_chance()) throw std::invalid_argument("not at a chance node");
-             const int t = tile_index(ps.s, tile);
-             if (ps.s.bag_count(t) == 0)
-               throw std::invalid_argument("no tile " + ps.s.game().type(t).id + " is left in the bag");
-             const bool placed = ps.s.apply_draw(t);
-             ps.settle();
-             return placed;
-           },
-           pyb::arg("tile"),
-           "Draws this tile (id or type index). Returns False when it had no legal place and was discarded.")
-      .def("draw_random",
-           [](PyState& ps) {
-             if (!ps.s.is_chance()) throw std::invalid_argument("not at a chance node");
-             const bool placed = ps.s.draw_random();
-             ps.settle();
-             return placed;
-           },
-           "Draws with the state's own generator; False when the tile was discarded.")
-      .def("resolve_chance",
-           [](PyState& ps) {
-             while (ps.s.is_chance()) ps.s.draw_random();
-           },
-           "Draws with the state's generator until a decision or the end.")
-      .def("resample_hidden",
-           [](PyState& ps, uint64_t seed) {
-             Rng r(seed);
-             ps.s.resample_hidden(r);
-           },
-           pyb::arg("seed"), "Replaces the hidden future (the draw generator) by a fresh one from `seed`.")
+      .def(
+          "apply_draw",
+          [](PyState& ps, pyb::handle tile) {
+            if (!ps.s.is_chance()) throw std::invalid_argument("not at a chance node");
+            const int t = tile_index(ps.s, tile);
+            if (ps.s.bag_count(t) == 0)
+              throw std::invalid_argument("no tile " + ps.s.game().type(t).id + " is left in the bag");
+            const bool placed = ps.s.apply_draw(t);
+            ps.settle();
+            return placed;
+          },
+          pyb::arg("tile"),
+          "Draws this tile (id or type index). Returns False when it had no legal place and was discarded.")
+      .def(
+          "draw_random",
+          [](PyState& ps) {
+            if (!ps.s.is_chance()) throw std::invalid_argument("not at a chance node");
+            const bool placed = ps.s.draw_random();
+            ps.settle();
+            return placed;
+          },
+          "Draws with the state's own generator; False when the tile was discarded.")
+      .def(
+          "resolve_chance",
+          [](PyState& ps) {
+            while (ps.s.is_chance()) ps.s.draw_random();
+          },
+          "Draws with the state's generator until a decision or the end.")
+      .def(
+          "resample_hidden",
+          [](PyState& ps, uint64_t seed) {
+            Rng r(seed);
+            ps.s.resample_hidden(r);
+          },
+          pyb::arg("seed"), "Replaces the hidden future (the draw generator) by a fresh one from `seed`.")
       .def_property_readonly("current_tile",
                              [](const PyState& ps) -> std::optional<std::string> {
                                if (ps.s.current_tile() < 0 || ps.s.phase() != Phase::Place) return std::nullopt;
                                return ps.s.game().type(ps.s.current_tile()).id;
                              })
       // --- decisions ---
-      .def("legal_moves", [](const PyState& ps) { return legal_py_moves(ps.s); },
-           "Legal moves in the engine's deterministic order (empty at chance and terminal nodes).")
+      .def(
+          "legal_moves", [](const PyState& ps) { return legal_py_moves(ps.s); },
+          "Legal moves in the engine's deterministic order (empty at chance and terminal nodes).")
       .def("num_legal_moves", [](const PyState& ps) { return ps.s.count_legal_moves(); })
-      .def("check_move", [](const PyState& ps, const PyMove& pm) {
-        if (ps.s.phase() != Phase::Place) return std::string("no tile to place now");
-        try {
-          return ps.s.check_move(to_engine(ps.s, pm));
-        } catch (const std::invalid_argument& e) {
-          return std::string(e.what());
-        }
-      }, "'' when the move is legal, otherwise why not.")
+      .def(
+          "check_move",
+          [](const PyState& ps, const PyMove& pm) {
+            if (ps.s.phase() != Phase::Place) return std::string("no tile to place now");
+            try {
+              return ps.s.check_move(to_engine(ps.s, pm));
+            } catch (const std::invalid_argument& e) {
+              return std::string(e.what());
+            }
+          },
+          "'' when the move is legal, otherwise why not.")
       .def("apply", &apply_checked, pyb::arg("move"), "Applies a legal move (ValueError otherwise).")
-      .def("apply",
-           [](PyState& ps, int action) {
-             if (ps.s.phase() != Phase::Place) throw std::invalid_argument("no tile to place now");
-             apply_checked(ps, from_engine(ps.s, ps.space.decode(ps.s, action)));
-           },
-           pyb::arg("action"), "Applies a move given by its action index.")
+      .def(
+          "apply",
+          [](PyState& ps, int action) {
+            if (ps.s.phase() != Phase::Place) throw std::invalid_argument("no tile to place now");
+            apply_checked(ps, from_engine(ps.s, ps.space.decode(ps.s, action)));
+          },
+          pyb::arg("action"), "Applies a move given by its action index.")
       .def("describe", [](const PyState& ps, const PyMove& pm) { return describe_move(ps.s, to_engine(ps.s, pm)); })
-      .def("play_random",
-           [](PyState& ps, uint64_t seed) {
-             Rng rng(seed);
-             std::vector<Move> moves;
-             pyb::gil_scoped_release release;
-             random_playout(ps.s, rng, moves);
-           },
-           pyb::arg("seed") = 0, "Plays to the end uniformly at random (in C++).")
-      .def("finish", [](PyState& ps) { ps.s.finish(); }, "Applies the end-of-game scoring now (idempotent).")
+      .def(
+          "play_random",
+          [](PyState& ps, uint64_t seed) {
+            Rng rng(seed);
+            std::vector<Move> moves;
+            pyb::gil_scoped_release release;
+            random_playout(ps.s, rng, moves);
+          },
+          pyb::arg("seed") = 0, "Plays to the end uniformly at random (in C++).")
+      .def(
+          "finish", [](PyState& ps) { ps.s.finish(); }, "Applies the end-of-game scoring now (idempotent).")
       // --- board inspection ---
-      .def("tiles",
-           [](const PyState& ps) {
-             std::vector<std::tuple<int, int, std::string, int>> out;
-             for (int i = 0; i < ps.s.num_placed(); ++i) {
-               const PlacedTile& P = ps.s.placed(i);
-               out.emplace_back(P.x, P.y, ps.s.game().type(P.type).id, int(P.rot));
-             }
-             return out;
-           },
-           "[(x, y, tile id, rotation)] in placement order; the start tile first.")
-      .def("followers",
-           [](const PyState& ps) {
-             std::vector<std::tuple<int, int, int, std::string, std::string>> out;
-             for (int i = 0; i < ps.s.num_followers(); ++i) {
-               const Follower& f = ps.s.followers()[i];
-               const PlacedTile& P = ps.s.placed(ps.s.slot_tile(f.slot));
-               const TileType& tt = ps.s.game().type(P.type);
-               const int seg = ps.s.slot_segment(f.slot);
-               out.emplace_back(int(f.player), P.x, P.y, tt.location_name(seg, P.rot),
-                                kind_name(tt.rot[P.rot].seg[seg].kind));
-             }
-             return out;
-           },
-           "[(player, x, y, location, kind)] of the followers on the board.")
-      .def("validate", [](const PyState& ps) { return ps.s.validate(); },
-           "'' or the first mismatch between incremental and recomputed features (slow; for tests).")
+      .def(
+          "tiles",
+          [](const PyState& ps) {
+            std::vector<std::tuple<int, int, std::string, int>> out;
+            for (int i = 0; i < ps.s.num_placed(); ++i) {
+              const PlacedTile& P = ps.s.placed(i);
+              out.emplace_back(P.x, P.y, ps.s.game().type(P.type).id, int(P.rot));
+            }
+            return out;
+          },
+          "[(x, y, tile id, rotation)] in placement order; the start tile first.")
+      .def(
+          "followers",
+          [](const PyState& ps) {
+            std::vector<std::tuple<int, int, int, std::string, std::string>> out;
+            for (int i = 0; i < ps.s.num_followers(); ++i) {
+              const Follower& f = ps.s.followers()[i];
+              const PlacedTile& P = ps.s.placed(ps.s.slot_tile(f.slot));
+              const TileType& tt = ps.s.game().type(P.type);
+              const int seg = ps.s.slot_segment(f.slot);
+              out.emplace_back(int(f.player), P.x, P.y, tt.location_name(seg, P.rot),
+                               kind_name(tt.rot[P.rot].seg[seg].kind));
+            }
+            return out;
+          },
+          "[(player, x, y, location, kind)] of the followers on the board.")
+      .def(
+          "validate", [](const PyState& ps) { return ps.s.validate(); },
+          "'' or the first mismatch between incremental and recomputed features (slow; for tests).")
       // --- copies and serialization ---
       .def("clone", [](const PyState& ps) { return PyState(ps); })
       .def("__copy__", [](const PyState& ps) { return PyState(ps); })
       .def("__deepcopy__", [](const PyState& ps, pyb::dict) { return PyState(ps); })
       .def("__eq__", [](const PyState& a, const PyState& b) { return a.s == b.s; })
-      .def("to_json", [](const PyState& ps) { return state_to_json(ps.s); },
-           "Full JSON of the state (engine's state_to_json), including the draw generator.")
-      .def_static("from_json",
-                  [](const std::string& text, bool auto_chance, int radius) {
-                    return PyState(state_from_json(text), auto_chance, radius);
-                  },
-                  pyb::arg("text"), pyb::arg("auto_chance") = false, pyb::arg("radius") = kDefaultRadius)
-      .def("__str__", [](const PyState& ps) {
-        std::string r = ps.s.rules().to_string() + " turn " + std::to_string(ps.s.turn()) + ", scores";
-        for (int sc : ps.s.scores()) r += " " + std::to_string(sc);
-        if (ps.s.is_terminal()) r += " (final)";
-        else if (ps.s.is_chance()) r += ", player " + std::to_string(ps.s.turn_player()) + " to draw";
-        else r += ", player " + std::to_string(ps.s.turn_player()) + " to place " +
-                  ps.s.game().type(ps.s.current_tile()).id;
-        return r;
-      })
-      .def("__repr__", [](const PyState& ps) { return "<carcassonne.State " + ps.s.rules().to_string() + " turn " +
-                                                       std::to_string(ps.s.turn()) + ">"; })
+      .def(
+          "to_json", [](const PyState& ps) { return state_to_json(ps.s); },
+          "Full JSON of the state (engine's state_to_json), including the draw generator.")
+      .def_static(
+          "from_json",
+          [](const std::string& text, bool auto_chance, int radius) {
+            return PyState(state_from_json(text), auto_chance, radius);
+          },
+          pyb::arg("text"), pyb::arg("auto_chance") = false, pyb::arg("radius") = kDefaultRadius)
+      .def("__str__",
+           [](const PyState& ps) {
+             std::string r = ps.s.rules().to_string() + " turn " + std::to_string(ps.s.turn()) + ", scores";
+             for (int sc : ps.s.scores()) r += " " + std::to_string(sc);
+             if (ps.s.is_terminal())
+               r += " (final)";
+             else if (ps.s.is_chance())
+               r += ", player " + std::to_string(ps.s.turn_player()) + " to draw";
+             else
+               r += ", player " + std::to_string(ps.s.turn_player()) + " to place " +
+                    ps.s.game().type(ps.s.current_tile()).id;
+             return r;
+           })
+      .def("__repr__",
+           [](const PyState& ps) {
+             return "<carcassonne.State " + ps.s.rules().to_string() + " turn " + std::to_string(ps.s.turn()) + ">";
+           })
       .def(pyb::pickle(
           [](const PyState& ps) { return pyb::make_tuple(state_to_json(ps.s), ps.auto_chance, ps.space.radius); },
           [](pyb::tuple t) {
             return PyState(state_from_json(t[0].cast<std::string>()), t[1].cast<bool>(), t[2].cast<int>());
           }));
 
-  m.def("new_game",
-        [](int players, const std::string& tileset, const std::vector<std::string>& expansions, uint64_t seed,
-           bool auto_chance, int radius) {
-          const Rules r = make_rules(players, tileset, expansions);
-          return PyState(State(Game::get(r), seed), auto_chance, radius);
-        },
-        pyb::arg("players") = 2, pyb::arg("tileset") = "base", pyb::arg("expansions") = std::vector<std::string>{},
-        pyb::arg("seed") = 0, pyb::arg("auto_chance") = false, pyb::arg("radius") = kDefaultRadius,
-        "Shortcut for Game(players, tileset, expansions, radius).new_initial_state(seed, auto_chance).");
-  m.def("state_from_json",
-        [](const std::string& text, bool auto_chance, int radius) {
-          return PyState(state_from_json(text), auto_chance, radius);
-        },
-        pyb::arg("text"), pyb::arg("auto_chance") = false, pyb::arg("radius") = kDefaultRadius);
+  m.def(
+      "new_game",
+      [](int players, const std::string& tileset, const std::vector<std::string>& expansions, uint64_t seed,
+         bool auto_chance, int radius) {
+        const Rules r = make_rules(players, tileset, expansions);
+        return PyState(State(Game::get(r), seed), auto_chance, radius);
+      },
+      pyb::arg("players") = 2, pyb::arg("tileset") = "base", pyb::arg("expansions") = std::vector<std::string>{},
+      pyb::arg("seed") = 0, pyb::arg("auto_chance") = false, pyb::arg("radius") = kDefaultRadius,
+      "Shortcut for Game(players, tileset, expansions, radius).new_initial_state(seed, auto_chance).");
+  m.def(
+      "state_from_json",
+      [](const std::string& text, bool auto_chance, int radius) {
+        return PyState(state_from_json(text), auto_chance, radius);
+      },
+      pyb::arg("text"), pyb::arg("auto_chance") = false, pyb::arg("radius") = kDefaultRadius);
   m.def("state_to_json", [](const PyState& ps) { return state_to_json(ps.s); });
   m.attr("CHANCE_PLAYER") = kChancePlayer;
   m.attr("TERMINAL_PLAYER") = kTerminalPlayer;
