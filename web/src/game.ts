@@ -72,14 +72,32 @@ export class GamePage {
 
   destroy() {
     this.es?.close();
+    clearInterval(this.pollTimer);
     window.removeEventListener('keydown', this.keyHandler);
   }
 
+  private pollTimer = 0;
+
+  // Live updates by server-sent events; when the server has no stream to spare (503) or the
+  // stream keeps failing, poll the game every 2 s instead.
   private connect() {
     this.es = new EventSource(`/api/games/${this.id}/events`);
+    let opened = false;
+    this.es.addEventListener('open', () => { opened = true; });
     this.es.addEventListener('state', (e) => {
       const v = JSON.parse((e as MessageEvent).data) as GameView;
       void this.update(v);
+    });
+    this.es.addEventListener('error', () => {
+      if (opened || this.pollTimer) return;
+      this.es?.close();
+      this.pollTimer = window.setInterval(async () => {
+        try {
+          await this.update(await api.game(this.id));
+        } catch {
+          /* the server may be restarting: try again */
+        }
+      }, 2000);
     });
   }
 
