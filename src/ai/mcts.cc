@@ -55,6 +55,7 @@ class Tree {
     nodes_.push_back(Node{});
     moves_.reserve(512);
     path_.reserve(256);
+    if (cfg_.prior > 0 && !root_.is_chance() && !root_.is_terminal()) add_root_prior();
   }
 
   void run(long long iterations, Clock::time_point deadline, bool timed) {
@@ -65,13 +66,40 @@ class Tree {
     }
   }
 
+  // Progressive bias at the root: every move starts with `prior` virtual visits whose reward
+  // reflects its heuristic margin after one move (the greedy player's view) relative to the
+  // best move's, so that a small budget is spent on the promising moves first.
+  void add_root_prior() {
+    expand(0, root_);
+    Node& r = nodes_[0];
+    if (!r.first || r.chance) return;
+    root_.legal_moves(moves_);
+    const int me = root_.current_player();
+    std::vector<double> m(moves_.size());
+    double best = -1e300;
+    for (size_t i = 0; i < moves_.size(); ++i) {
+      State c = root_;
+      c.resample_hidden(rng_);
+      c.apply(moves_[i]);
+      m[i] = margin(evaluate_consuming(c, cfg_.follower_value), me, root_.num_players());
+      best = std::max(best, m[i]);
+    }
+    prior_ = uint32_t(cfg_.prior);
+    for (size_t i = 0; i < moves_.size(); ++i) {
+      Node& c = nodes_[r.first + i];
+      c.visits = prior_;
+      c.value = float(prior_ * (0.5 + 0.5 * std::tanh((m[i] - best) / cfg_.prior_scale)));
+      nodes_[0].visits += prior_;
+    }
+  }
+
   // Statistics of the root's children (legal_moves order of the root).
   void root_stats(std::vector<MoveEval>& out) const {
     const Node& r = nodes_[0];
     if (!r.first) return;
     for (int i = 0; i < r.n; ++i) {
       const Node& c = nodes_[r.first + i];
-      out[i].visits += int(c.visits);
+      out[i].visits += int(c.visits - prior_);
       out[i].win_probability += win_sum_[i];
       out[i].score_diff += margin_sum_[i];
     }
@@ -209,6 +237,7 @@ class Tree {
   std::vector<uint32_t> path_;
   std::vector<double> win_sum_, margin_sum_;
   long long done_ = 0;
+  uint32_t prior_ = 0;
 };
 
 uint64_t mix(uint64_t a, uint64_t b) {
@@ -256,6 +285,11 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else if (k == "rf") {
         c.rollout_follower = parse_real(v);
         if (c.rollout_follower < 0 || c.rollout_follower > 1) throw std::invalid_argument("rf must be in [0, 1]");
+      } else if (k == "prior") {
+        c.prior = int(parse_count(v));
+      } else if (k == "pscale") {
+        c.prior_scale = parse_real(v);
+        if (c.prior_scale <= 0) throw std::invalid_argument("pscale must be > 0");
       } else if (k == "win") {
         c.win_weight = parse_real(v);
         if (c.win_weight < 0 || c.win_weight > 1) throw std::invalid_argument("win must be in [0, 1]");
@@ -271,7 +305,7 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else {
         throw std::invalid_argument(
             "unknown parameter '" + k +
-            "' (allowed: time, iterations, threads, level, c, depth, rf, win, scale, follower, nodes, seed)");
+            "' (allowed: time, iterations, threads, level, c, depth, rf, prior, pscale, win, scale, follower, nodes, seed)");
       }
     } catch (const std::invalid_argument& e) {
       const std::string msg = e.what();
@@ -300,6 +334,8 @@ std::string MctsPlayer::name() const {
     return std::string(b);
   };
   if (cfg_.depth != d.depth) s += ":depth=" + (cfg_.depth < 0 ? std::string("end") : std::to_string(cfg_.depth));
+  if (cfg_.prior != d.prior) s += ":prior=" + std::to_string(cfg_.prior);
+  if (cfg_.prior_scale != d.prior_scale) s += ":pscale=" + num(cfg_.prior_scale);
   if (cfg_.rollout_follower != d.rollout_follower) s += ":rf=" + num(cfg_.rollout_follower);
   if (cfg_.c != d.c) s += ":c=" + num(cfg_.c);
   if (cfg_.win_weight != d.win_weight) s += ":win=" + num(cfg_.win_weight);

@@ -1,6 +1,9 @@
 #include "ai_common.h"
 
+#include <iostream>
 #include <stdexcept>
+
+#include "commands.h"
 
 namespace carc::cli {
 
@@ -16,6 +19,15 @@ Rules ai_rules_from(int players, const std::string& tileset, const std::string& 
 uint64_t derive_seed(uint64_t a, uint64_t b) {
   Rng r(a * 0x9E3779B97F4A7C15ull ^ (b * 0xC2B2AE3D27D4EB4Full + 0x165667B19E3779F9ull));
   return r.next();
+}
+
+std::unique_ptr<ai::Player> make_player_checked(const std::string& spec, uint64_t seed) {
+  try {
+    return ai::make_player(spec, seed);
+  } catch (const std::invalid_argument& e) {
+    std::cerr << "error: " << e.what() << "\n";
+    throw Exit{kExitBadInput};
+  }
 }
 
 std::vector<std::string> split_players(const std::string& list) {

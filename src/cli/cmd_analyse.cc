@@ -67,7 +67,7 @@ void register_analyse(CLI::App& app) {
     State s = position_of(rec, n);
     std::string spec = o->player;
     if (spec.empty()) spec = "mcts:time=" + ai::format_seconds(ai::parse_seconds(o->time)) + ":threads=" + std::to_string(o->threads);
-    auto player = ai::make_player(spec, o->seed);
+    auto player = make_player_checked(spec, o->seed);
     std::vector<ai::MoveEval> ev = player->analyse(s);
     const int me = s.current_player();
     const std::string who = me < int(rec.players.size()) ? rec.players[me] : "player " + std::to_string(me + 1);

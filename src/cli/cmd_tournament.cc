@@ -15,6 +15,7 @@
 
 #include "ai_common.h"
 #include "commands.h"
+#include "mcts.h"
 #include "player.h"
 #include "stats.h"
 
@@ -26,6 +27,7 @@ using Clock = std::chrono::steady_clock;
 
 struct GameResult {
   std::vector<int> scores;  // by player index (not seat)
+  std::vector<long long> iterations, decisions;  // MCTS search effort, by player index
   std::string record;       // JSON, when kept
 };
 
@@ -41,6 +43,9 @@ GameResult play_game(const Game* g, const std::vector<std::string>& specs, uint6
     seat.push_back(ai::make_player(specs[p], derive_seed(gs, uint64_t(j) + 1)));
     names.push_back(seat.back()->name());
   }
+  GameResult r;
+  r.iterations.assign(k, 0);
+  r.decisions.assign(k, 0);
   while (!s.is_terminal()) {
     if (s.is_chance()) {
       s.draw_random();
@@ -48,8 +53,11 @@ GameResult play_game(const Game* g, const std::vector<std::string>& specs, uint6
     }
     const int cp = s.current_player();
     s.apply(seat[cp]->choose(s));
+    if (auto* m = dynamic_cast<ai::MctsPlayer*>(seat[cp].get())) {
+      r.iterations[(i + cp) % k] += m->last_stats().iterations;
+      r.decisions[(i + cp) % k] += 1;
+    }
   }
-  GameResult r;
   r.scores.assign(k, 0);
   for (int j = 0; j < k; ++j) r.scores[(i + j) % k] = s.score(j);
   if (keep) r.record = record_to_json(record_of(s, names));
@@ -89,7 +97,7 @@ void register_tournament(CLI::App& app) {
     const int k = int(specs.size());
     if (k < 2 || k > 6) throw std::invalid_argument("--players needs 2 to 6 players, got " + std::to_string(k));
     std::vector<std::string> names;
-    for (const auto& sp : specs) names.push_back(ai::make_player(sp, 0)->name());  // validates every spec
+    for (const auto& sp : specs) names.push_back(make_player_checked(sp, 0)->name());  // validates every spec
     Rules rules = ai_rules_from(k, o->tileset, o->expansions);
     const Game* g = Game::get(rules);
     if (!o->out.empty()) std::filesystem::create_directories(o->out);
@@ -136,7 +144,12 @@ void register_tournament(CLI::App& app) {
     const double sec = std::chrono::duration<double>(Clock::now() - t0).count();
 
     ai::Tally tally(k);
-    for (const auto& r : results) tally.add_game(r.scores);
+    std::vector<long long> iters(k, 0), decisions(k, 0);
+    for (const auto& r : results) {
+      tally.add_game(r.scores);
+      for (int p = 0; p < k; ++p) iters[p] += r.iterations[p], decisions[p] += r.decisions[p];
+    }
+    auto mean_iters = [&](int p) { return decisions[p] ? double(iters[p]) / decisions[p] : 0.0; };
     const ai::EloEstimate elo = tally.elo(0, 1);
     const ai::MeanEstimate diff = tally.score_diff(0, 1);
     if (o->json) {
@@ -153,6 +166,7 @@ void register_tournament(CLI::App& app) {
         e["mean_score"] = sc.mean;
         e["wins"] = tally.wins(p);
         e["score_ci95"] = {sc.lo, sc.hi};
+        if (decisions[p]) e["mean_iterations_per_search"] = mean_iters(p);
         j["players"].push_back(e);
       }
       j["elo_diff"] = elo.elo;
@@ -174,7 +188,9 @@ void register_tournament(CLI::App& app) {
       const ai::MeanEstimate sc = tally.score(p);
       std::cout << "  " << std::left << std::setw(int(w)) << names[p] << std::right << "  wins " << std::setprecision(1)
                 << std::setw(5) << 100 * tally.win_rate(p) << "%  (95% CI " << 100 * ci.lo << "-" << 100 * ci.hi
-                << "%)  mean score " << sc.mean << " (sd " << sc.sd << ")\n";
+                << "%)  mean score " << sc.mean << " (sd " << sc.sd << ")";
+      if (decisions[p]) std::cout << "  " << std::setprecision(0) << mean_iters(p) << " iterations/search";
+      std::cout << "\n";
     }
     std::cout << "  score difference " << names[0] << " - " << names[1] << ": " << std::showpos << diff.mean
               << " (95% CI " << diff.lo << " to " << diff.hi << ")\n";
