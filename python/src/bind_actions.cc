@@ -42,12 +42,14 @@ int location_code(const TileType& tt, int seg, int rot) {
 
 int ActionSpace::encode(const State& s, const Move& m) const {
   const int R = radius, W = width();
-  if (m.choice != 0) return -1;  // Fortune Teller tile choice: not in the index yet
+  if (m.choice >= choices) return -1;
   if (m.x < -R || m.x > R || m.y < -R || m.y > R) return -1;
   const int cell = (m.y + R) * W + (m.x + R);
   int opt = 0;
   if (m.meeple >= 0) {
-    const TileType& tt = s.game().type(s.current_tile());
+    const int t = move_tile(s, m);
+    if (t < 0) return -1;
+    const TileType& tt = s.game().type(t);
     const int li = location_code(tt, m.meeple, m.rot);
     if (li < 0) return -1;
     opt = 1 + li;
@@ -57,7 +59,7 @@ int ActionSpace::encode(const State& s, const Move& m) const {
     for (int i = 0; i < m.ret; ++i) k += s.followers()[i].player == me;
     opt = 1 + kNumLocations + k;
   }
-  return (cell * 4 + m.rot) * kOptions + opt;
+  return ((m.choice * num_cells() + cell) * 4 + m.rot) * kOptions + opt;
 }
 
 Move ActionSpace::decode(const State& s, int action) const {
@@ -65,14 +67,18 @@ Move ActionSpace::decode(const State& s, int action) const {
     throw std::invalid_argument("action " + std::to_string(action) + " out of range 0.." + std::to_string(size() - 1));
   const int opt = action % kOptions;
   const int rot = (action / kOptions) % 4;
-  const int cell = action / kOptions / 4;
+  const int cell = action / kOptions / 4 % num_cells();
+  const int choice = action / kOptions / 4 / num_cells();
   Move m;
+  m.choice = uint8_t(choice);
   m.x = int16_t(cell % width() - radius);
   m.y = int16_t(cell / width() - radius);
   m.rot = uint8_t(rot);
   if (opt >= 1 && opt <= kNumLocations) {
     if (s.phase() != Phase::Place) throw std::invalid_argument("no tile to place now");
-    const TileType& tt = s.game().type(s.current_tile());
+    const int t = move_tile(s, m);
+    if (t < 0) throw std::invalid_argument("no drawn tile number " + std::to_string(choice));
+    const TileType& tt = s.game().type(t);
     const int seg = tt.segment_at(kLocations[opt - 1], rot);
     if (seg < 0)
       throw std::invalid_argument("tile " + tt.id + " rotated " + std::to_string(90 * rot) + " has no location " +
@@ -97,9 +103,13 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
   std::vector<std::string> locs(kLocations, kLocations + kNumLocations);
   m.attr("LOCATIONS") = locs;
   m.attr("NUM_OPTIONS") = kOptions;
+  m.attr("MAX_CHOICES") = 1 + kMaxTents;
   m.attr("DEFAULT_RADIUS") = kDefaultRadius;
 
   cls.def_property_readonly("num_actions", [](const PyState& ps) { return ps.space.size(); })
+      .def_property_readonly(
+          "num_choices", [](const PyState& ps) { return ps.space.choices; },
+          "Tile choices in the action index: 1, or 3 with the Fortune Teller.")
       .def_property_readonly("radius", [](const PyState& ps) { return ps.space.radius; })
       .def(
           "legal_actions",

@@ -14,12 +14,14 @@
 //   19 + 4P + 3o + k  relative player o leads (most followers, > 0) an unfinished road/city/field
 //                     feature through this tile (k = 0..2)
 //   19 + 7P + r  the current tile has a legal placement here at rotation r (r = 0..3)
-// Vector, shape (V,), V = 2T + 3P + 5 with T tile types (Game.tile_ids order):
-//   [0, T)          the tile to place, one-hot (zeros at chance/terminal nodes)
-//   [T, 2T)         tiles of each type left in the bag (counts)
-//   [2T, 2T+P)      scores (relative seats)
-//   [.., +P)        followers in supply (relative seats)
-//   [.., +P)        whose turn it is, one-hot (relative seats)
+// Vector, shape (V,), V = (N + 1)T + 4P + 5 with T tile types (Game.tile_ids order) and N tile
+// choices (1, or 3 with the Fortune Teller):
+//   [cT, (c+1)T)    drawn tile number c of this turn, one-hot (zeros when not drawn), c < N
+//   [NT, (N+1)T)    tiles of each type left in the bag (counts)
+//   next P          scores (relative seats)
+//   next P          followers in supply (relative seats)
+//   next P          whose turn it is, one-hot (relative seats)
+//   next P          fortune tellers on tents (relative seats)
 //   [.., +3)        phase one-hot: chance, place, terminal
 //   then            tiles in the bag (total), turn number
 #include <pybind11/numpy.h>
@@ -33,7 +35,7 @@
 namespace carc::py {
 
 int ObsLayout::planes() const { return 23 + 7 * players; }
-int ObsLayout::vector_size() const { return 2 * types + 3 * players + 5; }
+int ObsLayout::vector_size() const { return (choices + 1) * types + 4 * players + 5; }
 
 std::vector<std::string> plane_names(int players) {
   std::vector<std::string> n = {"tile"};
@@ -51,11 +53,13 @@ std::vector<std::string> plane_names(int players) {
   return n;
 }
 
-std::vector<std::string> vector_names(const Game& g, int players) {
+std::vector<std::string> vector_names(const Game& g, int players, int choices) {
   std::vector<std::string> n;
-  for (int t = 0; t < g.num_types(); ++t) n.push_back("current_" + g.type(t).id);
+  for (int c = 0; c < choices; ++c)
+    for (int t = 0; t < g.num_types(); ++t)
+      n.push_back((c == 0 ? std::string("drawn_") : "drawn" + std::to_string(c) + "_") + g.type(t).id);
   for (int t = 0; t < g.num_types(); ++t) n.push_back("bag_" + g.type(t).id);
-  for (auto what : {"score", "supply", "to_move"})
+  for (auto what : {"score", "supply", "to_move", "tents"})
     for (int o = 0; o < players; ++o) n.push_back(std::string(what) + "_p" + std::to_string(o));
   for (auto x : {"phase_chance", "phase_place", "phase_terminal", "bag_size", "turn"}) n.push_back(x);
   return n;
@@ -64,7 +68,7 @@ std::vector<std::string> vector_names(const Game& g, int players) {
 namespace {
 
 ObsLayout layout_of(const PyState& ps) {
-  return ObsLayout{ps.s.num_players(), ps.s.game().num_types(), ps.space.width()};
+  return ObsLayout{ps.s.num_players(), ps.s.game().num_types(), ps.space.width(), ps.space.choices};
 }
 
 int observer_of(const PyState& ps, std::optional<int> player) {
@@ -132,18 +136,20 @@ void fill_planes(const PyState& ps, int me, float* out) {
 void fill_vector(const PyState& ps, int me, float* out) {
   const State& s = ps.s;
   const ObsLayout L = layout_of(ps);
-  const int T = L.types, P = L.players;
+  const int T = L.types, P = L.players, N = L.choices;
   std::memset(out, 0, sizeof(float) * size_t(L.vector_size()));
-  if (s.phase() == Phase::Place) out[s.current_tile()] = 1;
-  for (int t = 0; t < T; ++t) out[T + t] = float(s.bag_count(t));
-  float* v = out + 2 * T;
+  if (!s.is_terminal())
+    for (int c = 0; c < std::min(N, s.num_drawn()); ++c) out[c * T + s.drawn_tile(c)] = 1;
+  for (int t = 0; t < T; ++t) out[N * T + t] = float(s.bag_count(t));
+  float* v = out + (N + 1) * T;
   for (int q = 0; q < P; ++q) {
     const int o = (q - me + P) % P;
     v[o] = float(s.score(q));
     v[P + o] = float(s.supply(q));
+    v[3 * P + o] = float(s.tents(q));
   }
   if (!s.is_terminal()) v[2 * P + (s.turn_player() - me + P) % P] = 1;
-  v += 3 * P;
+  v += 4 * P;
   v[s.is_chance() ? 0 : s.is_terminal() ? 2 : 1] = 1;
   v[3] = float(s.bag_size());
   v[4] = float(s.turn());
@@ -206,7 +212,7 @@ void bind_observation(pyb::module_& m, StateClass& cls) {
   game.def_property_readonly(
           "observation_shape",
           [](const PyGame& g) {
-            const ObsLayout L{g.rules.players, g.game->num_types(), 2 * g.radius + 1};
+            const ObsLayout L{g.rules.players, g.game->num_types(), 2 * g.radius + 1, num_choices(g.rules)};
             pyb::dict d;
             d["planes"] = pyb::make_tuple(L.planes(), L.width, L.width);
             d["vector"] = pyb::make_tuple(L.vector_size());
@@ -215,8 +221,9 @@ void bind_observation(pyb::module_& m, StateClass& cls) {
           },
           "{'planes': (C, W, W), 'vector': (V,), 'flat': (C*W*W + V,)}")
       .def_property_readonly("observation_plane_names", [](const PyGame& g) { return plane_names(g.rules.players); })
-      .def_property_readonly("observation_vector_names",
-                             [](const PyGame& g) { return vector_names(*g.game, g.rules.players); });
+      .def_property_readonly("observation_vector_names", [](const PyGame& g) {
+        return vector_names(*g.game, g.rules.players, num_choices(g.rules));
+      });
 }
 
 }  // namespace carc::py

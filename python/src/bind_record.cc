@@ -19,6 +19,7 @@ pyb::dict turn_dict(const TurnRecord& t) {
   d["rotation"] = t.rotation;
   d["meeple"] = t.meeple.empty() ? pyb::object(pyb::none()) : pyb::object(pyb::str(t.meeple));
   d["discarded"] = t.discarded;
+  d["drawn"] = t.drawn;
   d["player"] = t.player ? pyb::object(pyb::int_(*t.player)) : pyb::object(pyb::none());
   d["take_back"] = t.ret ? pyb::object(pyb::make_tuple(t.ret->x, t.ret->y, t.ret->at)) : pyb::object(pyb::none());
   return d;

@@ -106,8 +106,14 @@ void bind_rules(pyb::module_& m) {
           },
           pyb::arg("tile"), "Description of a tile type: edges, segments, set.")
       .def_property_readonly(
-          "num_actions", [](const PyGame& g) { return ActionSpace{g.radius}.size(); },
-          "Size of the fixed action space: (2R+1)^2 * 4 * NUM_OPTIONS.")
+          "num_actions",
+          [](const PyGame& g) {
+            return ActionSpace{g.radius, num_choices(g.rules)}.size();
+          },
+          "Size of the fixed action space: choices * (2R+1)^2 * 4 * NUM_OPTIONS.")
+      .def_property_readonly(
+          "num_choices", [](const PyGame& g) { return num_choices(g.rules); },
+          "Tile choices in the action index: 1, or 3 with the Fortune Teller.")
       .def(
           "new_initial_state",
           [](const PyGame& g, uint64_t seed, bool auto_chance, std::optional<std::string> start_tile,

@@ -12,7 +12,9 @@ Move to_engine(const State& s, const PyMove& pm) {
   m.meeple = -1;
   if (s.phase() != Phase::Place) return m;
   // Rotations that look the same are one move: use the lowest (the engine's legal moves do).
-  const TileType& tt = s.game().type(s.current_tile());
+  const int t = move_tile(s, m);
+  if (t < 0) throw std::invalid_argument("no drawn tile number " + std::to_string(int(m.choice)));
+  const TileType& tt = s.game().type(t);
   m.rot = tt.canonical_rot[m.rot & 3];
   if (pm.loc >= 0) {
     const int seg = tt.segment_at(kLocations[pm.loc], m.rot);
@@ -28,8 +30,9 @@ PyMove from_engine(const State& s, const Move& m) {
   PyMove pm;
   pm.m = m;
   pm.game = &s.game();
-  pm.tile = int16_t(s.current_tile());
-  if (m.meeple >= 0) pm.loc = int8_t(location_code(s.game().type(s.current_tile()), m.meeple, m.rot));
+  const int t = move_tile(s, m);
+  pm.tile = int16_t(t);
+  if (m.meeple >= 0 && t >= 0) pm.loc = int8_t(location_code(s.game().type(t), m.meeple, m.rot));
   if (m.ret >= 0 && m.ret < s.num_followers()) {
     const Follower& f = s.followers()[m.ret];
     const PlacedTile& P = s.placed(s.slot_tile(f.slot));
@@ -257,6 +260,25 @@ StateClass bind_state(pyb::module_& m) {
             ps.s.resample_hidden(r);
           },
           pyb::arg("seed"), "Replaces the hidden future (the draw generator) by a fresh one from `seed`.")
+      .def_property_readonly(
+          "drawn_tiles",
+          [](const PyState& ps) {
+            std::vector<std::string> out;
+            for (int i = 0; i < ps.s.num_drawn(); ++i) out.push_back(ps.s.game().type(ps.s.drawn_tile(i)).id);
+            return out;
+          },
+          "Tiles drawn so far this turn (Move.choice indexes them; Fortune Teller).")
+      .def_property_readonly(
+          "draw_target", [](const PyState& ps) { return ps.s.draw_target(); },
+          "Tiles to draw this turn (1 + the player's fortune tellers, at most the bag).")
+      .def(
+          "tents",
+          [](const PyState& ps) {
+            std::vector<int> v;
+            for (int p = 0; p < ps.s.num_players(); ++p) v.push_back(ps.s.tents(p));
+            return v;
+          },
+          "Fortune tellers on tents per player.")
       .def_property_readonly("current_tile",
                              [](const PyState& ps) -> std::optional<std::string> {
                                if (ps.s.current_tile() < 0 || ps.s.phase() != Phase::Place) return std::nullopt;

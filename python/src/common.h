@@ -37,9 +37,10 @@ Move to_engine(const State& s, const PyMove& pm);
 // The Python move for a legal engine move in state `s` (phase Place).
 PyMove from_engine(const State& s, const Move& m);
 
-// The fixed action space (docs/python.md): cells of a (2R+1)x(2R+1) window centred on the
-// start tile, 4 rotations, kOptions follower options.
-//   action = ((cell * 4 + rotation) * kOptions + option),  cell = (y + R) * W + (x + R)
+// The fixed action space (docs/python.md): tile choices (Fortune Teller; 1 otherwise), cells
+// of a (2R+1)x(2R+1) window centred on the start tile, 4 rotations, kOptions follower options.
+//   action = ((choice * W * W + cell) * 4 + rotation) * kOptions + option,
+//   cell = (y + R) * W + (x + R)
 //   option 0: no follower; 1 + i: follower on location kLocations[i];
 //          1 + kNumLocations + k: Festival take-back of the player's k-th own follower (in
 //          State.followers() order).
@@ -55,9 +56,10 @@ constexpr int kDefaultRadius = 20;
 
 struct ActionSpace {
   int radius = kDefaultRadius;
+  int choices = 1;  // drawn tiles a move can choose from: 1 + kMaxTents with the Fortune Teller
   int width() const { return 2 * radius + 1; }
   int num_cells() const { return width() * width(); }
-  int size() const { return num_cells() * 4 * kOptions; }
+  int size() const { return choices * num_cells() * 4 * kOptions; }
   // Index of a legal move, or -1 when it lies outside the window.
   int encode(const State& s, const Move& m) const;
   // The move for an action index (not checked for legality). Throws std::invalid_argument
@@ -65,13 +67,26 @@ struct ActionSpace {
   Move decode(const State& s, int action) const;
 };
 
+// Tiles a move can choose from (Move::choice): 1, or 1 + kMaxTents with the Fortune Teller.
+inline int num_choices(const Rules& r) { return r.fortune_teller ? 1 + kMaxTents : 1; }
+
+// The tile type a move places: the drawn tile it chooses (Fortune Teller), else the tile to
+// place; -1 when there is none.
+inline int move_tile(const State& s, const Move& m) {
+  if (s.phase() != Phase::Place) return -1;
+  if (s.num_drawn() > 0) return m.choice < s.num_drawn() ? s.drawn_tile(m.choice) : -1;
+  return s.current_tile();
+}
+
 // The Python State: an engine state, the action window, and whether chance nodes are
 // resolved automatically with the state's own generator.
 struct PyState {
   State s;
   bool auto_chance = false;
   ActionSpace space;
-  PyState(State st, bool ac, int radius) : s(std::move(st)), auto_chance(ac), space{radius} { settle(); }
+  PyState(State st, bool ac, int radius) : s(std::move(st)), auto_chance(ac), space{radius, num_choices(s.rules())} {
+    settle();
+  }
   void settle() {
     if (auto_chance)
       while (s.is_chance()) s.draw_random();
@@ -89,13 +104,13 @@ Rules make_rules(int players, const std::string& tileset, const std::vector<std:
 
 // Observation layout for a game (see bind_observation.cc and docs/python.md).
 struct ObsLayout {
-  int players = 2, types = 0, width = 0;
+  int players = 2, types = 0, width = 0, choices = 1;
   int planes() const;
   int vector_size() const;
   int size() const { return planes() * width * width + vector_size(); }
 };
 std::vector<std::string> plane_names(int players);
-std::vector<std::string> vector_names(const Game& g, int players);
+std::vector<std::string> vector_names(const Game& g, int players, int choices);
 
 using StateClass = pyb::class_<PyState>;
 void bind_rules(pyb::module_& m);

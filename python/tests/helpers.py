@@ -37,7 +37,7 @@ def random_game(game, seed, check=None):
     rng = random.Random(seed)
     s = game.new_initial_state(seed=seed)
     steps = 0
-    bound = game.total_tiles * 2 + 10
+    bound = game.total_tiles * 5 + 10  # a decision and up to 3 draws (Fortune Teller) per turn
     while not s.is_terminal():
         steps += 1
         assert steps <= bound, "the game does not end"

@@ -8,10 +8,11 @@ import pytest
 from helpers import carc, make_game
 
 
-@pytest.mark.parametrize("expansions", [[], ["festival"]])
+# Fruit-Trees moves (fruit stack, harvest, sale) are not in the action index yet.
+@pytest.mark.parametrize("expansions", [[], ["festival"], ["fortune-teller"], ["festival", "fortune-teller"]])
 def test_action_round_trip_through_a_game(expansions):
     game = make_game("base", expansions, players=3)
-    assert game.num_actions == (2 * game.radius + 1) ** 2 * 4 * carc.NUM_OPTIONS
+    assert game.num_actions == game.num_choices * (2 * game.radius + 1) ** 2 * 4 * carc.NUM_OPTIONS
     s = game.new_initial_state(seed=17, auto_chance=True)
     rng = random.Random(17)
     took_back = 0
@@ -38,6 +39,7 @@ def test_action_round_trip_through_a_game(expansions):
 def test_action_layout_is_documented_formula():
     s = carc.new_game(seed=3, auto_chance=True, radius=5)
     W, K = 11, carc.NUM_OPTIONS
+    assert s.num_choices == 1
     for m in s.legal_moves():
         opt = 0 if m.location is None else 1 + carc.LOCATIONS.index(m.location)
         cell = (m.y + 5) * W + (m.x + 5)
@@ -84,3 +86,25 @@ def test_mask_reshapes_onto_the_board():
     names = s.game.observation_plane_names
     fits = planes[[names.index(f"fits_rot{r}") for r in range(4)]]  # (4, W, W)
     assert np.array_equal(fits.transpose(1, 2, 0) > 0, grid.any(axis=3))
+
+
+def test_fortune_teller_choice_is_part_of_the_index():
+    try:
+        s = carc.new_game(players=2, expansions=["fortune-teller"], seed=2, auto_chance=True, radius=9)
+    except ValueError as e:
+        pytest.skip(str(e))
+    W, K, cells = 19, carc.NUM_OPTIONS, 19 * 19
+    rng = random.Random(2)
+    chose_second = 0
+    while not s.is_terminal():
+        for m in s.legal_moves():
+            a = s.move_to_action(m)
+            assert a // (cells * 4 * K) == m.choice
+            assert m.tile == s.drawn_tiles[m.choice]
+            assert s.action_to_move(a) == m
+        later = [m for m in s.legal_moves() if m.choice > 0]
+        chose_second += bool(later)
+        # Fortune tellers stand on tents ("C" of a tent tile): steer towards them.
+        tents = [m for m in s.legal_moves() if m.location == "C"]
+        s.apply(rng.choice(later or tents or s.legal_moves()))
+    assert chose_second > 0

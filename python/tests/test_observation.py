@@ -41,7 +41,7 @@ def test_shapes_and_names():
     shp = game.observation_shape
     C, W, _ = shp["planes"]
     assert W == 21 and C == 23 + 7 * 4
-    assert shp["vector"] == (2 * game.num_tile_types + 3 * 4 + 5,)
+    assert shp["vector"] == (2 * game.num_tile_types + 4 * 4 + 5,)
     assert shp["flat"] == (C * W * W + shp["vector"][0],)
     assert len(game.observation_plane_names) == C
     assert len(game.observation_vector_names) == shp["vector"][0]
@@ -64,7 +64,7 @@ def test_observation_content():
     fits = sum(planes[names.index(f"fits_rot{r}")] for r in range(4))
     assert (fits > 0).sum() == len({(m.x, m.y) for m in s.legal_moves()})
     vec = s.observation_vector()
-    assert vec[vnames.index("current_" + s.current_tile)] == 1
+    assert vec[vnames.index("drawn_" + s.current_tile)] == 1
     assert vec[vnames.index("phase_place")] == 1
     assert vec[vnames.index("bag_size")] == s.bag_size
     assert vec[vnames.index("to_move_p0")] == 1
@@ -103,3 +103,29 @@ def test_out_arrays_are_filled_in_place():
         s.observation(out=np.zeros(s.observation_shape["flat"]))  # float64: not filled silently
     with pytest.raises((TypeError, ValueError)):
         s.observation(out=np.zeros(3, np.float32))
+
+
+def test_fortune_teller_observation_shows_every_drawn_tile():
+    try:
+        game = carc.Game(players=2, expansions=["fortune-teller"], radius=12)
+    except ValueError as e:
+        pytest.skip(str(e))
+    T = game.num_tile_types
+    assert game.num_choices == 3
+    assert game.observation_shape["vector"] == (4 * T + 4 * 2 + 5,)
+    names = game.observation_vector_names
+    s = game.new_initial_state(seed=3)
+    rng = random.Random(3)
+    multi = 0
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.draw_random()
+            continue
+        vec = s.observation_vector()
+        drawn = s.drawn_tiles
+        for c, tile in enumerate(drawn):
+            prefix = "drawn_" if c == 0 else f"drawn{c}_"
+            assert vec[names.index(prefix + tile)] == 1
+        assert vec[: 3 * T].sum() == len(drawn)
+        multi += len(drawn) > 1
+        s.apply(rng.choice(s.legal_moves()))
