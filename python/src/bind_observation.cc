@@ -13,7 +13,7 @@
 //   19 + 4o + k  a follower of relative player o on the tile, on a road/city/field/centre (k = 0..3)
 //   19 + 4P + 3o + k  relative player o leads (most followers, > 0) an unfinished road/city/field
 //                     feature through this tile (k = 0..2)
-//   19 + 7P + r  the current tile has a legal placement here at rotation r (r = 0..3)
+//   19 + 7P + r  a tile to place (any drawn tile) has a legal placement here at rotation r
 // Vector, shape (V,), V = (N + 1)T + 4P + 5 with T tile types (Game.tile_ids order) and N tile
 // choices (1, or 3 with the Fortune Teller):
 //   [cT, (c+1)T)    drawn tile number c of this turn, one-hot (zeros when not drawn), c < N

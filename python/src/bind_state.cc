@@ -60,7 +60,14 @@ std::string move_repr(const PyMove& pm) {
   return r + ")";
 }
 
-auto move_key(const PyMove& pm) { return std::make_tuple(pm.m.x, pm.m.y, pm.m.rot, pm.loc, pm.m.ret, pm.m.choice); }
+// Moves are equal when their engine moves are, with the follower compared by location (a
+// hand-built move has its segment index resolved only when applied). Comparing the whole
+// engine move keeps parts the engine adds later (e.g. Fruit-Trees actions) apart.
+bool same_move(const PyMove& a, const PyMove& b) {
+  Move x = a.m, y = b.m;
+  x.meeple = y.meeple = -1;
+  return a.loc == b.loc && x == y;
+}
 
 int tile_index(const State& s, pyb::handle tile) {
   if (pyb::isinstance<pyb::str>(tile)) {
@@ -146,7 +153,7 @@ StateClass bind_state(pyb::module_& m) {
                                return tile_name(pm);
                              })
       .def("__repr__", &move_repr)
-      .def("__eq__", [](const PyMove& a, const PyMove& b) { return move_key(a) == move_key(b); })
+      .def("__eq__", [](const PyMove& a, const PyMove& b) { return same_move(a, b); })
       .def("__hash__",
            [](const PyMove& pm) {
              uint64_t h = uint64_t(uint16_t(pm.m.x)) | uint64_t(uint16_t(pm.m.y)) << 16 | uint64_t(pm.m.rot) << 32 |
