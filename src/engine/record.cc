@@ -37,6 +37,18 @@ std::string get_str(const json& j, const char* key, const std::string& where, in
   return j[key].get<std::string>();
 }
 
+int fruit_index(const std::string& name) {
+  for (int f = 0; f < kFruitTypes; ++f)
+    if (name == kFruitNames[f]) return f;
+  return -1;
+}
+
+std::string fruit_list() {
+  std::string s;
+  for (int f = 0; f < kFruitTypes; ++f) s += (f ? ", " : "") + std::string(kFruitNames[f]);
+  return s;
+}
+
 int rotation_of(int deg, const std::string& where, int turn) {
   if (deg != 0 && deg != 90 && deg != 180 && deg != 270)
     fail(where, "rotation must be 0, 90, 180 or 270 (got " + std::to_string(deg) + ")", turn);
@@ -98,7 +110,32 @@ Record parse_record(std::string_view text) {
     rotation_of(rot, "setup.start", 0);
     r.start = std::make_pair(tile, rot);
   }
-  if (su.contains("fruit_stacks")) fail("setup.fruit_stacks", "the Fruit-Bearing Trees are not supported yet");
+  if (su.contains("fruit_stacks")) {
+    const json& fs = su["fruit_stacks"];
+    if (!fs.is_object()) fail("setup.fruit_stacks", "must be an object {\"apple\": [5, 3, 4, 2], ...}");
+    std::array<std::array<uint8_t, 4>, kFruitTypes> stacks{};
+    std::array<bool, kFruitTypes> given{};
+    for (auto& [name, v] : fs.items()) {
+      int f = fruit_index(name);
+      if (f < 0) fail("setup.fruit_stacks", "unknown fruit type '" + name + "' (" + fruit_list() + ")");
+      if (!v.is_array() || v.size() != 4) fail("setup.fruit_stacks." + name, "must list 4 token values, top first");
+      std::vector<int> vals;
+      for (auto& x : v) {
+        if (!x.is_number_integer()) fail("setup.fruit_stacks." + name, "token values must be integers");
+        vals.push_back(x.get<int>());
+        stacks[f][vals.size() - 1] = uint8_t(x.get<int>());
+      }
+      std::sort(vals.begin(), vals.end());
+      if (vals != std::vector<int>{2, 3, 4, 5}) fail("setup.fruit_stacks." + name, "a stack holds the values 5, 4, 3 and 2");
+      given[f] = true;
+    }
+    for (int f = 0; f < kFruitTypes; ++f)
+      if (!given[f]) {
+        // Stacks not given keep the printed order 5, 4, 3, 2.
+        stacks[f] = {5, 4, 3, 2};
+      }
+    r.fruit_stacks = stacks;
+  }
   if (!doc.contains("turns")) fail("record", "missing 'turns'");
   if (!doc["turns"].is_array()) fail("turns", "must be an array");
   int n = 0;
@@ -106,7 +143,8 @@ Record parse_record(std::string_view text) {
     ++n;
     const std::string where = "turn " + std::to_string(n);
     if (!tj.is_object()) fail(where, "must be an object", n);
-    check_keys(tj, where, {"tile", "x", "y", "rotation", "meeple", "player", "discarded", "drawn", "return"}, n);
+    check_keys(tj, where,
+               {"tile", "x", "y", "rotation", "meeple", "player", "discarded", "drawn", "return", "fruit_type", "fruit"}, n);
     TurnRecord t;
     t.tile = get_str(tj, "tile", where, n);
     t.x = get_int(tj, "x", where, n);
@@ -141,6 +179,36 @@ Record parse_record(std::string_view text) {
       rs.at = get_str(rj, "at", where + " return", n);
       t.ret = rs;
     }
+    if (tj.contains("fruit_type")) {
+      t.fruit_type = get_str(tj, "fruit_type", where, n);
+      if (fruit_index(t.fruit_type) < 0) fail(where, "unknown fruit type '" + t.fruit_type + "' (" + fruit_list() + ")", n);
+    }
+    if (tj.contains("fruit")) {
+      const json& fj = tj["fruit"];
+      if (!fj.is_object() || fj.size() != 1 || !(fj.contains("harvest") || fj.contains("sell")))
+        fail(where, "'fruit' must be {\"harvest\": {\"x\", \"y\"}} or {\"sell\": [types]}", n);
+      if (fj.contains("harvest")) {
+        const json& hj = fj["harvest"];
+        if (!hj.is_object()) fail(where, "'harvest' must be {\"x\", \"y\", \"value\"}", n);
+        check_keys(hj, where + " harvest", {"x", "y", "value"}, n);
+        t.harvest = ReturnSpec{get_int(hj, "x", where + " harvest", n), get_int(hj, "y", where + " harvest", n), ""};
+        if (hj.contains("value")) {
+          t.harvest_value = get_int(hj, "value", where + " harvest", n);
+          if (*t.harvest_value < 2 || *t.harvest_value > 5) fail(where, "a fruit token is worth 2 to 5", n);
+        }
+      } else {
+        if (!fj["sell"].is_array() || fj["sell"].empty() || fj["sell"].size() > 4)
+          fail(where, "'sell' must list 1 to 4 fruit types", n);
+        for (auto& x : fj["sell"]) {
+          if (!x.is_string() || fruit_index(x.get<std::string>()) < 0)
+            fail(where, "'sell' names an unknown fruit type (" + fruit_list() + ")", n);
+          std::string name = x.get<std::string>();
+          if (std::find(t.sell.begin(), t.sell.end(), name) != t.sell.end())
+            fail(where, "a sale must be of different fruit types: " + name + " appears twice", n);
+          t.sell.push_back(name);
+        }
+      }
+    }
     r.turns.push_back(std::move(t));
   }
   return r;
@@ -154,6 +222,12 @@ std::string record_to_json(const Record& r) {
   su["seed"] = r.seed;
   su["draws"] = r.scripted ? "scripted" : "random";
   if (r.start) su["start"] = {{"tile", r.start->first}, {"rotation", r.start->second}};
+  if (r.fruit_stacks) {
+    ordered_json fs;
+    for (int f = 0; f < kFruitTypes; ++f)
+      fs[kFruitNames[f]] = std::vector<int>((*r.fruit_stacks)[f].begin(), (*r.fruit_stacks)[f].end());
+    su["fruit_stacks"] = fs;
+  }
   std::ostringstream out;
   out << "{\n  \"format\": \"carcassonne-record/1\",\n  \"setup\": " << su.dump() << ",\n  \"turns\": [";
   for (size_t i = 0; i < r.turns.size(); ++i) {
@@ -168,6 +242,14 @@ std::string record_to_json(const Record& r) {
     tj["rotation"] = t.rotation;
     if (!t.meeple.empty()) tj["meeple"] = t.meeple;
     if (t.ret) tj["return"] = {{"x", t.ret->x}, {"y", t.ret->y}, {"at", t.ret->at}};
+    if (!t.fruit_type.empty()) tj["fruit_type"] = t.fruit_type;
+    if (t.harvest) {
+      ordered_json h = {{"x", t.harvest->x}, {"y", t.harvest->y}};
+      if (t.harvest_value) h["value"] = *t.harvest_value;
+      tj["fruit"] = {{"harvest", h}};
+    } else if (!t.sell.empty()) {
+      tj["fruit"] = {{"sell", t.sell}};
+    }
     out << (i ? ",\n    " : "\n    ") << tj.dump();
   }
   out << (r.turns.empty() ? "]\n}\n" : "\n  ]\n}\n");
@@ -194,9 +276,16 @@ State initial_state(const Record& r) {
     int t = g->type_index(r.start->first);
     if (t < 0) fail("setup.start", "unknown tile '" + r.start->first + "'");
     if (g->initial_counts()[t] == 0 && t != g->start_type()) fail("setup.start", "no tile " + r.start->first + " is left for the start");
-    return State(g, r.seed, t, r.start->second / 90);
+    State s(g, r.seed, t, r.start->second / 90);
+    if (r.fruit_stacks) s.set_fruit_stacks(*r.fruit_stacks);
+    return s;
   }
-  return State(g, r.seed);
+  State s(g, r.seed);
+  if (r.fruit_stacks) {
+    if (!rules.fruit_trees) fail("setup.fruit_stacks", "given without the fruit-trees expansion");
+    s.set_fruit_stacks(*r.fruit_stacks);
+  }
+  return s;
 }
 
 void apply_turn(State& s, const TurnRecord& t, int n) {
@@ -262,7 +351,31 @@ void apply_turn(State& s, const TurnRecord& t, int n) {
       fail(where, "return: player " + std::to_string(s.turn_player()) + " has no follower at (" + std::to_string(t.ret->x) +
                       "," + std::to_string(t.ret->y) + ") " + t.ret->at, n);
   }
+  if (!t.fruit_type.empty()) m.fruit_type = int8_t(fruit_index(t.fruit_type));
+  else if (tt.tree) fail(where, "tile " + t.tile + " is a tree tile: 'fruit_type' must name the stack put on it", n);
+  if (t.harvest) {
+    m.action = FruitAction::Harvest;
+    int f = -1;
+    if (t.harvest->x == t.x && t.harvest->y == t.y && tt.tree) f = m.fruit_type;
+    const int pt = s.tile_at(t.harvest->x, t.harvest->y);
+    if (f < 0 && pt >= 0) f = s.placed(pt).fruit;
+    if (f < 0)
+      fail(where, "harvest: no tree at (" + std::to_string(t.harvest->x) + "," + std::to_string(t.harvest->y) + ")", n);
+    m.target = uint8_t(f);
+    if (t.harvest_value) {
+      if ((f != m.fruit_type || !tt.tree) && s.fruit_left(f) > 0 && !s.force_fruit_top(f, *t.harvest_value))
+        fail(where, std::string("harvest: the ") + kFruitNames[f] + " tree has no token worth " +
+                        std::to_string(*t.harvest_value) + " left", n);
+    }
+  } else if (!t.sell.empty()) {
+    m.action = FruitAction::Sell;
+    for (auto& name : t.sell) m.target |= uint8_t(1u << fruit_index(name));
+  }
   if (auto err = s.check_move(m); !err.empty()) fail(where, err, n);
+  // A harvest from the tree placed this very turn: its stack's value is forced after placing.
+  if (t.harvest_value && tt.tree && m.action == FruitAction::Harvest && m.target == m.fruit_type &&
+      !s.force_fruit_top(m.fruit_type, *t.harvest_value))
+    fail(where, "harvest: no token worth " + std::to_string(*t.harvest_value) + " left", n);
   s.apply(m);
 }
 
@@ -291,6 +404,14 @@ TurnRecord turn_of(const State& s, const Move& m) {
     const PlacedTile& P = s.placed(s.slot_tile(f.slot));
     t.ret = ReturnSpec{P.x, P.y, s.game().type(P.type).location_name(s.slot_segment(f.slot), P.rot)};
   }
+  if (m.fruit_type >= 0) t.fruit_type = kFruitNames[m.fruit_type];
+  if (m.action == FruitAction::Harvest) {
+    const int pt = s.fruit_tree(m.target);
+    t.harvest = pt >= 0 ? ReturnSpec{s.placed(pt).x, s.placed(pt).y, ""} : ReturnSpec{m.x, m.y, ""};
+  } else if (m.action == FruitAction::Sell) {
+    for (int f = 0; f < kFruitTypes; ++f)
+      if (m.target >> f & 1) t.sell.push_back(kFruitNames[f]);
+  }
   return t;
 }
 
@@ -299,10 +420,12 @@ std::string describe_move(const State& s, const Move& m) {
   std::string d = tt.id + " at (" + std::to_string(m.x) + "," + std::to_string(m.y) + ") rot " + std::to_string(90 * m.rot);
   if (m.meeple >= 0)
     d += ", follower on " + std::string(kind_name(tt.rot[m.rot].seg[m.meeple].kind)) + " " + tt.location_name(m.meeple, m.rot);
-  if (m.ret >= 0) {
-    TurnRecord t = turn_of(s, m);
+  TurnRecord t = turn_of(s, m);
+  if (m.ret >= 0)
     d += ", take back the follower at (" + std::to_string(t.ret->x) + "," + std::to_string(t.ret->y) + ") " + t.ret->at;
-  }
+  if (!t.fruit_type.empty()) d += ", " + t.fruit_type + " stack on the tree";
+  if (t.harvest) d += ", harvest the " + std::string(kFruitNames[m.target]) + " tree";
+  for (size_t i = 0; i < t.sell.size(); ++i) d += (i ? "+" : ", sell ") + t.sell[i];
   return d;
 }
 
@@ -317,6 +440,7 @@ Record record_of(const State& s, const std::vector<std::string>& names, bool scr
   r.expansions = s.rules().expansions();
   r.seed = s.seed();
   r.scripted = scripted;
+  if (scripted && s.rules().fruit_trees) r.fruit_stacks = s.initial_fruit_stacks();
   const PlacedTile& start = s.placed(0);
   if (start.type != g.start_type() || start.rot != g.start_rotation())
     r.start = std::make_pair(g.type(start.type).id, 90 * start.rot);
@@ -344,6 +468,16 @@ Record record_of(const State& s, const std::vector<std::string>& names, bool scr
     if (tl.ret_slot != kNoSlot) {
       const PlacedTile& R = s.placed(s.slot_tile(tl.ret_slot));
       t.ret = ReturnSpec{R.x, R.y, g.type(R.type).location_name(s.slot_segment(tl.ret_slot), R.rot)};
+    }
+    const Move& mv = tl.move;
+    if (mv.fruit_type >= 0) t.fruit_type = kFruitNames[mv.fruit_type];
+    if (mv.action == FruitAction::Harvest) {
+      const PlacedTile& T = s.placed(s.fruit_tree(mv.target));
+      t.harvest = ReturnSpec{T.x, T.y, ""};
+      t.harvest_value = tl.harvested;
+    } else if (mv.action == FruitAction::Sell) {
+      for (int f = 0; f < kFruitTypes; ++f)
+        if (mv.target >> f & 1) t.sell.push_back(kFruitNames[f]);
     }
     r.turns.push_back(std::move(t));
   }
@@ -390,6 +524,29 @@ std::string state_to_json(const State& s) {
                    {"kind", kind_name(tt.rot[P.rot].seg[seg].kind)}});
   }
   j["followers"] = fol;
+  if (s.rules().fruit_trees) {
+    ordered_json fruit;
+    ordered_json trees = ordered_json::array();
+    for (int f = 0; f < kFruitTypes; ++f)
+      if (s.fruit_tree(f) >= 0)
+        trees.push_back({{"type", kFruitNames[f]}, {"x", s.placed(s.fruit_tree(f)).x},
+                         {"y", s.placed(s.fruit_tree(f)).y}, {"left", s.fruit_left(f)}});
+    fruit["trees"] = trees;
+    ordered_json held = ordered_json::array();
+    for (int p = 0; p < s.num_players(); ++p) {
+      ordered_json h = ordered_json::object();
+      for (int f = 0; f < kFruitTypes; ++f)
+        if (s.fruit_held(p, f)) h[kFruitNames[f]] = s.fruit_held(p, f);
+      held.push_back(h);
+    }
+    fruit["held"] = held;
+    // Hidden information, kept so that the state can be restored exactly.
+    ordered_json stacks;
+    for (int f = 0; f < kFruitTypes; ++f)
+      stacks[kFruitNames[f]] = std::vector<int>(s.initial_fruit_stacks()[f].begin(), s.initial_fruit_stacks()[f].end());
+    fruit["initial_stacks"] = stacks;
+    j["fruit"] = fruit;
+  }
   j["seed"] = s.seed();
   std::vector<std::string> rng;
   for (uint64_t w : s.rng().raw()) rng.push_back(std::to_string(w));
@@ -428,6 +585,7 @@ State state_from_json(std::string_view text) {
     rec["setup"] = {{"players", std::vector<std::string>(r.players.size(), "P")}, {"tileset", r.tileset},
                     {"expansions", r.expansions}, {"seed", r.seed}, {"draws", "scripted"}};
     rec["setup"]["start"] = {{"tile", r.start->first}, {"rotation", r.start->second}};
+    if (j.contains("fruit")) rec["setup"]["fruit_stacks"] = j["fruit"]["initial_stacks"];
     rec["turns"] = j["history"];
     Record parsed = parse_record(rec.dump());
     Replay rp = replay(parsed, false);

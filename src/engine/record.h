@@ -2,6 +2,7 @@
 // a State, and write a State back out. Also the full JSON serialization of a state.
 #pragma once
 
+#include <array>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -36,6 +37,10 @@ struct TurnRecord {
   std::vector<std::string> drawn;  // Fortune Teller: every tile drawn this turn (tile among them)
   std::optional<int> player;
   std::optional<ReturnSpec> ret;   // Festival take-back
+  std::string fruit_type;          // Fruit Trees: the stack put on a placed tree tile
+  std::optional<ReturnSpec> harvest;  // Fruit Trees: harvested tree (x, y); `at` unused
+  std::optional<int> harvest_value;   // the revealed token (required in random-draw records)
+  std::vector<std::string> sell;      // Fruit Trees: fruit types sold
 };
 
 struct Record {
@@ -45,6 +50,7 @@ struct Record {
   uint64_t seed = 0;
   bool scripted = false;
   std::optional<std::pair<std::string, int>> start;  // tile id, rotation in degrees
+  std::optional<std::array<std::array<uint8_t, 4>, kFruitTypes>> fruit_stacks;  // top first
   std::vector<TurnRecord> turns;
 };
 

@@ -12,6 +12,8 @@ constexpr int kDy8[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
 inline int popcount(unsigned v) { return __builtin_popcount(v); }
 }  // namespace
 
+const std::array<const char*, kFruitTypes> kFruitNames = {"apple", "apricot", "cherry", "elder", "plum", "quince"};
+
 StateTables& StateTables::operator=(const StateTables& o) {
   if (this == &o) return *this;
   cell_ = o.cell_;
@@ -46,6 +48,16 @@ void State::init(uint64_t seed, int start_type, int start_rot) {
   for (size_t i = 0; i < counts.size(); ++i) bag_[i] = counts[i];
   bag_total_ = game_->total_tiles();
   for (int p = 0; p < nplayers_; ++p) supply_[p] = kFollowersPerPlayer;
+  if (game_->rules().fruit_trees) {
+    // Each fruit type's stack of 5, 4, 3, 2 shuffled face down, from the game's seed (its
+    // own generator, so the tile draws are the same as without the expansion).
+    Rng fr(seed ^ 0xF2017F2017ull);
+    for (auto& st : stack_) {
+      st = {5, 4, 3, 2};
+      for (int i = 3; i > 0; --i) std::swap(st[i], st[fr.below(uint32_t(i + 1))]);
+    }
+    init_stacks_ = stack_;
+  }
   if (start_type >= 0) {
     if (start_type != game_->start_type()) {
       // A scenario's own start tile: the default start tile goes back into the bag.
@@ -152,6 +164,7 @@ void State::place_tile(int type, int x, int y, int rot) {
   P.rot = uint8_t(rot);
   P.slot_base = uint16_t(nslots_);
   P.center_slot = kNoSlot;
+  P.fruit = -1;
   const int base = nslots_;
   nslots_ += tt.nseg;
   for (int i = 0; i < tt.nseg; ++i) {
@@ -388,22 +401,91 @@ void State::moves_for_tile(int choice, std::vector<Move>& out) const {
       m.y = fc.y;
       m.rot = uint8_t(r);
       m.choice = uint8_t(choice);
-      out.push_back(m);
-      if (deploy) {
-        uint32_t free = free_from_ports(tt, r, ports, player_);
-        while (free) {
-          m.meeple = int8_t(__builtin_ctz(free));
-          free &= free - 1;
+      const uint32_t free = deploy ? free_from_ports(tt, r, ports, player_) : 0;
+      // Fruit Trees: a tree tile gets one of the unused stacks (the player's choice).
+      uint32_t types = 1;  // bit 0 stands for "no stack" on other tiles
+      if (tt.tree) {
+        types = 0;
+        for (int f = 0; f < kFruitTypes; ++f)
+          if (stack_tile_[f] < 0) types |= 1u << f;
+      }
+      for (; types; types &= types - 1) {
+        m.fruit_type = tt.tree ? int8_t(__builtin_ctz(types)) : int8_t(-1);
+        out.push_back(m);
+        if (free) {
+          const uint32_t trees = rules().fruit_trees ? trees_in_range(fc.x, fc.y, m.fruit_type) : 0;
+          for (uint32_t f = free; f; f &= f - 1) {
+            m.meeple = int8_t(__builtin_ctz(f));
+            out.push_back(m);
+            if (trees) add_fruit_actions(m, trees, out);
+          }
+          m.meeple = -1;
+        }
+        for (int k = 0; k < nown; ++k) {
+          m.ret = own[k];
           out.push_back(m);
         }
-        m.meeple = -1;
-      }
-      for (int k = 0; k < nown; ++k) {
-        m.ret = own[k];
-        out.push_back(m);
+        m.ret = -1;
       }
     }
   }
+}
+
+uint32_t State::trees_in_range(int x, int y, int new_tree) const {
+  uint32_t mask = new_tree >= 0 ? 1u << new_tree : 0;
+  for (int k = 0; k < 8; ++k) {
+    const uint16_t nb = cell_[cell_of(x + kDx8[k], y + kDy8[k])];
+    if (nb < kFrontierBase && placed_[nb].fruit >= 0) mask |= 1u << placed_[nb].fruit;
+  }
+  return mask;
+}
+
+// Appends, after the plain deployment `m`, its fruit actions: harvest each tree in range that
+// still has tokens, or sell each set of 1 to 4 held types.
+void State::add_fruit_actions(Move m, uint32_t trees, std::vector<Move>& out) const {
+  m.action = FruitAction::Harvest;
+  for (uint32_t t = trees; t; t &= t - 1) {
+    const int f = __builtin_ctz(t);
+    if (taken_[f] < 4) {
+      m.target = uint8_t(f);
+      out.push_back(m);
+    }
+  }
+  uint32_t held = 0;
+  for (int f = 0; f < kFruitTypes; ++f)
+    if (held_[player_][f]) held |= 1u << f;
+  m.action = FruitAction::Sell;
+  for (uint32_t set = 1; set < 64; ++set)
+    if ((set & ~held) == 0 && __builtin_popcount(set) <= 4) {
+      m.target = uint8_t(set);
+      out.push_back(m);
+    }
+}
+
+std::vector<int> State::fruit_stack(int f) const {
+  return std::vector<int>(stack_[f].begin() + taken_[f], stack_[f].end());
+}
+
+void State::set_fruit_stacks(const std::array<std::array<uint8_t, 4>, kFruitTypes>& stacks) {
+  stack_ = init_stacks_ = stacks;
+}
+
+bool State::force_fruit_top(int f, int value) {
+  for (int i = taken_[f]; i < 4; ++i)
+    if (stack_[f][i] == value) {
+      std::swap(stack_[f][i], stack_[f][taken_[f]]);
+      return true;
+    }
+  return false;
+}
+
+void State::resample_hidden(Rng& rng) {
+  rng_.reseed(rng.next());
+  for (int f = 0; f < kFruitTypes; ++f)
+    for (int i = 3; i > taken_[f]; --i) {
+      const int j = taken_[f] + int(rng.below(uint32_t(i - taken_[f] + 1)));
+      std::swap(stack_[f][i], stack_[f][j]);
+    }
 }
 
 int State::count_legal_moves() const {
@@ -413,7 +495,7 @@ int State::count_legal_moves() const {
 }
 
 Move State::sample_move(Rng& rng) const {
-  if (ndrawn_ > 1) {
+  if (ndrawn_ > 1 || rules().fruit_trees) {
     // Several drawn tiles (Fortune Teller): list them all.
     static thread_local std::vector<Move> list;
     legal_moves(list);
@@ -538,6 +620,28 @@ std::string State::check_move(const Move& m) const {
              " is already occupied";
     }
   }
+  if (tt.tree) {
+    if (m.fruit_type < 0 || m.fruit_type >= kFruitTypes) return "a tree tile needs a fruit stack (fruit_type)";
+    if (stack_tile_[m.fruit_type] >= 0)
+      return std::string("the ") + kFruitNames[m.fruit_type] + " stack is already on a tree";
+  } else if (m.fruit_type >= 0) {
+    return "tile " + tt.id + " has no tree for a fruit stack";
+  }
+  if (m.action != FruitAction::None) {
+    if (!rules().fruit_trees) return "fruit actions need the Fruit-Bearing Trees";
+    if (m.meeple < 0) return "a fruit action needs a follower deployed on the placed tile";
+    const uint32_t trees = trees_in_range(m.x, m.y, tt.tree ? m.fruit_type : -1);
+    if (m.action == FruitAction::Harvest) {
+      if (m.target >= kFruitTypes || !(trees >> m.target & 1)) return "no such tree next to the placed tile";
+      if (taken_[m.target] >= 4) return std::string("the ") + kFruitNames[m.target] + " tree has no fruit left";
+    } else {
+      if (!trees) return "no tree next to the placed tile";
+      if (m.target == 0 || m.target >= 64 || __builtin_popcount(m.target) > 4) return "a sale is 1 to 4 fruit types";
+      for (int f = 0; f < kFruitTypes; ++f)
+        if ((m.target >> f & 1) && !held_[player_][f])
+          return std::string("player ") + std::to_string(player_) + " holds no " + kFruitNames[f] + " token to sell";
+    }
+  }
   if (m.ret >= 0) {
     if (!tt.festival) return "only a festival tile lets a player take a follower back";
     if (m.ret >= nfollowers_ || followers_[m.ret].player != player_)
@@ -564,6 +668,26 @@ void State::apply(const Move& m) {
   history_.push_back(TurnLog{m, m.ret >= 0 ? followers_[m.ret].slot : kNoSlot});
   if (m.ret >= 0) remove_follower(m.ret);  // Festival take-back, before scoring (F-3)
   if (m.meeple >= 0) add_follower(player_, uint16_t(P.slot_base + m.meeple));
+  if (m.fruit_type >= 0) {
+    placed_[nplaced_ - 1].fruit = m.fruit_type;
+    stack_tile_[m.fruit_type] = int8_t(nplaced_ - 1);
+  }
+  // Fruit action (R-12: after the follower, before feature scoring).
+  if (m.action == FruitAction::Harvest) {
+    const int f = m.target;
+    const int value = stack_[f][taken_[f]++];
+    ++held_[player_][f];
+    history_.back().harvested = uint8_t(value);
+    emit(player_, value, "fruit", false, P.slot_base);
+  } else if (m.action == FruitAction::Sell) {
+    static constexpr int kSale[5] = {0, 3, 6, 10, 15};
+    for (int f = 0; f < kFruitTypes; ++f)
+      if (m.target >> f & 1) {
+        --held_[player_][f];
+        ++sold_[f];
+      }
+    emit(player_, kSale[__builtin_popcount(m.target)], "fruit", false, P.slot_base);
+  }
 
   // Score what this tile completed: roads, cities, then monasteries and tents (B-10).
   const TileType& tt = game_->type(t);
@@ -668,6 +792,12 @@ void State::finish() {
     return std::make_pair(int(feat_[a].kind), a) < std::make_pair(int(feat_[b].kind), b);
   });
   for (int i = 0; i < n; ++i) score_feature(roots[i], true);
+  // Fruit Trees: every token still held is worth 1 point.
+  for (int p = 0; p < nplayers_; ++p) {
+    int tokens = 0;
+    for (int f = 0; f < kFruitTypes; ++f) tokens += held_[p][f];
+    if (tokens && nplaced_) emit(p, tokens, "fruit", true, placed_[0].slot_base);
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -675,7 +805,8 @@ void State::finish() {
 
 bool State::operator==(const State& o) const {
   if (game_ != o.game_ || phase_ != o.phase_ || player_ != o.player_ || turn_ != o.turn_ ||
-      ndrawn_ != o.ndrawn_ || drawn_ != o.drawn_ || placeable_ != o.placeable_ || tents_ != o.tents_ ||
+      stack_ != o.stack_ || taken_ != o.taken_ || sold_ != o.sold_ || stack_tile_ != o.stack_tile_ ||
+      held_ != o.held_ || ndrawn_ != o.ndrawn_ || drawn_ != o.drawn_ || placeable_ != o.placeable_ || tents_ != o.tents_ ||
       bag_total_ != o.bag_total_ || bag_ != o.bag_ || scores_ != o.scores_ ||
       supply_ != o.supply_ || !(rng_ == o.rng_) || nplaced_ != o.nplaced_ || nslots_ != o.nslots_ ||
       nfollowers_ != o.nfollowers_ || nfrontier_ != o.nfrontier_ || final_done_ != o.final_done_)

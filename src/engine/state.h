@@ -17,20 +17,33 @@
 
 namespace carc {
 
-// A decision by the player to move. Layout (8 bytes):
-//   x, y    board position of the placed tile
-//   rot     quarter turns clockwise (0..3)
-//   meeple  segment index of the placed tile that receives a follower, or -1
-//   ret     Festival: index into State::followers() of the own follower taken back, or -1
-//   choice  Fortune Teller: which of the drawn tiles is placed (0 otherwise)
+// Fruit-Bearing Trees: the six fruit types, in this order everywhere.
+constexpr int kFruitTypes = 6;
+extern const std::array<const char*, kFruitTypes> kFruitNames;  // apple apricot cherry elder plum quince
+// Fruit action after deploying a follower next to a tree.
+enum class FruitAction : uint8_t { None = 0, Harvest = 1, Sell = 2 };
+
+// A decision by the player to move. Layout (12 bytes):
+//   x, y        board position of the placed tile
+//   rot         quarter turns clockwise (0..3)
+//   meeple      segment index of the placed tile that receives a follower, or -1
+//   ret         Festival: index into State::followers() of the own follower taken back, or -1
+//   choice      Fortune Teller: which of the drawn tiles is placed (0 otherwise)
+//   fruit_type  Fruit Trees: the stack put on a placed tree tile, or -1
+//   action      Fruit Trees: the fruit action; `target` is the harvested tree's fruit type,
+//               or for a sale the bit mask of fruit types sold
 struct Move {
   int16_t x = 0, y = 0;
   uint8_t rot = 0;
   int8_t meeple = -1;
   int8_t ret = -1;
   uint8_t choice = 0;
+  int8_t fruit_type = -1;
+  FruitAction action = FruitAction::None;
+  uint8_t target = 0;
   bool operator==(const Move& o) const {
-    return x == o.x && y == o.y && rot == o.rot && meeple == o.meeple && ret == o.ret && choice == o.choice;
+    return x == o.x && y == o.y && rot == o.rot && meeple == o.meeple && ret == o.ret && choice == o.choice &&
+           fruit_type == o.fruit_type && action == o.action && target == o.target;
   }
 };
 
@@ -60,6 +73,7 @@ struct PlacedTile {
   uint16_t side_slot[4];       // road/city slot on each side, or kNoSlot
   uint16_t half_slot[8];       // field slot on each half-edge, or kNoSlot
   uint16_t center_slot;        // monastery/tent slot, or kNoSlot
+  int8_t fruit;                // Fruit Trees: the fruit type of the stack on this tree, or -1
 };
 
 // Per-feature counters, valid at the feature's root slot.
@@ -95,6 +109,7 @@ constexpr int kTerminalPlayer = -2;
 struct TurnLog {
   Move move;
   uint16_t ret_slot = 0xFFFF;
+  uint8_t harvested = 0;  // Fruit Trees: value of the harvested token
 };
 
 // One entry of the history: a drawn tile and what became of it.
@@ -192,6 +207,26 @@ class State : private StateTables {
   // Fortune tellers (followers on tents) a player has.
   int tents(int p) const { return tents_[p]; }
 
+  // --- Fruit-Bearing Trees ---
+  // Tokens left in a fruit type's stack; the placed tile holding it (-1 still in supply);
+  // tokens of a type a player holds; tokens of a type sold.
+  int fruit_left(int f) const { return 4 - taken_[f]; }
+  int fruit_tree(int f) const { return stack_tile_[f]; }
+  int fruit_held(int p, int f) const { return held_[p][f]; }
+  int fruit_sold(int f) const { return sold_[f]; }
+  // Hidden: the values still in a stack, top first (never for players' eyes: see observation
+  // code and resample_hidden).
+  std::vector<int> fruit_stack(int f) const;
+  // Sets the stacks (top first) before the first draw; scripted records and state JSON.
+  void set_fruit_stacks(const std::array<std::array<uint8_t, 4>, kFruitTypes>& stacks);
+  const std::array<std::array<uint8_t, 4>, kFruitTypes>& initial_fruit_stacks() const { return init_stacks_; }
+  // Fruit types of the trees a follower deployed by this move could use (bit mask).
+  uint32_t trees_near(const Move& m) const {
+    return trees_in_range(m.x, m.y, game_->type(drawn_[m.choice]).tree ? m.fruit_type : -1);
+  }
+  // Replay: puts a token of this value on top of the stack, when the stack still holds one.
+  bool force_fruit_top(int f, int value);
+
   // --- Decisions ---
   // All legal moves in a deterministic order (cleared first).
   void legal_moves(std::vector<Move>& out) const;
@@ -241,7 +276,7 @@ class State : private StateTables {
   // the Fruit-Bearing Trees, the order of the face-down fruit tokens) by a fresh sample from
   // `rng`. Search must call this on its copy before simulating, so it never plays with
   // knowledge of the real future (information-set search).
-  void resample_hidden(Rng& rng) { rng_.reseed(rng.next()); }
+  void resample_hidden(Rng& rng);
   bool finished_scoring() const { return final_done_; }
 
   // Scoring events are appended here when a log is attached (copies of a state do not
@@ -272,6 +307,10 @@ class State : private StateTables {
   };
   void cell_ports(const FrontierCell& fc, Ports& p) const;
   void moves_for_tile(int choice, std::vector<Move>& out) const;
+  // Fruit types of the trees a follower deployed at (x,y) may use (the 3x3 block), as a
+  // bit mask; `new_tree` is the fruit type put on the new tile itself, or -1.
+  uint32_t trees_in_range(int x, int y, int new_tree) const;
+  void add_fruit_actions(Move m, uint32_t trees, std::vector<Move>& out) const;
   uint32_t free_from_ports(const TileType& tt, int rot, const Ports& p, int player) const;
 
   void init(uint64_t seed, int start_type, int start_rot);
@@ -300,6 +339,11 @@ class State : private StateTables {
   uint8_t ndrawn_ = 0;
   uint8_t placeable_ = 0;  // bit i: drawn_[i] has a legal place
   std::array<uint8_t, kMaxPlayers> tents_{};
+  // Fruit-Bearing Trees: stacks (top first from index taken_), where they stand, holdings.
+  std::array<std::array<uint8_t, 4>, kFruitTypes> stack_{}, init_stacks_{};
+  std::array<uint8_t, kFruitTypes> taken_{}, sold_{};
+  std::array<int8_t, kFruitTypes> stack_tile_{-1, -1, -1, -1, -1, -1};
+  std::array<std::array<uint8_t, kFruitTypes>, kMaxPlayers> held_{};
   int bag_total_ = 0;
   std::array<uint8_t, kMaxTileTypes> bag_{};
   std::array<int32_t, kMaxPlayers> scores_{};

@@ -1,0 +1,223 @@
+// The Fruit-Bearing Trees: scenario tests with scripted fruit stacks and expected points.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "playout.h"
+#include "test_util.h"
+
+using namespace carc;
+
+namespace {
+
+// A scripted fruit-trees game (optionally with the Festival) with known stacks.
+Record fruit_game(const std::string& turns, bool festival = false) {
+  nlohmann::json j;
+  j["format"] = "carcassonne-record/1";
+  std::vector<std::string> ex = {"fruit-trees"};
+  if (festival) ex.insert(ex.begin(), "festival");
+  j["setup"] = {{"players", {"A", "B"}}, {"tileset", "base"}, {"expansions", ex}, {"seed", 1}, {"draws", "scripted"}};
+  j["setup"]["fruit_stacks"] = nlohmann::json::parse(
+      R"({"apple":[4,5,3,2],"apricot":[5,4,3,2],"cherry":[2,3,4,5],"elder":[5,4,3,2],"plum":[3,2,4,5],"quince":[2,3,4,5]})");
+  j["turns"] = nlohmann::json::parse(turns);
+  return parse_record(j.dump());
+}
+
+const std::string kT1 = R"({"tile":"FB01","x":0,"y":1,"rotation":0,"fruit_type":"apple","meeple":"Nw","fruit":{"harvest":{"x":0,"y":1}}})";
+const std::string kT2 = R"({"tile":"FB02","x":1,"y":1,"rotation":180,"fruit_type":"apricot"})";
+const std::string kT3 = R"({"tile":"FB04","x":-1,"y":1,"rotation":0,"fruit_type":"cherry","meeple":"S","fruit":{"harvest":{"x":-1,"y":1}}})";
+const std::string kT4 = R"({"tile":"E","x":0,"y":-1,"rotation":180})";
+const std::string kT5 = R"({"tile":"B","x":0,"y":2,"rotation":0,"meeple":"C","fruit":{"harvest":{"x":1,"y":1}}})";
+const std::string kT6 = R"({"tile":"U","x":1,"y":0,"rotation":90})";
+std::string upto(int n) {
+  std::vector<std::string> t = {kT1, kT2, kT3, kT4, kT5, kT6};
+  std::string s = "[";
+  for (int i = 0; i < n; ++i) s += (i ? "," : "") + t[i];
+  return s;
+}
+
+}  // namespace
+
+TEST(FruitTrees, HarvestFromTheTreeTileItself) {
+  Replay r = replay(fruit_game(upto(1) + "]"));
+  EXPECT_EQ(r.state.scores(), (std::vector<int>{4, 0}));  // top apple token is a 4
+  EXPECT_EQ(r.state.fruit_held(0, 0), 1);
+  EXPECT_EQ(r.state.fruit_left(0), 3);
+  EXPECT_EQ(r.events.back().kind, "fruit");
+}
+
+TEST(FruitTrees, HarvestFromADiagonalNeighbourAndChoiceBetweenTrees) {
+  // Turn 5: the monastery at (0,2) touches the apple tree (0,1) orthogonally, the apricot
+  // tree (1,1) and the cherry tree (-1,1) diagonally; A chooses the apricot tree (top 5).
+  Replay r = replay(fruit_game(upto(5) + "]"));
+  EXPECT_EQ(r.state.scores(), (std::vector<int>{4 + 2 + 5, 0}));
+  EXPECT_EQ(r.state.fruit_left(1), 3);
+  // The same turn harvesting the apple tree instead takes its second token (5).
+  std::string alt = upto(4) + R"(,{"tile":"B","x":0,"y":2,"rotation":0,"meeple":"C","fruit":{"harvest":{"x":0,"y":1}}}])";
+  EXPECT_EQ(replay(fruit_game(alt)).state.scores(), (std::vector<int>{4 + 2 + 5, 0}));
+  EXPECT_EQ(replay(fruit_game(alt)).state.fruit_held(0, 0), 2);
+}
+
+TEST(FruitTrees, NoFruitActionWithoutAFollowerOrOutOfRange) {
+  // B places the apricot tree without a follower: a harvest is refused.
+  std::string t = upto(1) + R"(,{"tile":"FB02","x":1,"y":1,"rotation":180,"fruit_type":"apricot","fruit":{"harvest":{"x":1,"y":1}}}])";
+  EXPECT_THROW(replay(fruit_game(t)), RecordError);
+  // Far from every tree: refused.
+  std::string far = upto(4) + R"(,{"tile":"V","x":-1,"y":0,"rotation":180,"meeple":"N","fruit":{"harvest":{"x":1,"y":1}}}])";
+  EXPECT_THROW(replay(fruit_game(far)), RecordError);
+}
+
+TEST(FruitTrees, SellingSetsOfOneTwoAndThreeTypes) {
+  // After turn 6 A holds apple, cherry and apricot. Turn 7: a monastery next to the apricot
+  // tree, with a sale.
+  auto sell = [&](const std::string& set) {
+    return replay(fruit_game(upto(6) + R"(,{"tile":"B","x":2,"y":1,"rotation":0,"meeple":"C","fruit":{"sell":)" + set +
+                             "}}]"));
+  };
+  const int before = 4 + 2 + 5;
+  EXPECT_EQ(sell(R"(["apple"])").state.score(0), before + 3);
+  EXPECT_EQ(sell(R"(["apple","cherry"])").state.score(0), before + 6);
+  Replay three = sell(R"(["apple","cherry","apricot"])");
+  EXPECT_EQ(three.state.score(0), before + 10);
+  for (int f = 0; f < kFruitTypes; ++f) EXPECT_EQ(three.state.fruit_held(0, f), 0);
+  EXPECT_EQ(three.state.fruit_sold(0), 1);
+}
+
+TEST(FruitTrees, SellingFourTypesAndFinalScoring) {
+  std::string t = upto(6) + R"(,
+    {"tile":"FB06","x":2,"y":1,"rotation":270,"fruit_type":"plum","meeple":"N","fruit":{"harvest":{"x":2,"y":1}}},
+    {"tile":"V","x":-1,"y":0,"rotation":180},
+    {"tile":"E","x":1,"y":2,"rotation":0,"meeple":"N","fruit":{"sell":["apple","apricot","cherry","plum"]}}])";
+  Replay r = replay(fruit_game(t));
+  // Harvests 4 + 2 + 5 + 3, the apricot city (FB02 + E) completed by A: 4, the sale of 4 types: 15.
+  EXPECT_EQ(r.state.scores(), (std::vector<int>{4 + 2 + 5 + 3 + 4 + 15, 0}));
+  Replay fin = replay(fruit_game(t), true);
+  // Final: A's farmer touches the completed apricot city (3), monastery with 4 neighbours (5),
+  // two one-tile roads (1 + 1); no tokens left.
+  EXPECT_EQ(fin.state.score(0), 33 + 3 + 5 + 1 + 1);
+}
+
+TEST(FruitTrees, HeldTokensScoreOnePointEachAtTheEnd) {
+  Replay r = replay(fruit_game(upto(5) + "]"), true);
+  int fruit_final = 0;
+  for (auto& e : r.events)
+    if (e.final && e.kind == "fruit") fruit_final += e.points;
+  EXPECT_EQ(fruit_final, 3);  // apple, cherry, apricot held
+}
+
+TEST(FruitTrees, IllegalSaleAndEmptyStackAreRejected) {
+  try {
+    replay(fruit_game(upto(6) + R"(,{"tile":"B","x":2,"y":1,"rotation":0,"meeple":"C","fruit":{"sell":["apple","apple"]}}])"));
+    FAIL();
+  } catch (const RecordError& e) {
+    EXPECT_NE(std::string(e.what()).find("apple appears twice"), std::string::npos) << e.what();
+  }
+  try {
+    replay(fruit_game(upto(6) + R"(,{"tile":"B","x":2,"y":1,"rotation":0,"meeple":"C","fruit":{"sell":["plum"]}}])"));
+    FAIL();
+  } catch (const RecordError& e) {
+    EXPECT_NE(std::string(e.what()).find("holds no plum"), std::string::npos) << e.what();
+  }
+  // Empty stack: keep harvesting the apple tree until it is empty; then no move harvests it
+  // and a harvest is refused with the reason.
+  State s = replay(fruit_game(upto(1) + "]")).state;
+  Rng rng(3);
+  std::vector<Move> moves;
+  bool checked = false;
+  while (!s.is_terminal() && !checked) {
+    if (s.is_chance()) {
+      s.draw_random();
+      continue;
+    }
+    s.legal_moves(moves);
+    const Move* pick = nullptr;
+    for (auto& m : moves)
+      if (m.action == FruitAction::Harvest && m.target == 0) pick = &m;
+    if (s.fruit_left(0) == 0) {
+      EXPECT_EQ(pick, nullptr);
+      for (auto& m : moves)
+        if (m.meeple >= 0 && m.action == FruitAction::None && s.trees_near(m) >> 0 & 1) {
+          Move h = m;
+          h.action = FruitAction::Harvest;
+          h.target = 0;
+          EXPECT_EQ(s.check_move(h), "the apple tree has no fruit left");
+          checked = true;
+          break;
+        }
+    }
+    s.apply(pick ? *pick : moves[rng.below(uint32_t(moves.size()))]);
+  }
+  EXPECT_EQ(s.fruit_left(0), 0);
+  EXPECT_TRUE(checked);
+}
+
+TEST(FruitTrees, FestivalTakeBackGivesNoFruitAction) {
+  std::string t = R"([
+    {"tile":"FB01","x":0,"y":1,"rotation":0,"fruit_type":"apple","meeple":"Nw"},
+    {"tile":"E","x":0,"y":-1,"rotation":180},
+    {"tile":"FE06","x":-1,"y":0,"rotation":0,"return":{"x":0,"y":1,"at":"Nw"},"fruit":{"harvest":{"x":0,"y":1}}}])";
+  try {
+    replay(fruit_game(t, true));
+    FAIL();
+  } catch (const RecordError& e) {
+    EXPECT_NE(std::string(e.what()).find("needs a follower deployed"), std::string::npos) << e.what();
+  }
+}
+
+TEST(FruitTrees, TreeTileNeedsAStackAndNoFollowerOnTheTree) {
+  EXPECT_THROW(replay(fruit_game(R"([{"tile":"FB01","x":0,"y":1,"rotation":0}])")), RecordError);
+  // The tree is no feature: FB01's only follower spots are its field.
+  State s = replay(fruit_game("[]")).state;
+  s.apply_draw(s.game().type_index("FB01"));
+  std::vector<Move> moves;
+  s.legal_moves(moves);
+  for (auto& m : moves) EXPECT_TRUE(m.meeple < 0 || s.game().type(s.current_tile()).rot[m.rot].seg[m.meeple].kind == Kind::Field);
+}
+
+TEST(FruitTrees, ObservationDoesNotRevealStackOrder) {
+  // Two states that differ only in the hidden stack order serialize the same public part
+  // and offer the same legal moves.
+  Rules r;
+  r.fruit_trees = true;
+  State a(Game::get(r), 5), b(Game::get(r), 5);
+  std::array<std::array<uint8_t, 4>, kFruitTypes> other{};
+  for (auto& st : other) st = {2, 3, 4, 5};
+  b.set_fruit_stacks(other);
+  std::vector<Move> ma, mb;
+  Rng ra(1), rb(1);
+  for (int i = 0; i < 30 && !a.is_terminal(); ++i) {
+    while (a.is_chance()) a.draw_random(), b.draw_random();
+    a.legal_moves(ma);
+    b.legal_moves(mb);
+    ASSERT_EQ(ma, mb);
+    // Avoid harvests so the revealed values do not differ.
+    Move m = ma[ra.below(uint32_t(ma.size()))];
+    if (m.action == FruitAction::Harvest) m.action = FruitAction::None;
+    a.apply(m);
+    b.apply(m);
+  }
+  SUCCEED();
+}
+
+TEST(FruitTrees, TokensAreConservedInRandomGames) {
+  Rules r;
+  r.fruit_trees = true;
+  r.festival = true;
+  for (uint64_t seed = 1; seed <= 30; ++seed) {
+    State s(Game::get(r), seed);
+    Rng rng(seed);
+    std::vector<Move> moves;
+    while (!s.is_terminal()) {
+      if (s.is_chance()) {
+        s.draw_random();
+        continue;
+      }
+      s.apply(s.sample_move(rng));
+      for (int f = 0; f < kFruitTypes; ++f) {
+        int held = 0;
+        for (int p = 0; p < 2; ++p) held += s.fruit_held(p, f);
+        ASSERT_EQ(s.fruit_left(f) + held + s.fruit_sold(f), 4) << kFruitNames[f];
+      }
+    }
+  }
+}
