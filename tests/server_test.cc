@@ -474,3 +474,81 @@ TEST_F(ServerTest, FestivalTakeBackThroughTheApi) {
   EXPECT_NE(rec.text.find("\"return\""), std::string::npos);
   EXPECT_NO_THROW(carc::replay(carc::parse_record(rec.text)));
 }
+
+TEST_F(ServerTest, EventStreamsAreBoundedAndStopCleanly) {
+  ServerOptions o;
+  o.port = 0;
+  o.db_path = (dir_ / "small.sqlite").string();
+  o.http_threads = 4;  // at most 2 event streams
+  auto small = std::make_unique<Server>(o);
+  const int port = small->start();
+  httplib::Client c("127.0.0.1", port);
+  auto r = c.Post("/api/games", json{{"players", hotseat()}}.dump(), "application/json");
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->status, 201);
+  const std::string path = "/api/games/" + json::parse(r->body)["id"].get<std::string>() + "/events";
+  std::atomic<int> got{0};
+  std::vector<std::thread> streams;
+  for (int i = 0; i < 2; ++i)
+    streams.emplace_back([&] {
+      httplib::Client sc("127.0.0.1", port);
+      sc.set_read_timeout(20);
+      sc.Get(path.c_str(), [&](const char*, size_t) {
+        ++got;
+        return true;  // keep listening until the server stops
+      });
+    });
+  for (int i = 0; i < 500 && got < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_GE(got.load(), 2);
+  auto third = c.Get(path.c_str());
+  ASSERT_TRUE(third);
+  EXPECT_EQ(third->status, 503);
+  EXPECT_EQ(c.Get("/api/health")->status, 200);  // plain requests still get through
+  const auto t0 = std::chrono::steady_clock::now();
+  small->stop();  // ends the open streams
+  for (auto& t : streams) t.join();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, std::chrono::seconds(10));
+}
+
+TEST_F(ServerTest, FortuneTellerChoiceThroughTheApi) {
+  json g = create(hotseat(), 2, json{{"expansions", {"fortune-teller"}}});
+  const std::string id = g["id"];
+  json tokens = tokens_of(g);
+  bool chose_second = false;
+  for (int turn = 0; turn < 140 && !chose_second; ++turn) {
+    json v = get("/api/games/" + id).body;
+    if (v["status"] != "playing") break;
+    const int p = v["current_player"];
+    json legal = get("/api/games/" + id + "/legal").body;
+    json pick;  // a placement of the second drawn tile, else one with a tent follower, else the first
+    for (const auto& pl : legal["placements"]) {
+      if (pl.value("choice", 0) == 1) {
+        pick = pl;
+        break;
+      }
+      if (pick.is_null())
+        for (const auto& m : pl["meeples"])
+          if (m["kind"] == "tent") pick = pl;
+    }
+    if (pick.is_null()) pick = legal["placements"][0];
+    json mv = {{"token", tokens[p]}, {"x", pick["x"]}, {"y", pick["y"]}, {"rotation", pick["rotation"]},
+               {"choice", pick.value("choice", 0)}};
+    for (const auto& m : pick["meeples"])
+      if (m["kind"] == "tent") mv["meeple"] = m["at"];
+    if (!mv.contains("meeple") && !pick["plain"].get<bool>()) mv["meeple"] = pick["meeples"][0]["at"];
+    if (pick.value("choice", 0) == 1) {
+      ASSERT_GE(v["drawn"].size(), 2u);
+      EXPECT_EQ(pick["tile"], v["drawn"][1]["tile"]);
+      json wrong = mv;
+      wrong["choice"] = 7;
+      EXPECT_EQ(post("/api/games/" + id + "/move", wrong).status, 422);
+      chose_second = true;
+    }
+    Resp r = post("/api/games/" + id + "/move", mv);
+    ASSERT_EQ(r.status, 200) << r.text;
+  }
+  EXPECT_TRUE(chose_second) << "no turn with two drawn tiles";
+  Resp rec = get("/api/games/" + id + "/record");
+  EXPECT_NE(rec.text.find("\"drawn\""), std::string::npos);
+  EXPECT_NO_THROW(carc::replay(carc::parse_record(rec.text)));
+}

@@ -271,6 +271,11 @@ json board_json(const State& s, const std::vector<ScoreEvent>& events, const std
   j["phase"] = s.is_terminal() ? "over" : s.is_chance() ? "draw" : "place";
   j["current_player"] = s.is_terminal() ? -1 : s.turn_player();
   j["tile"] = s.phase() == Phase::Place ? json(g.type(s.current_tile()).id) : json(nullptr);
+  json drawn = json::array();  // Fortune Teller: every tile drawn this turn, the player picks one
+  if (s.phase() == Phase::Place)
+    for (int i = 0; i < s.num_drawn(); ++i)
+      drawn.push_back({{"tile", g.type(s.drawn_tile(i)).id}, {"placeable", s.drawn_placeable(i)}});
+  j["drawn"] = drawn;
   j["bag"] = s.bag_size();
   j["total_tiles"] = g.total_tiles();
   json bag = json::object();  // what is left in the bag (public: every draw is seen)
@@ -316,8 +321,7 @@ json legal_json(const State& s) {
     out["placements"] = json::array();
     return out;
   }
-  const TileType& t = s.game().type(s.current_tile());
-  out["tile"] = t.id;
+  out["tile"] = s.game().type(s.current_tile()).id;
   std::vector<Move> moves;
   s.legal_moves(moves);
   struct Group {
@@ -325,10 +329,9 @@ json legal_json(const State& s) {
     std::vector<int> segs;
     std::vector<int> rets;
   };
-  std::map<std::tuple<int, int, int>, Group> groups;
+  std::map<std::tuple<int, int, int, int>, Group> groups;  // (choice, x, y, rot)
   for (const Move& m : moves) {
-    if (m.choice != 0) continue;  // Fortune Teller tile choice: not offered until the engine supports it
-    Group& g = groups[{m.x, m.y, m.rot}];
+    Group& g = groups[{m.choice, m.x, m.y, m.rot}];
     if (m.meeple >= 0)
       g.segs.push_back(m.meeple);
     else if (m.ret >= 0)
@@ -338,7 +341,8 @@ json legal_json(const State& s) {
   }
   json pl = json::array();
   for (const auto& [key, g] : groups) {
-    const auto [x, y, cr] = key;
+    const auto [choice, x, y, cr] = key;
+    const TileType& t = s.game().type(s.drawn_tile(choice));
     for (int r = 0; r < 4; ++r) {
       if (t.canonical_rot[r] != cr) continue;
       json meeples = json::array(), rets = json::array();
@@ -351,8 +355,8 @@ json legal_json(const State& s) {
         json f = follower_json(s, ri);
         rets.push_back({{"x", f["x"]}, {"y", f["y"]}, {"at", f["at"]}, {"seg", f["seg"]}, {"kind", f["kind"]}});
       }
-      pl.push_back({{"x", x}, {"y", y}, {"rotation", 90 * r}, {"plain", g.plain}, {"meeples", meeples},
-                    {"returns", rets}});
+      pl.push_back({{"x", x}, {"y", y}, {"rotation", 90 * r}, {"choice", choice}, {"tile", t.id}, {"plain", g.plain},
+                    {"meeples", meeples}, {"returns", rets}});
     }
   }
   out["placements"] = pl;
@@ -361,8 +365,24 @@ json legal_json(const State& s) {
 
 // A move request (record-style: board-oriented locations) -> the engine's Move. Throws 422.
 Move move_from(const State& s, const json& body) {
-  const TileType& t = s.game().type(s.current_tile());
+  // Which drawn tile: "choice" (index into the view's "drawn"), or "tile" (its id), else the
+  // first placeable one.
+  int choice = int_field(body, "choice", -1);
+  const std::string tile = str_field(body, "tile");
+  if (choice < 0 && !tile.empty()) {
+    for (int i = 0; i < s.num_drawn() && choice < 0; ++i)
+      if (s.game().type(s.drawn_tile(i)).id == tile) choice = i;
+    if (choice < 0) fail(422, "illegal move: tile " + tile + " was not drawn (the tile to place is " + s.game().type(s.current_tile()).id + ")");
+  }
+  if (choice < 0)
+    for (int i = 0; i < s.num_drawn() && choice < 0; ++i)
+      if (s.drawn_tile(i) == s.current_tile()) choice = i;
+  if (choice < 0 || choice >= s.num_drawn()) fail(422, "illegal move: 'choice' must name one of the drawn tiles");
+  if (!tile.empty() && s.game().type(s.drawn_tile(choice)).id != tile)
+    fail(422, "illegal move: drawn tile " + std::to_string(choice) + " is " + s.game().type(s.drawn_tile(choice)).id + ", not " + tile);
+  const TileType& t = s.game().type(s.drawn_tile(choice));
   Move m;
+  m.choice = uint8_t(choice);
   const int x = int_required(body, "x"), y = int_required(body, "y");
   const int rotation = int_field(body, "rotation", 0);
   if (rotation % 90 != 0 || rotation < 0 || rotation >= 360) fail(400, "'rotation' must be 0, 90, 180 or 270");
@@ -591,6 +611,7 @@ struct Server::Impl {
 
   std::mutex sessions_m;
   std::map<std::string, std::shared_ptr<Session>> sessions;
+  std::atomic<int> open_streams{0};  // event streams hold an HTTP thread each: at most half the pool
 
   // AI workers: a queue of (ready time, game) shared by every game.
   std::mutex ai_m;
@@ -940,9 +961,6 @@ struct Server::Impl {
              const int turn = int_field(body, "turn", st.turn() + 1);
              if (turn != st.turn() + 1)
                fail(409, "this move is for turn " + std::to_string(turn) + ", the game is at turn " + std::to_string(st.turn() + 1));
-             const std::string tile = str_field(body, "tile");
-             if (!tile.empty() && tile != st.game().type(st.current_tile()).id)
-               fail(422, "illegal move: the tile to place is " + st.game().type(st.current_tile()).id + ", not " + tile);
              Move m = move_from(st, body);
              s->seats[seat].joined = true;
              st.apply(m);
@@ -1054,6 +1072,11 @@ struct Server::Impl {
         send(res, {{"error", e.message}, {"status", e.status}}, e.status);
         return;
       }
+      if (open_streams.fetch_add(1) >= std::max(2, opts.http_threads / 2)) {
+        --open_streams;
+        send(res, {{"error", "too many open event streams: poll GET /api/games/ID instead"}, {"status", 503}}, 503);
+        return;
+      }
       res.set_header("Cache-Control", "no-cache");
       res.set_header("X-Accel-Buffering", "no");
       auto last = std::make_shared<uint64_t>(0);
@@ -1075,7 +1098,7 @@ struct Server::Impl {
         lk.unlock();
         if (!sink.is_writable() || !sink.write(msg.data(), msg.size())) return false;
         return true;
-      });
+      }, [this](bool) { --open_streams; });
     });
 
     // Errors without a body (404 for unknown paths, 413 for oversized bodies, ...) get one.

@@ -79,6 +79,7 @@ export interface GameView {
   bag: number;
   total_tiles: number;
   bag_counts?: Record<string, number>;  // tiles left in the bag per type
+  drawn?: { tile: string; placeable: boolean }[];  // Fortune Teller: every tile drawn this turn
   board: PlacedView[];
   followers: FollowerView[];
   scores: number[];
@@ -110,6 +111,8 @@ export interface Placement {
   x: number;
   y: number;
   rotation: number;
+  choice?: number;  // index of the drawn tile placed (Fortune Teller)
+  tile?: string;
   plain: boolean;
   meeples: MeepleOption[];
   returns: ReturnOption[];

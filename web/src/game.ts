@@ -28,6 +28,7 @@ export class GamePage {
   private extraMoveFields: Record<string, unknown> = {};
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
   private bagOpen = false;
+  private choice = 0;  // which drawn tile is being placed (Fortune Teller draws several)
 
   constructor(parent: HTMLElement, private id: string) {
     this.root = h('div', { class: 'game-page' });
@@ -121,7 +122,11 @@ export class GamePage {
     this.view = v;
     const turnChanged = !prev || prev.turn !== v.turn || prev.tile !== v.tile || prev.version !== v.version && prev.status !== v.status;
     if (turnChanged) {
-      if (!prev || prev.turn !== v.turn) this.pending = null;
+      if (!prev || prev.turn !== v.turn) {
+        this.pending = null;
+        const i = (v.drawn ?? []).findIndex((d) => d.tile === v.tile);
+        this.choice = i >= 0 ? i : 0;
+      }
     }
     this.board.setPlaced(v);
     this.board.render(v);
@@ -159,8 +164,24 @@ export class GamePage {
     }
   }
 
+  private choicePlacements() {
+    return (this.legal?.placements ?? []).filter((p) => (p.choice ?? 0) === this.choice);
+  }
   private placementsFor(x: number, y: number) {
-    return (this.legal?.placements ?? []).filter((p) => p.x === x && p.y === y);
+    return this.choicePlacements().filter((p) => p.x === x && p.y === y);
+  }
+  // The tile being placed: the chosen one of the drawn tiles.
+  private choiceTile(): string | null {
+    const v = this.view;
+    if (!v) return null;
+    return v.drawn?.[this.choice]?.tile ?? v.tile;
+  }
+  private choose(i: number) {
+    if (i === this.choice) return;
+    this.choice = i;
+    this.pending = null;
+    this.renderPlacement();
+    this.renderSide();
   }
 
   private clickCell(x: number, y: number) {
@@ -228,7 +249,7 @@ export class GamePage {
       return;
     }
     const body: Record<string, unknown> = {
-      token, x: this.pending.x, y: this.pending.y, rotation: this.pending.rotation, turn: v.turn + 1, ...this.extraMoveFields,
+      token, x: this.pending.x, y: this.pending.y, rotation: this.pending.rotation, turn: v.turn + 1, choice: pl.choice ?? 0, ...this.extraMoveFields,
     };
     if (this.pending.meeple !== null) body.meeple = pl.meeples.find((m) => m.seg === this.pending!.meeple)?.at;
     if (this.pending.ret) body.return = this.pending.ret;
@@ -285,7 +306,7 @@ export class GamePage {
     const v = this.view;
     if (!v) return;
     const mine = this.myTurn(v) && this.legal && this.legal.turn === v.turn + 1;
-    this.board.renderPlacement(mine ? v.tile : null, mine ? this.legal!.placements : [], this.pending, v.current_player, this.previewRot);
+    this.board.renderPlacement(mine ? this.choiceTile() : null, mine ? this.choicePlacements() : [], this.pending, v.current_player, this.previewRot);
   }
 
   private renderSide() {
@@ -355,7 +376,7 @@ export class GamePage {
 
     // the drawn tile
     if (v.status === 'playing' && v.tile) {
-      const t = this.board.tile(v.tile);
+      const t = this.board.tile(this.choiceTile() ?? v.tile);
       const rot = this.pending ? this.pending.rotation : this.previewRot;
       const canAct = this.myTurn(v);
       const box = h('div', { class: 'drawn' },
@@ -363,6 +384,20 @@ export class GamePage {
         h('div', { class: 'drawn-body' }, tilePreview(t, rot, 110)),
       );
       box.querySelector('.tile-preview')?.setAttribute('data-testid', 'drawn-tile');
+      const drawn = v.drawn ?? [];
+      if (drawn.length > 1) {
+        // Fortune Teller: several tiles drawn, the player places one, the others go back
+        const pick = h('div', { class: 'drawn-choice' }, h('small', {}, canAct ? 'Choose the tile to place:' : 'Drawn tiles:'));
+        drawn.forEach((d, i) => {
+          const b = h('button', {
+            class: `choice-tile${i === this.choice ? ' chosen' : ''}`, disabled: !canAct || !d.placeable,
+            title: d.placeable ? `Place ${d.tile}` : `${d.tile} fits nowhere`, 'data-testid': `choose-${i}`,
+            onclick: () => this.choose(i),
+          }, tilePreview(this.board.tile(d.tile), 0, 44));
+          pick.append(b);
+        });
+        box.append(pick);
+      }
       if (canAct) {
         const pl = this.pending ? this.placementsFor(this.pending.x, this.pending.y).find((p) => p.rotation === this.pending!.rotation) : undefined;
         let choice = 'no follower';
