@@ -4,6 +4,7 @@
 // game view and the legal moves and may add controls to the side panel and contribute fields
 // to the move being sent (e.g. {"fruit": {"harvest": {...}}}, "plague": [...], a crown
 // "meeple": "crown:taxes:0"). The game page calls every registered panel on each update.
+// Done today: the Festival take-back and the Fortune Teller tile choice.
 import type { GameView, Legal } from './api';
 
 export interface ExpansionContext {
@@ -45,11 +46,23 @@ registerExpansionPanel({
   },
 });
 
+// The Fortune Teller: the choice between the drawn tiles is in the tile panel; this explains it.
+registerExpansionPanel({
+  expansion: 'fortune-teller',
+  title: 'Fortune Teller',
+  render(ctx) {
+    if ((ctx.view.drawn?.length ?? 0) < 2) return null;
+    const p = document.createElement('p');
+    p.className = 'hint';
+    p.textContent = 'Your fortune tellers let you draw several tiles: pick the one to place; the others go back into the bag.';
+    return p;
+  },
+});
+
 // Placeholders where the engine's support will plug in (kept visible so the hooks are used).
 for (const [expansion, title, text] of [
   ['fruit-trees', 'Fruit-Bearing Trees', 'Fruit actions (harvest a tree, sell fruit) will appear here.'],
   ['wheel-of-fortune', 'Wheel of Fortune', 'The wheel with the pig, crown spaces and the Plague choice will appear here.'],
-  ['fortune-teller', 'Fortune Teller', 'The choice between drawn tiles will appear here.'],
 ] as const) {
   registerExpansionPanel({
     expansion,
