@@ -55,7 +55,7 @@ void show_events(Session& ss) {
 void show_draws(Session& ss) {
   const auto& d = ss.s.draws();
   for (; ss.draws_shown < d.size(); ++ss.draws_shown)
-    if (d[ss.draws_shown].discarded)
+    if (d[ss.draws_shown].fate == carc::Fate::Discarded)
       std::cout << "  tile " << ss.s.game().type(d[ss.draws_shown].type).id << " fits nowhere and is discarded\n";
 }
 
