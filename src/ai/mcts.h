@@ -30,7 +30,7 @@ struct MctsConfig {
   int depth = 12;               // rollout moves before the heuristic takes over, -1 = to the end
   double rollout_follower = 1;  // rollouts keep a random move's follower with this probability
   int prior = 0;                // root moves start with this many virtual visits valued by the heuristic
-  double prior_scale = 5;       // margin points below the best move that halve... (see docs/ai.md)
+  double prior_scale = 5;       // prior reward = 0.5 + 0.5 tanh((margin - best margin) / prior_scale)
   double win_weight = 0.5;      // reward = w * win + (1 - w) * squashed score margin
   double margin_scale = 20;     // points for which the squashed margin reaches tanh(1)
   double follower_value = kDefaultFollowerValue;  // heuristic at the rollout cut
