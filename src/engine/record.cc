@@ -564,6 +564,16 @@ std::string state_to_json(const State& s) {
   return j.dump();
 }
 
+std::string observation_json(const State& s, int player) {
+  ordered_json j = ordered_json::parse(state_to_json(s));
+  j["format"] = "carcassonne-observation/1";
+  j["observer"] = player;
+  j.erase("rng");
+  j.erase("seed");
+  if (j.contains("fruit")) j["fruit"].erase("initial_stacks");
+  return j.dump();
+}
+
 State state_from_json(std::string_view text) {
   json j;
   try {

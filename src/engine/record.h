@@ -86,5 +86,9 @@ std::string describe_move(const State& s, const Move& m);
 // and the generator; from_json restores an equal state.
 std::string state_to_json(const State& s);
 State state_from_json(std::string_view text);
+// What player `p` may see of a state, as JSON: the state JSON without the hidden parts (the
+// generator and seed that decide future draws, the order of face-down fruit tokens).
+// Two states that differ only in hidden information give the same observation.
+std::string observation_json(const State& s, int player);
 
 }  // namespace carc
