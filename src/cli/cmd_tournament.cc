@@ -106,6 +106,7 @@ void register_tournament(CLI::App& app) {
     std::atomic<int64_t> next{0}, done{0};
     std::mutex err_mu;
     std::string error;
+    std::atomic<bool> failed{false};
     auto worker = [&] {
       for (;;) {
         const int64_t i = next.fetch_add(1);
@@ -121,6 +122,7 @@ void register_tournament(CLI::App& app) {
         } catch (const std::exception& e) {
           std::lock_guard<std::mutex> lk(err_mu);
           if (error.empty()) error = "game " + std::to_string(i) + ": " + e.what();
+          failed.store(true);
           next.store(o->games);
         }
         done.fetch_add(1);
@@ -130,7 +132,7 @@ void register_tournament(CLI::App& app) {
     std::vector<std::thread> pool;
     for (int t = 0; t < o->threads; ++t) pool.emplace_back(worker);
     const bool progress = isatty(2);
-    while (progress && done.load() < o->games && error.empty()) {
+    while (progress && done.load() < o->games && !failed.load()) {
       std::this_thread::sleep_for(std::chrono::milliseconds(250));
       const int64_t d = done.load();
       const double el = std::chrono::duration<double>(Clock::now() - t0).count();
