@@ -376,16 +376,20 @@ void State::legal_moves(std::vector<Move>& out) const {
   }
 }
 
+int State::own_followers(int8_t* out) const {
+  int n = 0;
+  for (int i = 0; i < nfollowers_; ++i)
+    if (followers_[i].player == player_) out[n++] = int8_t(i);
+  return n;
+}
+
 void State::moves_for_tile(int choice, std::vector<Move>& out) const {
   const int t = drawn_[choice];
   const TileType& tt = game_->type(t);
   const bool deploy = supply_[player_] > 0;
   // Festival: the player's own followers that could be taken back instead.
   int8_t own[kMaxFollowers];
-  int nown = 0;
-  if (tt.festival)
-    for (int i = 0; i < nfollowers_; ++i)
-      if (followers_[i].player == player_) own[nown++] = int8_t(i);
+  const int nown = tt.festival ? own_followers(own) : 0;
   const uint8_t* fit = game_->fit_row(t);
   for (int i = 0; i < nfrontier_; ++i) {
     const FrontierCell& fc = frontier_[i];
@@ -505,10 +509,7 @@ Move State::sample_move(Rng& rng) const {
   const TileType& tt = game_->type(t);
   const bool deploy = supply_[player_] > 0;
   int8_t own[kMaxFollowers];
-  int nown = 0;
-  if (tt.festival)
-    for (int i = 0; i < nfollowers_; ++i)
-      if (followers_[i].player == player_) own[nown++] = int8_t(i);
+  const int nown = tt.festival ? own_followers(own) : 0;
   const uint8_t* fit = game_->fit_row(t);
   Move m;
   // Moves of one placement, in legal_moves() order: no follower, each free segment, each take-back.

@@ -307,6 +307,8 @@ class State : private StateTables {
   };
   void cell_ports(const FrontierCell& fc, Ports& p) const;
   void moves_for_tile(int choice, std::vector<Move>& out) const;
+  // Indices into followers_ of the player to move's followers (Festival take-backs).
+  int own_followers(int8_t* out) const;
   // Fruit types of the trees a follower deployed at (x,y) may use (the 3x3 block), as a
   // bit mask; `new_tree` is the fruit type put on the new tile itself, or -1.
   uint32_t trees_in_range(int x, int y, int new_tree) const;
