@@ -19,6 +19,7 @@ StateTables& StateTables::operator=(const StateTables& o) {
   cell_ = o.cell_;
   nfrontier_ = o.nfrontier_;
   std::copy_n(o.frontier_.begin(), nfrontier_, frontier_.begin());
+  std::copy_n(o.need_.begin(), nfrontier_, need_.begin());
   nplaced_ = o.nplaced_;
   std::copy_n(o.placed_.begin(), nplaced_, placed_.begin());
   nslots_ = o.nslots_;
@@ -98,7 +99,7 @@ std::vector<std::pair<int, int>> State::chance_outcomes() const {
 bool State::has_placement(int type) const {
   const uint8_t* fit = game_->fit_row(type);
   for (int i = 0; i < nfrontier_; ++i)
-    if (fit[frontier_[i].need]) return true;
+    if (fit[need_[i]]) return true;
   return false;
 }
 
@@ -189,6 +190,7 @@ void State::place_tile(int type, int x, int y, int rot) {
   if (cell_[c] != kEmptyCell) {  // a frontier cell: swap-remove it from the list
     const int i = cell_[c] - kFrontierBase;
     frontier_[i] = frontier_[--nfrontier_];
+    need_[i] = need_[nfrontier_];
     if (i < nfrontier_) cell_[frontier_[i].cell] = uint16_t(kFrontierBase + i);
   }
   cell_[c] = uint16_t(p);
@@ -211,12 +213,12 @@ void State::place_tile(int type, int x, int y, int rot) {
         fc->cell = uint16_t(nc);
         fc->x = int16_t(x + dx[d]);
         fc->y = int16_t(y + dy[d]);
-        fc->need = 0;
+        need_[nfrontier_ - 1] = 0;
         fc->present = 0;
       } else {
         fc = &frontier_[nb - kFrontierBase];
       }
-      fc->need |= uint8_t(int(rt.edge(d)) << (2 * od));
+      need_[fc - frontier_.data()] |= uint8_t(int(rt.edge(d)) << (2 * od));
       // The frontier cell's ports on its side `od` face this tile's side `d`.
       if (P.side_slot[d] != kNoSlot) {
         fc->port_slot[od] = P.side_slot[d];
@@ -393,7 +395,7 @@ void State::moves_for_tile(int choice, std::vector<Move>& out) const {
   const uint8_t* fit = game_->fit_row(t);
   for (int i = 0; i < nfrontier_; ++i) {
     const FrontierCell& fc = frontier_[i];
-    uint8_t mask = fit[fc.need];
+    uint8_t mask = fit[need_[i]];
     if (!mask) continue;
     Ports ports;
     if (deploy) cell_ports(fc, ports);
@@ -529,7 +531,7 @@ Move State::sample_move(Rng& rng) const {
     uint8_t counts[512];
     uint32_t placements = 0;
     for (int i = 0; i < nfrontier_; ++i) {
-      counts[i] = uint8_t(__builtin_popcount(fit[frontier_[i].need]));
+      counts[i] = uint8_t(__builtin_popcount(fit[need_[i]]));
       placements += counts[i];
     }
     const uint32_t per = uint32_t(1 + nown);
@@ -537,7 +539,7 @@ Move State::sample_move(Rng& rng) const {
     uint32_t idx = k / per;
     int i = 0;
     while (idx >= counts[i]) idx -= counts[i++];
-    uint8_t mask = fit[frontier_[i].need];
+    uint8_t mask = fit[need_[i]];
     for (; idx; --idx) mask &= mask - 1;
     m.x = frontier_[i].x;
     m.y = frontier_[i].y;
@@ -550,7 +552,7 @@ Move State::sample_move(Rng& rng) const {
   uint32_t total = 0;
   int np = 0;
   for (int i = 0; i < nfrontier_; ++i) {
-    uint8_t mask = fit[frontier_[i].need];
+    uint8_t mask = fit[need_[i]];
     if (!mask) continue;
     Ports ports;
     cell_ports(frontier_[i], ports);
@@ -565,7 +567,7 @@ Move State::sample_move(Rng& rng) const {
   uint32_t k = rng.below(total);
   np = 0;
   for (int i = 0; i < nfrontier_; ++i) {
-    uint8_t mask = fit[frontier_[i].need];
+    uint8_t mask = fit[need_[i]];
     while (mask) {
       const int r = __builtin_ctz(mask);
       mask &= mask - 1;
@@ -595,7 +597,7 @@ std::string State::check_move(const Move& m) const {
   if (m.rot > 3) return "bad rotation";
   if (tile_at(m.x, m.y) >= 0) return "position " + where + " is already taken";
   const int c = cell_of(m.x, m.y);
-  const uint8_t need = cell_[c] >= kFrontierBase && cell_[c] != kEmptyCell ? frontier_[cell_[c] - kFrontierBase].need : 0;
+  const uint8_t need = cell_[c] >= kFrontierBase && cell_[c] != kEmptyCell ? need_[cell_[c] - kFrontierBase] : 0;
   bool neighbour = false;
   static constexpr int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
   for (int d = 0; d < 4; ++d) neighbour |= tile_at(m.x + dx[d], m.y + dy[d]) >= 0;
@@ -823,7 +825,7 @@ bool State::operator==(const State& o) const {
   for (int i = 0; i < nfollowers_; ++i)
     if (followers_[i].player != o.followers_[i].player || followers_[i].slot != o.followers_[i].slot) return false;
   for (int i = 0; i < nfrontier_; ++i)
-    if (frontier_[i].cell != o.frontier_[i].cell || frontier_[i].need != o.frontier_[i].need)
+    if (frontier_[i].cell != o.frontier_[i].cell || need_[i] != o.need_[i])
       return false;
   if (draws_.size() != o.draws_.size() || history_.size() != o.history_.size()) return false;
   for (size_t i = 0; i < history_.size(); ++i)

@@ -131,7 +131,6 @@ struct Draw {
 struct FrontierCell {
   uint16_t cell;
   int16_t x, y;
-  uint8_t need;       // edge types the neighbours require, 2 bits per side (0 = no neighbour)
   uint16_t present;   // ports (4 edges, then 8 half-edges) that face a neighbouring segment
   uint16_t port_slot[12];  // the neighbouring segment's slot on each present port
 };
@@ -145,6 +144,9 @@ class StateTables {
   // Board: per cell a placed-tile index or a frontier index (see kFrontierBase).
   std::array<uint16_t, kBoardCells> cell_;
   std::array<FrontierCell, 512> frontier_;
+  // Per frontier cell (same index), the edge types its neighbours require, 2 bits per side.
+  // Kept apart from frontier_ so the scans over all cells read one dense byte each.
+  std::array<uint8_t, 512> need_;
   int nfrontier_ = 0;
 
   std::array<PlacedTile, kMaxPlaced> placed_;
