@@ -201,3 +201,26 @@ TEST(FortuneTeller, SeededGamesWithSeveralDrawsReplayExactly) {
   }
   EXPECT_GT(three, 0);  // some player drew 3 tiles in these games
 }
+
+TEST(FestivalAndFortuneTeller, TakingBackAFortuneTellerEndsItsExtraDraw) {
+  // A's fortune teller (turn 1) gives A two tiles on turn 3; A's festival tile takes it back
+  // (F-5), so on turn 5 A draws one tile again.
+  auto turns = R"([
+    {"tile":"FT01","x":0,"y":1,"rotation":0,"meeple":"C"},
+    {"tile":"E","x":0,"y":-1,"rotation":180},
+    {"drawn":["B","FE06"],"tile":"FE06","x":-1,"y":0,"rotation":0,"return":{"x":0,"y":1,"at":"C"}},
+    {"tile":"U","x":1,"y":0,"rotation":90},
+    {"tile":"B","x":1,"y":1,"rotation":0}])";
+  Replay r = play(scenario(turns, 2, "", {"festival", "fortune-teller"}));
+  EXPECT_EQ(r.state.tents(0), 0);
+  EXPECT_EQ(r.state.supply(0), 7);
+  EXPECT_EQ(r.state.scores(), (std::vector<int>{0, 0}));
+  // Listing two drawn tiles on turn 5 would be wrong now.
+  EXPECT_THROW(play(scenario(R"([
+    {"tile":"FT01","x":0,"y":1,"rotation":0,"meeple":"C"},
+    {"tile":"E","x":0,"y":-1,"rotation":180},
+    {"drawn":["B","FE06"],"tile":"FE06","x":-1,"y":0,"rotation":0,"return":{"x":0,"y":1,"at":"C"}},
+    {"tile":"U","x":1,"y":0,"rotation":90},
+    {"drawn":["B","V"],"tile":"B","x":1,"y":1,"rotation":0}])", 2, "", {"festival", "fortune-teller"})),
+               RecordError);
+}
