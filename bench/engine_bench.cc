@@ -37,8 +37,10 @@ std::vector<State> midgame(const Game* g, int turn, int count) {
   return out;
 }
 
+// Whole uniformly random games; range(0) = players, range(1) = 1 for all three expansions.
 void BM_RandomGame(benchmark::State& st) {
-  const Game* g = game_for(int(st.range(0)));
+  const bool all = st.range(1) != 0;
+  const Game* g = game_for(int(st.range(0)), all, all, all);
   std::vector<Move> moves;
   uint64_t seed = 1;
   for (auto _ : st) {
@@ -49,21 +51,7 @@ void BM_RandomGame(benchmark::State& st) {
   }
   st.counters["games/s"] = benchmark::Counter(double(st.iterations()), benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_RandomGame)->Arg(2)->Arg(4)->Arg(6);
-
-void BM_RandomGameAllExpansions(benchmark::State& st) {
-  const Game* g = game_for(2, true, true, true);
-  std::vector<Move> moves;
-  uint64_t seed = 1;
-  for (auto _ : st) {
-    State s(g, seed);
-    Rng rng(seed++);
-    auto r = random_playout(s, rng, moves);
-    benchmark::DoNotOptimize(r);
-  }
-  st.counters["games/s"] = benchmark::Counter(double(st.iterations()), benchmark::Counter::kIsRate);
-}
-BENCHMARK(BM_RandomGameAllExpansions);
+BENCHMARK(BM_RandomGame)->Args({2, 0})->Args({4, 0})->Args({6, 0})->Args({2, 1});
 
 void BM_CloneMidgame(benchmark::State& st) {
   auto states = midgame(game_for(2), 35, 16);
