@@ -57,6 +57,14 @@ std::string move_repr(const PyMove& pm) {
   if (pm.m.ret >= 0) r += ", take_back=" + std::to_string(int(pm.m.ret));
   if (pm.m.choice) r += ", choice=" + std::to_string(int(pm.m.choice));
   if (pm.tile >= 0 && pm.game) r += ", tile='" + tile_name(pm) + "'";
+  if (pm.m.fruit_type >= 0) r += ", fruit_type='" + std::string(kFruitNames[pm.m.fruit_type]) + "'";
+  if (pm.m.action == FruitAction::Harvest) r += ", harvest='" + std::string(kFruitNames[pm.m.target]) + "'";
+  if (pm.m.action == FruitAction::Sell) {
+    r += ", sell=[";
+    for (int f = 0, n = 0; f < kFruitTypes; ++f)
+      if (pm.m.target >> f & 1) r += std::string(n++ ? ", " : "") + "'" + kFruitNames[f] + "'";
+    r += "]";
+  }
   return r + ")";
 }
 
@@ -147,6 +155,30 @@ StateClass bind_state(pyb::module_& m) {
           },
           "Festival: (x, y, location) of the follower taken back, or None.")
       .def_property_readonly("choice", [](const PyMove& pm) { return int(pm.m.choice); })
+      .def_property_readonly(
+          "fruit_type",
+          [](const PyMove& pm) -> std::optional<std::string> {
+            if (pm.m.fruit_type < 0) return std::nullopt;
+            return std::string(kFruitNames[pm.m.fruit_type]);
+          },
+          "Fruit Trees: the fruit stack put on a placed tree tile, or None.")
+      .def_property_readonly(
+          "harvest",
+          [](const PyMove& pm) -> std::optional<std::string> {
+            if (pm.m.action != FruitAction::Harvest) return std::nullopt;
+            return std::string(kFruitNames[pm.m.target]);
+          },
+          "Fruit Trees: the fruit type of the tree harvested, or None.")
+      .def_property_readonly(
+          "sell",
+          [](const PyMove& pm) {
+            std::vector<std::string> out;
+            if (pm.m.action == FruitAction::Sell)
+              for (int f = 0; f < kFruitTypes; ++f)
+                if (pm.m.target >> f & 1) out.push_back(kFruitNames[f]);
+            return out;
+          },
+          "Fruit Trees: the fruit types sold (empty when none).")
       .def_property_readonly("tile",
                              [](const PyMove& pm) -> std::optional<std::string> {
                                if (pm.tile < 0 || !pm.game) return std::nullopt;
@@ -158,13 +190,14 @@ StateClass bind_state(pyb::module_& m) {
            [](const PyMove& pm) {
              uint64_t h = uint64_t(uint16_t(pm.m.x)) | uint64_t(uint16_t(pm.m.y)) << 16 | uint64_t(pm.m.rot) << 32 |
                           uint64_t(uint8_t(pm.loc)) << 36 | uint64_t(uint8_t(pm.m.ret)) << 44 |
-                          uint64_t(pm.m.choice) << 52;
+                          uint64_t(pm.m.choice) << 52 ^ uint64_t(uint8_t(pm.m.fruit_type)) << 56 ^
+                          uint64_t(pm.m.action) << 60 ^ uint64_t(pm.m.target) << 24;
              return int64_t((h * 0x9E3779B97F4A7C15ull) >> 2);
            })
       .def(pyb::pickle(
           [](const PyMove& pm) {
             return pyb::make_tuple(int(pm.m.x), int(pm.m.y), int(pm.m.rot), loc_name(pm.loc), int(pm.m.ret),
-                                   int(pm.m.choice));
+                                   int(pm.m.choice), int(pm.m.fruit_type), int(pm.m.action), int(pm.m.target));
           },
           [](pyb::tuple t) {
             PyMove pm;
@@ -174,6 +207,11 @@ StateClass bind_state(pyb::module_& m) {
             pm.loc = int8_t(location_index(t[3].cast<std::string>()));
             pm.m.ret = int8_t(t[4].cast<int>());
             pm.m.choice = uint8_t(t[5].cast<int>());
+            if (t.size() >= 9) {
+              pm.m.fruit_type = int8_t(t[6].cast<int>());
+              pm.m.action = FruitAction(t[7].cast<int>());
+              pm.m.target = uint8_t(t[8].cast<int>());
+            }
             return pm;
           }));
 
