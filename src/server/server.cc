@@ -411,6 +411,42 @@ Move move_from(const State& s, const json& body) {
       if (s.followers()[i].slot == P.slot_base + seg && s.followers()[i].player == s.turn_player()) m.ret = int8_t(i);
     if (m.ret < 0) fail(422, "illegal move: you have no follower there");
   }
+  // Fruit-Bearing Trees: the stack put on a tree tile ("fruit_type", default: the first unused
+  // one, the choice makes no difference, R-8) and an optional fruit action
+  // ("fruit": {"harvest": {"x", "y"}} or {"sell": [types]}).
+  if (t.tree) {
+    const std::string ft = str_field(body, "fruit_type");
+    for (int f = 0; f < kFruitTypes && m.fruit_type < 0; ++f)
+      if (ft.empty() ? s.fruit_tree(f) < 0 : ft == kFruitNames[f]) m.fruit_type = int8_t(f);
+    if (m.fruit_type < 0) fail(422, "illegal move: unknown or used fruit type '" + ft + "'");
+  }
+  auto fr = body.find("fruit");
+  if (fr != body.end() && !fr->is_null()) {
+    if (!fr->is_object()) fail(400, "'fruit' must be {\"harvest\": {x, y}} or {\"sell\": [types]}");
+    if (fr->contains("harvest")) {
+      const json& h = (*fr)["harvest"];
+      if (!h.is_object()) fail(400, "'harvest' must be an object {x, y}");
+      const int hx = int_required(h, "x"), hy = int_required(h, "y");
+      int f = hx == x && hy == y && t.tree ? m.fruit_type : -1;
+      const int pt = s.tile_at(hx, hy);
+      if (f < 0 && pt >= 0) f = s.placed(pt).fruit;
+      if (f < 0) fail(422, "illegal move: no tree at (" + std::to_string(hx) + "," + std::to_string(hy) + ")");
+      m.action = FruitAction::Harvest;
+      m.target = uint8_t(f);
+    } else if (fr->contains("sell") && (*fr)["sell"].is_array()) {
+      m.action = FruitAction::Sell;
+      for (const auto& v : (*fr)["sell"]) {
+        int f = -1;
+        for (int k = 0; k < kFruitTypes; ++k)
+          if (v.is_string() && v.get<std::string>() == kFruitNames[k]) f = k;
+        if (f < 0) fail(422, "illegal move: unknown fruit type in 'sell'");
+        if (m.target >> f & 1) fail(422, "illegal move: a sale must be of different fruit types");
+        m.target |= uint8_t(1u << f);
+      }
+    } else {
+      fail(400, "'fruit' must be {\"harvest\": {x, y}} or {\"sell\": [types]}");
+    }
+  }
   if (auto err = s.check_move(m); !err.empty()) fail(422, "illegal move: " + err);
   return m;
 }
