@@ -198,7 +198,7 @@ void register_simulate(CLI::App& app) {
 
 void register_bench(CLI::App& app) {
   auto* cmd = app.add_subcommand(
-      "bench", "Fixed seeded workload: prints a behaviour signature and the speed (one core unless --threads)");
+      "bench", "Fixed seeded workload: prints a behaviour signature and the speed on one core");
   struct Opts {
     int64_t games = 20000;
     int players = 2;
