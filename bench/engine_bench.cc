@@ -19,19 +19,10 @@ const Game* game_for(int players, bool festival = false, bool fortune = false, b
 // Positions at turn `turn` of seeded random games, at a decision node.
 std::vector<State> midgame(const Game* g, int turn, int count) {
   std::vector<State> out;
-  std::vector<Move> moves;
   for (int i = 0; out.size() < size_t(count); ++i) {
     State s(g, 1000 + i);
     Rng rng(i);
-    while (!s.is_terminal() && s.turn() < turn) {
-      if (s.is_chance()) {
-        s.draw_random();
-        continue;
-      }
-      s.legal_moves(moves);
-      s.apply(moves[rng.below(uint32_t(moves.size()))]);
-    }
-    while (s.is_chance()) s.draw_random();
+    play_random_until(s, rng, turn);
     if (!s.is_terminal()) out.push_back(s);
   }
   return out;

@@ -8,12 +8,7 @@
 namespace carc::cli {
 
 Rules ai_rules_from(int players, const std::string& tileset, const std::string& expansions) {
-  Rules r;
-  r.players = players;
-  r.tileset = tileset;
-  if (auto err = parse_expansions(expansions, r); !err.empty()) throw std::invalid_argument(err);
-  if (auto err = r.validate(); !err.empty()) throw std::invalid_argument(err);
-  return r;
+  return rules_from(players, tileset, expansions);
 }
 
 uint64_t derive_seed(uint64_t a, uint64_t b) {

@@ -70,15 +70,6 @@ struct GameTotals {
   }
 };
 
-Rules rules_from(int players, const std::string& tileset, const std::string& expansions) {
-  Rules r;
-  r.players = players;
-  r.tileset = tileset;
-  if (auto err = parse_expansions(expansions, r); !err.empty()) throw std::invalid_argument(err);
-  if (auto err = r.validate(); !err.empty()) throw std::invalid_argument(err);
-  return r;
-}
-
 // Plays games [from, to) of a seeded run; game i uses seed mix(seed, i) for its draws and
 // its players' choices, so results do not depend on the number of threads.
 void play_range(const Game* g, uint64_t seed, int64_t from, int64_t to, GameTotals& tot, const std::string& out_dir,
@@ -230,15 +221,7 @@ void register_bench(CLI::App& app) {
     for (int i = 0; i < 64; ++i) {
       State s(g, 777 + i);
       Rng rng(i);
-      while (!s.is_terminal() && s.turn() < 35) {
-        if (s.is_chance()) {
-          s.draw_random();
-          continue;
-        }
-        s.legal_moves(moves);
-        s.apply(moves[rng.below(uint32_t(moves.size()))]);
-      }
-      while (s.is_chance()) s.draw_random();
+      play_random_until(s, rng, 35);
       if (!s.is_terminal()) mids.push_back(s);
     }
     int64_t clones = 0;

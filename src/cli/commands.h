@@ -25,6 +25,8 @@ constexpr int kExitBadInput = 2;
 std::string read_file(const std::string& path);
 // Writes a file atomically (temp file + rename); throws std::runtime_error.
 void write_file(const std::string& path, const std::string& text);
+// Rules from command-line options; throws std::invalid_argument naming the bad value.
+Rules rules_from(int players, const std::string& tileset, const std::string& expansions);
 // Loads a record file; throws RecordError prefixed with the file name.
 Record load_record(const std::string& path);
 

@@ -28,6 +28,15 @@ void write_file(const std::string& path, const std::string& text) {
   if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error(path + ": cannot rename into place");
 }
 
+Rules rules_from(int players, const std::string& tileset, const std::string& expansions) {
+  Rules r;
+  r.players = players;
+  r.tileset = tileset;
+  if (auto err = parse_expansions(expansions, r); !err.empty()) throw std::invalid_argument(err);
+  if (auto err = r.validate(); !err.empty()) throw std::invalid_argument(err);
+  return r;
+}
+
 Record load_record(const std::string& path) {
   std::string text = read_file(path);
   try {

@@ -31,4 +31,14 @@ inline PlayoutStats random_playout(State& s, Rng& rng, std::vector<Move>& moves)
   return st;
 }
 
+// Plays uniformly random moves from `s` until turn `turn` is reached (or the game ends),
+// then draws until a tile is to be placed: a position for benchmarks and tests.
+inline void play_random_until(State& s, Rng& rng, int turn) {
+  while (!s.is_terminal() && s.turn() < turn) {
+    if (s.is_chance()) s.draw_random();
+    else s.apply(s.sample_move(rng));
+  }
+  while (s.is_chance()) s.draw_random();
+}
+
 }  // namespace carc
