@@ -9,12 +9,13 @@ using namespace carc;
 
 namespace {
 
-// Every expansion combination the engine supports.
+// Every tile set and expansion combination the engine supports.
 std::vector<Rules> all_variants(int players) {
   std::vector<Rules> out;
-  for (int mask = 0; mask < 8; ++mask) {
+  for (int mask = 0; mask < 16; ++mask) {
     Rules r;
     r.players = players;
+    r.tileset = mask & 8 ? "wheel-of-fortune" : "base";
     r.festival = mask & 1;
     r.fortune_teller = mask & 2;
     r.fruit_trees = mask & 4;
@@ -31,7 +32,7 @@ std::vector<Rules> all_variants(int players) {
 // A follower placed by a move must land on a feature that had no follower after the tile
 // was placed: check by placing the same tile without the follower and looking.
 void check_follower_rule(const State& s, const Move& m) {
-  if (m.meeple < 0) return;
+  if (m.meeple < 0 || m.crown() || m.kind != MoveKind::Place) return;
   State c = s;
   Move bare = m;
   bare.meeple = -1;
@@ -86,7 +87,7 @@ void run_game(const Rules& rules, uint64_t seed, bool deep) {
       last[p] = s.score(p);
       int on_board = 0;
       for (int i = 0; i < s.num_followers(); ++i) on_board += s.followers()[i].player == p;
-      ASSERT_EQ(on_board + s.supply(p), kFollowersPerPlayer) << "followers not conserved";
+      ASSERT_EQ(on_board + s.crowns_of(p) + s.supply(p), kFollowersPerPlayer) << "followers not conserved";
     }
   }
   EXPECT_EQ(s.bag_size(), 0);

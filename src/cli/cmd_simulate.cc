@@ -53,7 +53,7 @@ struct GameTotals {
     ++games;
     moves += st.moves;
     followers += st.followers_deployed;
-    tiles += s.num_placed() - 1;
+    tiles += s.num_placed() - s.game().num_setup_tiles();
     int best = 0;
     for (int p = 0; p < s.num_players(); ++p) best = std::max(best, s.score(p));
     for (int p = 0; p < s.num_players(); ++p) {

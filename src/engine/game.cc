@@ -32,6 +32,17 @@ Game::Game(const Rules& rules) : rules_(rules) {
     --counts_[start_type_];
     --total_;
   }
+  if (!main->board.empty()) {
+    const BoardFile& b = load_board(main->board);
+    for (const BoardCell& c : b.cells) {
+      board_cells_.push_back(SetupCell{int(types_.size()), c.x, c.y});
+      types_.push_back(c.tile);
+      counts_.push_back(0);
+    }
+    wheel_ = b.segments;
+    wheel_start_ = b.start_segment;
+    if (types_.size() > size_t(kMaxTileTypes)) throw TileDataError("too many tile types");
+  }
   fit_.assign(types_.size() * 256, 0);
   fit_all_.assign(types_.size() * 256, 0);
   for (size_t t = 0; t < types_.size(); ++t)
@@ -50,6 +61,17 @@ Game::Game(const Rules& rules) : rules_(rules) {
       fit_all_[t * 256 + p] = mask;
       fit_[t * 256 + p] = mask & types_[t].distinct_rotations;
     }
+}
+
+std::string Game::crown_name(int c) const {
+  return std::string("crown:") + kWheelEventNames[int(wheel_[c / kMaxCrownsPerSegment].event)] + ":" +
+         std::to_string(c % kMaxCrownsPerSegment);
+}
+
+int Game::crown_index(std::string_view name) const {
+  for (int c = 0; c < int(wheel_.size()) * kMaxCrownsPerSegment; ++c)
+    if (crown_exists(c) && crown_name(c) == name) return c;
+  return -1;
 }
 
 int Game::type_index(std::string_view id) const {

@@ -25,8 +25,29 @@ class Game {
   const TileType& type(int i) const { return types_[i]; }
   // Index of a tile type by id, or -1.
   int type_index(std::string_view id) const;
+  // The start tile (-1 when the game starts with a board) and its rotation.
   int start_type() const { return start_type_; }
   int start_rotation() const { return start_rot_; }
+  // Wheel of Fortune: the start board's cells (tile type at x, y, rotation 0), placed before
+  // the first turn instead of a start tile; their types have count 0.
+  struct SetupCell {
+    int type, x, y;
+  };
+  const std::vector<SetupCell>& board_cells() const { return board_cells_; }
+  // Tiles on the board before the first turn (1 start tile, or the board's cells).
+  int num_setup_tiles() const { return board_cells_.empty() ? 1 : int(board_cells_.size()); }
+  // The wheel (clockwise segments, the pig's start), empty without one.
+  bool has_wheel() const { return !wheel_.empty(); }
+  const std::vector<WheelSegment>& wheel() const { return wheel_; }
+  int wheel_start() const { return wheel_start_; }
+  // Crown spaces are numbered segment * kMaxCrownsPerSegment + k; true when that space exists.
+  bool crown_exists(int c) const {
+    return c >= 0 && c / kMaxCrownsPerSegment < int(wheel_.size()) &&
+           c % kMaxCrownsPerSegment < wheel_[c / kMaxCrownsPerSegment].crowns;
+  }
+  // "crown:taxes:0" for crown space c, and back (-1 when not a crown space of this wheel).
+  std::string crown_name(int c) const;
+  int crown_index(std::string_view name) const;
   // Tiles in the bag at the start (start tile already taken out).
   const std::vector<uint8_t>& initial_counts() const { return counts_; }
   int total_tiles() const { return total_; }
@@ -46,6 +67,9 @@ class Game {
   std::vector<uint8_t> counts_;
   std::vector<uint8_t> fit_, fit_all_;
   int start_type_ = -1, start_rot_ = 0, total_ = 0;
+  std::vector<SetupCell> board_cells_;
+  std::vector<WheelSegment> wheel_;
+  int wheel_start_ = 0;
 };
 
 }  // namespace carc

@@ -55,6 +55,18 @@ int rotation_of(int deg, const std::string& where, int turn) {
   return deg / 90;
 }
 
+// Index into s.followers() of `player`'s follower at a record place, or -1.
+int find_follower(const State& s, const ReturnSpec& at, int player) {
+  const int pt = s.tile_at(at.x, at.y);
+  if (pt < 0) return -1;
+  const PlacedTile& P = s.placed(pt);
+  const int seg = s.game().type(P.type).segment_at(at.at, P.rot);
+  if (seg < 0) return -1;
+  for (int i = 0; i < s.num_followers(); ++i)
+    if (s.followers()[i].slot == P.slot_base + seg && s.followers()[i].player == player) return i;
+  return -1;
+}
+
 }  // namespace
 
 Record parse_record(std::string_view text) {
@@ -144,7 +156,9 @@ Record parse_record(std::string_view text) {
     const std::string where = "turn " + std::to_string(n);
     if (!tj.is_object()) fail(where, "must be an object", n);
     check_keys(tj, where,
-               {"tile", "x", "y", "rotation", "meeple", "player", "discarded", "drawn", "return", "fruit_type", "fruit"}, n);
+               {"tile", "x", "y", "rotation", "meeple", "player", "discarded", "drawn", "return", "fruit_type", "fruit",
+                "plague"},
+               n);
     TurnRecord t;
     t.tile = get_str(tj, "tile", where, n);
     t.x = get_int(tj, "x", where, n);
@@ -169,15 +183,25 @@ Record parse_record(std::string_view text) {
       if (std::find(t.drawn.begin(), t.drawn.end(), t.tile) == t.drawn.end())
         fail(where, "'drawn' must include the placed tile " + t.tile, n);
     }
-    if (tj.contains("return")) {
-      const json& rj = tj["return"];
-      if (!rj.is_object()) fail(where, "'return' must be {\"x\", \"y\", \"at\"}", n);
-      check_keys(rj, where + " return", {"x", "y", "at"}, n);
+    // A follower's place: {"x", "y", "at"}, or {"at": "crown:SEGMENT:K"}.
+    auto place = [&](const json& rj, const std::string& w) {
+      if (!rj.is_object()) fail(w, "must be {\"x\", \"y\", \"at\"} (or {\"at\": \"crown:SEGMENT:K\"})", n);
+      check_keys(rj, w, {"x", "y", "at"}, n);
       ReturnSpec rs;
-      rs.x = get_int(rj, "x", where + " return", n);
-      rs.y = get_int(rj, "y", where + " return", n);
-      rs.at = get_str(rj, "at", where + " return", n);
-      t.ret = rs;
+      rs.at = get_str(rj, "at", w, n);
+      if (!rs.crown() || rj.contains("x") || rj.contains("y")) {
+        rs.x = get_int(rj, "x", w, n);
+        rs.y = get_int(rj, "y", w, n);
+      }
+      return rs;
+    };
+    if (tj.contains("return")) t.ret = place(tj["return"], where + " return");
+    if (tj.contains("plague")) {
+      if (!tj["plague"].is_array()) fail(where, "'plague' must be an array of {\"x\", \"y\", \"at\"}", n);
+      for (auto& pj : tj["plague"]) {
+        t.plague.push_back(place(pj, where + " plague"));
+        if (t.plague.back().crown()) fail(where, "plague: followers on crown spaces are immune and cannot be named", n);
+      }
     }
     if (tj.contains("fruit_type")) {
       t.fruit_type = get_str(tj, "fruit_type", where, n);
@@ -241,7 +265,10 @@ std::string record_to_json(const Record& r) {
     tj["y"] = t.y;
     tj["rotation"] = t.rotation;
     if (!t.meeple.empty()) tj["meeple"] = t.meeple;
-    if (t.ret) tj["return"] = {{"x", t.ret->x}, {"y", t.ret->y}, {"at", t.ret->at}};
+    if (t.ret) {
+      if (t.ret->crown()) tj["return"] = {{"at", t.ret->at}};
+      else tj["return"] = {{"x", t.ret->x}, {"y", t.ret->y}, {"at", t.ret->at}};
+    }
     if (!t.fruit_type.empty()) tj["fruit_type"] = t.fruit_type;
     if (t.harvest) {
       ordered_json h = {{"x", t.harvest->x}, {"y", t.harvest->y}};
@@ -249,6 +276,11 @@ std::string record_to_json(const Record& r) {
       tj["fruit"] = {{"harvest", h}};
     } else if (!t.sell.empty()) {
       tj["fruit"] = {{"sell", t.sell}};
+    }
+    if (!t.plague.empty()) {
+      ordered_json pl = ordered_json::array();
+      for (auto& p : t.plague) pl.push_back({{"x", p.x}, {"y", p.y}, {"at", p.at}});
+      tj["plague"] = pl;
     }
     out << (i ? ",\n    " : "\n    ") << tj.dump();
   }
@@ -272,6 +304,8 @@ State initial_state(const Record& r) {
   } catch (const std::exception& e) {
     throw RecordError(std::string("setup: ") + e.what());
   }
+  if (r.start && !g->board_cells().empty())
+    fail("setup.start", "the " + r.tileset + " tile set starts with its board, not with a start tile");
   if (r.start) {
     int t = g->type_index(r.start->first);
     if (t < 0) fail("setup.start", "unknown tile '" + r.start->first + "'");
@@ -327,26 +361,64 @@ void apply_turn(State& s, const TurnRecord& t, int n) {
   if (choice < 0) fail(where, "tile " + t.tile + " has no legal place anywhere", n);
   const int ty = s.drawn_tile(choice);
   const TileType& tt = g.type(ty);
+  // Wheel of Fortune: a wheel tile chosen among several drawn turns the wheel first (T-9).
+  if (s.chosen() < 0 && tt.wheel) {
+    Move c;
+    c.kind = MoveKind::Choose;
+    c.choice = uint8_t(choice);
+    if (auto err = s.check_move(c); !err.empty()) fail(where, err, n);
+    s.apply(c);
+  }
+  // The Plague: each listed follower, in order.
+  size_t pi = 0;
+  while (s.phase() == Phase::Plague) {
+    const int p = s.plague_player();
+    if (pi >= t.plague.size())
+      fail(where, "plague: player " + std::to_string(p) + " has a follower on the land and must take one back ('plague' lists " +
+                      std::to_string(t.plague.size()) + ")", n);
+    const ReturnSpec& ps = t.plague[pi++];
+    Move pm;
+    pm.kind = MoveKind::Plague;
+    pm.ret = int8_t(find_follower(s, ps, p));
+    if (pm.ret < 0)
+      fail(where, "plague: player " + std::to_string(p) + " has no follower at (" + std::to_string(ps.x) + "," +
+                      std::to_string(ps.y) + ") " + ps.at, n);
+    pm.x = int16_t(ps.x);
+    pm.y = int16_t(ps.y);
+    s.apply(pm);
+  }
+  if (pi < t.plague.size())
+    fail(where, "plague: " + std::to_string(t.plague.size()) + " entries, but " + std::to_string(pi) +
+                    " player(s) had to take a follower back" + (pi ? "" : " (the pig did not stop on the Plague)"), n);
   Move m;
   m.choice = uint8_t(choice);
   m.x = int16_t(t.x);
   m.y = int16_t(t.y);
   const int rot = t.rotation / 90;
   m.rot = tt.canonical_rot[rot];
-  if (!t.meeple.empty()) {
+  if (ReturnSpec{0, 0, t.meeple}.crown()) {
+    const int c = g.crown_index(t.meeple);
+    if (c < 0) fail(where, "no crown space '" + t.meeple + "' on this wheel", n);
+    m.meeple = int8_t(kCrownBase + c);
+  } else if (!t.meeple.empty()) {
     int seg = tt.segment_at(t.meeple, rot);
     if (seg < 0)
       fail(where, "tile " + t.tile + " rotated " + std::to_string(t.rotation) + " has no follower location '" + t.meeple + "'", n);
     m.meeple = int8_t(tt.segment_at(tt.location_name(seg, rot), m.rot));
   }
-  if (t.ret) {
+  if (t.ret && t.ret->crown()) {
+    const int c = g.crown_index(t.ret->at);
+    if (c < 0) fail(where, "return: no crown space '" + t.ret->at + "' on this wheel", n);
+    if (s.crown(c) != s.turn_player())
+      fail(where, "return: player " + std::to_string(s.turn_player()) + " has no follower on " + t.ret->at, n);
+    m.ret = int8_t(kCrownBase + c);
+  } else if (t.ret) {
     const int pt = s.tile_at(t.ret->x, t.ret->y);
     if (pt < 0) fail(where, "return: no tile at (" + std::to_string(t.ret->x) + "," + std::to_string(t.ret->y) + ")", n);
     const PlacedTile& P = s.placed(pt);
     const int seg = g.type(P.type).segment_at(t.ret->at, P.rot);
     if (seg < 0) fail(where, "return: no location '" + t.ret->at + "' on that tile", n);
-    for (int i = 0; i < s.num_followers(); ++i)
-      if (s.followers()[i].slot == P.slot_base + seg && s.followers()[i].player == s.turn_player()) m.ret = int8_t(i);
+    m.ret = int8_t(find_follower(s, *t.ret, s.turn_player()));
     if (m.ret < 0)
       fail(where, "return: player " + std::to_string(s.turn_player()) + " has no follower at (" + std::to_string(t.ret->x) +
                       "," + std::to_string(t.ret->y) + ") " + t.ret->at, n);
@@ -391,19 +463,24 @@ Replay replay(const Record& r, bool final) {
   return out;
 }
 
+ReturnSpec follower_place(const State& s, int i) {
+  const Follower& f = s.followers()[i];
+  const PlacedTile& P = s.placed(s.slot_tile(f.slot));
+  return ReturnSpec{P.x, P.y, s.game().type(P.type).location_name(s.slot_segment(f.slot), P.rot)};
+}
+
 TurnRecord turn_of(const State& s, const Move& m) {
   const TileType& tt = s.game().type(s.drawn_tile(m.choice));
   TurnRecord t;
   t.tile = tt.id;
+  if (m.kind != MoveKind::Place) return t;
   t.x = m.x;
   t.y = m.y;
   t.rotation = 90 * m.rot;
-  if (m.meeple >= 0) t.meeple = tt.location_name(m.meeple, m.rot);
-  if (m.ret >= 0) {
-    const Follower& f = s.followers()[m.ret];
-    const PlacedTile& P = s.placed(s.slot_tile(f.slot));
-    t.ret = ReturnSpec{P.x, P.y, s.game().type(P.type).location_name(s.slot_segment(f.slot), P.rot)};
-  }
+  if (m.crown()) t.meeple = s.game().crown_name(m.meeple - kCrownBase);
+  else if (m.meeple >= 0) t.meeple = tt.location_name(m.meeple, m.rot);
+  if (m.ret >= kCrownBase) t.ret = ReturnSpec{0, 0, s.game().crown_name(m.ret - kCrownBase)};
+  else if (m.ret >= 0) t.ret = follower_place(s, m.ret);
   if (m.fruit_type >= 0) t.fruit_type = kFruitNames[m.fruit_type];
   if (m.action == FruitAction::Harvest) {
     const int pt = s.fruit_tree(m.target);
@@ -416,12 +493,21 @@ TurnRecord turn_of(const State& s, const Move& m) {
 }
 
 std::string describe_move(const State& s, const Move& m) {
+  if (m.kind == MoveKind::Plague) {
+    const ReturnSpec p = follower_place(s, m.ret);
+    return "Plague: take back the follower at (" + std::to_string(p.x) + "," + std::to_string(p.y) + ") " + p.at;
+  }
   const TileType& tt = s.game().type(s.drawn_tile(m.choice));
+  if (m.kind == MoveKind::Choose) return "choose " + tt.id + " (the pig moves " + std::to_string(tt.wheel) + ")";
   std::string d = tt.id + " at (" + std::to_string(m.x) + "," + std::to_string(m.y) + ") rot " + std::to_string(90 * m.rot);
-  if (m.meeple >= 0)
+  if (m.crown())
+    d += ", follower on " + s.game().crown_name(m.meeple - kCrownBase);
+  else if (m.meeple >= 0)
     d += ", follower on " + std::string(kind_name(tt.rot[m.rot].seg[m.meeple].kind)) + " " + tt.location_name(m.meeple, m.rot);
   TurnRecord t = turn_of(s, m);
-  if (m.ret >= 0)
+  if (m.ret >= kCrownBase)
+    d += ", take back the follower on " + t.ret->at;
+  else if (m.ret >= 0)
     d += ", take back the follower at (" + std::to_string(t.ret->x) + "," + std::to_string(t.ret->y) + ") " + t.ret->at;
   if (!t.fruit_type.empty()) d += ", " + t.fruit_type + " stack on the tree";
   if (t.harvest) d += ", harvest the " + std::string(kFruitNames[m.target]) + " tree";
@@ -442,8 +528,12 @@ Record record_of(const State& s, const std::vector<std::string>& names, bool scr
   r.scripted = scripted;
   if (scripted && s.rules().fruit_trees) r.fruit_stacks = s.initial_fruit_stacks();
   const PlacedTile& start = s.placed(0);
-  if (start.type != g.start_type() || start.rot != g.start_rotation())
+  if (g.board_cells().empty() && (start.type != g.start_type() || start.rot != g.start_rotation()))
     r.start = std::make_pair(g.type(start.type).id, 90 * start.rot);
+  auto slot_place = [&](uint16_t slot) {
+    const PlacedTile& R = s.placed(s.slot_tile(slot));
+    return ReturnSpec{R.x, R.y, g.type(R.type).location_name(s.slot_segment(slot), R.rot)};
+  };
   size_t di = 0;
   const auto& draws = s.draws();
   for (size_t i = 0; i < s.history().size(); ++i) {
@@ -459,16 +549,16 @@ Record record_of(const State& s, const std::vector<std::string>& names, bool scr
     }
     if (round.size() > 1) t.drawn = round;
     const TileType& tt = *placed;
-    const PlacedTile& P = s.placed(int(i) + 1);
+    const PlacedTile& P = s.placed(int(i) + g.num_setup_tiles());
     t.tile = tt.id;
     t.x = P.x;
     t.y = P.y;
     t.rotation = 90 * P.rot;
-    if (tl.move.meeple >= 0) t.meeple = tt.location_name(tl.move.meeple, P.rot);
-    if (tl.ret_slot != kNoSlot) {
-      const PlacedTile& R = s.placed(s.slot_tile(tl.ret_slot));
-      t.ret = ReturnSpec{R.x, R.y, g.type(R.type).location_name(s.slot_segment(tl.ret_slot), R.rot)};
-    }
+    for (int k = 0; k < tl.nplague; ++k) t.plague.push_back(slot_place(tl.plague[k]));
+    if (tl.move.crown()) t.meeple = g.crown_name(tl.move.meeple - kCrownBase);
+    else if (tl.move.meeple >= 0) t.meeple = tt.location_name(tl.move.meeple, P.rot);
+    if (tl.ret_slot != kNoSlot) t.ret = slot_place(tl.ret_slot);
+    else if (tl.move.ret >= kCrownBase) t.ret = ReturnSpec{0, 0, g.crown_name(tl.move.ret - kCrownBase)};
     const Move& mv = tl.move;
     if (mv.fruit_type >= 0) t.fruit_type = kFruitNames[mv.fruit_type];
     if (mv.action == FruitAction::Harvest) {
@@ -496,14 +586,14 @@ std::string state_to_json(const State& s) {
   rules["tileset"] = s.rules().tileset;
   rules["expansions"] = s.rules().expansions();
   j["rules"] = rules;
-  j["phase"] = s.is_terminal() ? "terminal" : s.is_chance() ? "chance" : "place";
+  j["phase"] = s.is_terminal() ? "terminal" : s.is_chance() ? "chance" : s.phase() == Phase::Plague ? "plague" : "place";
   j["player"] = s.turn_player();
   j["turn"] = s.turn();
   j["scores"] = s.scores();
   std::vector<int> supply;
   for (int p = 0; p < s.num_players(); ++p) supply.push_back(s.supply(p));
   j["supply"] = supply;
-  if (s.phase() == Phase::Place) j["tile"] = g.type(s.current_tile()).id;
+  if (s.phase() == Phase::Place || s.phase() == Phase::Plague) j["tile"] = g.type(s.current_tile()).id;
   ordered_json bag = ordered_json::object();
   for (int t = 0; t < g.num_types(); ++t)
     if (s.bag_count(t)) bag[g.type(t).id] = s.bag_count(t);
@@ -547,6 +637,16 @@ std::string state_to_json(const State& s) {
     fruit["initial_stacks"] = stacks;
     j["fruit"] = fruit;
   }
+  if (s.has_wheel()) {
+    ordered_json w;
+    w["pig"] = kWheelEventNames[int(g.wheel()[s.pig()].event)];
+    ordered_json crowns = ordered_json::array();
+    for (int c = 0; c < kMaxCrowns; ++c)
+      if (g.crown_exists(c)) crowns.push_back({{"space", g.crown_name(c)}, {"player", s.crown(c)}});
+    w["crowns"] = crowns;
+    if (s.phase() == Phase::Plague) w["plague_player"] = s.plague_player();
+    j["wheel"] = w;
+  }
   j["seed"] = s.seed();
   std::vector<std::string> rng;
   for (uint64_t w : s.rng().raw()) rng.push_back(std::to_string(w));
@@ -554,12 +654,24 @@ std::string state_to_json(const State& s) {
   // The history: enough to rebuild the state exactly.
   Record rec = record_of(s, {}, true);
   json turns = json::parse(record_to_json(rec))["turns"];
-  j["start"] = {{"tile", g.type(s.placed(0).type).id}, {"rotation", 90 * s.placed(0).rot}};
+  if (g.board_cells().empty())
+    j["start"] = {{"tile", g.type(s.placed(0).type).id}, {"rotation", 90 * s.placed(0).rot}};
   j["history"] = turns;
   std::vector<std::string> pending;  // draws for the turn in progress
   for (const Draw& d : s.draws())
     if (d.turn > s.history().size()) pending.push_back(g.type(d.type).id);
   j["pending_draws"] = pending;
+  // Wheel of Fortune decisions already taken in the turn in progress.
+  if (s.chosen() >= 0 && s.num_drawn() > 1) j["pending_choice"] = s.chosen();
+  if (s.num_plague_picks()) {
+    ordered_json pl = ordered_json::array();
+    for (int i = 0; i < s.num_plague_picks(); ++i) {
+      const uint16_t slot = s.plague_pick(i);
+      const PlacedTile& P = s.placed(s.slot_tile(slot));
+      pl.push_back({{"x", P.x}, {"y", P.y}, {"at", g.type(P.type).location_name(s.slot_segment(slot), P.rot)}});
+    }
+    j["pending_plague"] = pl;
+  }
   j["finished_scoring"] = s.finished_scoring();
   return j.dump();
 }
@@ -589,12 +701,13 @@ State state_from_json(std::string_view text) {
     r.tileset = j["rules"]["tileset"].get<std::string>();
     r.expansions = j["rules"]["expansions"].get<std::vector<std::string>>();
     r.seed = j["seed"].get<uint64_t>();
-    r.start = std::make_pair(j["start"]["tile"].get<std::string>(), j["start"]["rotation"].get<int>());
+    if (j.contains("start"))
+      r.start = std::make_pair(j["start"]["tile"].get<std::string>(), j["start"]["rotation"].get<int>());
     ordered_json rec;
     rec["format"] = "carcassonne-record/1";
     rec["setup"] = {{"players", std::vector<std::string>(r.players.size(), "P")}, {"tileset", r.tileset},
                     {"expansions", r.expansions}, {"seed", r.seed}, {"draws", "scripted"}};
-    rec["setup"]["start"] = {{"tile", r.start->first}, {"rotation", r.start->second}};
+    if (r.start) rec["setup"]["start"] = {{"tile", r.start->first}, {"rotation", r.start->second}};
     if (j.contains("fruit")) rec["setup"]["fruit_stacks"] = j["fruit"]["initial_stacks"];
     rec["turns"] = j["history"];
     Record parsed = parse_record(rec.dump());
@@ -605,6 +718,25 @@ State state_from_json(std::string_view text) {
       if (t < 0 || !s.is_chance() || s.bag_count(t) == 0) throw RecordError("state: bad pending draw");
       s.apply_draw(t);
     }
+    if (j.contains("pending_choice")) {
+      Move c;
+      c.kind = MoveKind::Choose;
+      c.choice = uint8_t(j["pending_choice"].get<int>());
+      if (!s.check_move(c).empty()) throw RecordError("state: bad pending choice");
+      s.apply(c);
+    }
+    if (j.contains("pending_plague"))
+      for (auto& pj : j["pending_plague"]) {
+        if (s.phase() != Phase::Plague) throw RecordError("state: bad pending plague entry");
+        ReturnSpec at{pj["x"].get<int>(), pj["y"].get<int>(), pj["at"].get<std::string>()};
+        Move pm;
+        pm.kind = MoveKind::Plague;
+        pm.ret = int8_t(find_follower(s, at, s.plague_player()));
+        pm.x = int16_t(at.x);
+        pm.y = int16_t(at.y);
+        if (pm.ret < 0) throw RecordError("state: bad pending plague entry");
+        s.apply(pm);
+      }
     if (j.value("finished_scoring", false)) s.finish();
     std::array<uint64_t, 4> raw{};
     auto rng = j["rng"].get<std::vector<std::string>>();

@@ -24,9 +24,12 @@ class RecordError : public std::runtime_error {
   int turn_;
 };
 
+// A follower's place: a tile position and a location on it, or (x, y unused) a crown space
+// "crown:SEGMENT:K".
 struct ReturnSpec {
   int x = 0, y = 0;
   std::string at;
+  bool crown() const { return at.rfind("crown:", 0) == 0; }
 };
 
 struct TurnRecord {
@@ -41,6 +44,7 @@ struct TurnRecord {
   std::optional<ReturnSpec> harvest;  // Fruit Trees: harvested tree (x, y); `at` unused
   std::optional<int> harvest_value;   // the revealed token (required in random-draw records)
   std::vector<std::string> sell;      // Fruit Trees: fruit types sold
+  std::vector<ReturnSpec> plague;     // Wheel of Fortune: followers taken back, in order
 };
 
 struct Record {
@@ -77,8 +81,10 @@ Record record_of(const State& s, const std::vector<std::string>& names, bool scr
 // Applies one recorded turn to a state at a chance node (draws, then the move). Throws
 // RecordError with the turn number. Exposed for interactive tools.
 void apply_turn(State& s, const TurnRecord& t, int turn_number);
-// Converts a legal move to a record turn (without draws).
+// Converts a legal placement to a record turn (without draws and Plague entries).
 TurnRecord turn_of(const State& s, const Move& m);
+// Where a follower stands, as a record names it.
+ReturnSpec follower_place(const State& s, int follower_index);
 // Human-readable description of a move: "K at (2,-1) rot 90, follower on city N".
 std::string describe_move(const State& s, const Move& m);
 

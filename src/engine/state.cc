@@ -70,7 +70,11 @@ void State::init(uint64_t seed, int start_type, int start_rot) {
       --bag_total_;
     }
     place_tile(start_type, 0, 0, start_rot);
+  } else {
+    // Wheel of Fortune: the board's cells instead of a start tile.
+    for (const auto& c : game_->board_cells()) place_tile(c.type, c.x, c.y, 0);
   }
+  pig_ = uint8_t(game_->wheel_start());
   phase_ = bag_total_ > 0 ? Phase::Chance : Phase::Terminal;
 }
 
@@ -78,6 +82,7 @@ int State::current_player() const {
   switch (phase_) {
     case Phase::Chance: return kChancePlayer;
     case Phase::Terminal: return kTerminalPlayer;
+    case Phase::Plague: return plague_player_;
     default: return player_;
   }
 }
@@ -121,7 +126,7 @@ bool State::draw_random() {
 int State::draw_target() const { return 1 + tents_[player_]; }
 
 int State::current_tile() const {
-  if (phase_ != Phase::Place) return -1;
+  if (phase_ != Phase::Place && phase_ != Phase::Plague) return -1;
   for (int i = 0; i < ndrawn_; ++i)
     if (placeable_ >> i & 1) return drawn_[i];
   return -1;
@@ -148,6 +153,13 @@ bool State::draw_internal(int type) {
     return false;
   }
   phase_ = Phase::Place;
+  chosen_ = -1;
+  // Wheel of Fortune: a single drawn wheel tile turns the wheel now, before it is placed; with
+  // several drawn tiles the player first chooses (a Choose decision, T-9).
+  if (ndrawn_ == 1 && game_->type(drawn_[0]).wheel) {
+    chosen_ = 0;
+    start_wheel(drawn_[0]);
+  }
   return true;
 }
 
@@ -368,13 +380,36 @@ uint32_t State::free_segments(int type, int c, int rot, int player) const {
 
 void State::legal_moves(std::vector<Move>& out) const {
   out.clear();
+  if (phase_ == Phase::Plague) {
+    // Wheel of Fortune Plague: one of the deciding player's followers on the land.
+    for (int i = 0; i < nfollowers_; ++i) {
+      if (followers_[i].player != plague_player_) continue;
+      const PlacedTile& P = placed_[owner_[followers_[i].slot]];
+      Move m;
+      m.kind = MoveKind::Plague;
+      m.x = P.x;
+      m.y = P.y;
+      m.ret = int8_t(i);
+      out.push_back(m);
+    }
+    return;
+  }
   if (phase_ != Phase::Place) return;
   for (int c = 0; c < ndrawn_; ++c) {
     if (!(placeable_ >> c & 1)) continue;
     // Two drawn tiles of one type offer the same moves: list the first only.
     bool seen = false;
     for (int e = 0; e < c; ++e) seen |= (placeable_ >> e & 1) && drawn_[e] == drawn_[c];
-    if (!seen) moves_for_tile(c, out);
+    if (seen) continue;
+    if (chosen_ < 0 && game_->type(drawn_[c]).wheel) {
+      // A wheel tile among several drawn: choosing it turns the wheel before it is placed.
+      Move m;
+      m.kind = MoveKind::Choose;
+      m.choice = uint8_t(c);
+      out.push_back(m);
+    } else {
+      moves_for_tile(c, out);
+    }
   }
 }
 
@@ -382,6 +417,14 @@ int State::own_followers(int8_t* out) const {
   int n = 0;
   for (int i = 0; i < nfollowers_; ++i)
     if (followers_[i].player == player_) out[n++] = int8_t(i);
+  for (int c = 0; c < kMaxCrowns; ++c)
+    if (crown_[c] == player_) out[n++] = int8_t(kCrownBase + c);
+  return n;
+}
+
+int State::crowns_of(int p) const {
+  int n = 0;
+  for (int c = 0; c < kMaxCrowns; ++c) n += crown_[c] == p;
   return n;
 }
 
@@ -393,6 +436,10 @@ void State::moves_for_tile(int choice, std::vector<Move>& out) const {
   int8_t own[kMaxFollowers];
   const int nown = tt.festival ? own_followers(own) : 0;
   const uint8_t* fit = game_->fit_row(t);
+  uint32_t free_crowns = 0;
+  if (deploy)
+    for (int c = 0; c < kMaxCrowns; ++c)
+      if (crown_[c] < 0 && game_->crown_exists(c)) free_crowns |= 1u << c;
   for (int i = 0; i < nfrontier_; ++i) {
     const FrontierCell& fc = frontier_[i];
     uint8_t mask = fit[need_[i]];
@@ -427,6 +474,12 @@ void State::moves_for_tile(int choice, std::vector<Move>& out) const {
           }
           m.meeple = -1;
         }
+        // Wheel of Fortune: a follower on a free crown space instead of on the tile.
+        for (uint32_t c = free_crowns; c; c &= c - 1) {
+          m.meeple = int8_t(kCrownBase + __builtin_ctz(c));
+          out.push_back(m);
+        }
+        m.meeple = -1;
         for (int k = 0; k < nown; ++k) {
           m.ret = own[k];
           out.push_back(m);
@@ -501,7 +554,7 @@ int State::count_legal_moves() const {
 }
 
 Move State::sample_move(Rng& rng) const {
-  if (ndrawn_ > 1 || rules().fruit_trees) {
+  if (ndrawn_ > 1 || rules().fruit_trees || game_->has_wheel() || phase_ != Phase::Place) {
     // Several drawn tiles (Fortune Teller): list them all.
     static thread_local std::vector<Move> list;
     legal_moves(list);
@@ -587,12 +640,27 @@ Move State::sample_move(Rng& rng) const {
 }
 
 std::string State::check_move(const Move& m) const {
+  if (phase_ == Phase::Plague) {
+    const std::string who = "player " + std::to_string(plague_player_);
+    if (m.kind != MoveKind::Plague) return who + " must first take back a follower from the land (Plague)";
+    if (m.ret < 0 || m.ret >= nfollowers_ || followers_[m.ret].player != plague_player_)
+      return "that follower is not one of " + who + "'s on the land (crown spaces are immune)";
+    return "";
+  }
+  if (m.kind == MoveKind::Plague) return "no Plague decision is pending";
   if (phase_ != Phase::Place) return "no tile to place now";
   if (m.choice >= ndrawn_) return "no such drawn tile";
   if (!(placeable_ >> m.choice & 1))
     return "drawn tile " + game_->type(drawn_[m.choice]).id + " has no legal place; choose another";
   const int t = drawn_[m.choice];
   const TileType& tt = game_->type(t);
+  if (m.kind == MoveKind::Choose) {
+    if (chosen_ >= 0) return "the tile to play is already chosen";
+    if (!tt.wheel) return "tile " + tt.id + " has no wheel number: place it directly";
+    return "";
+  }
+  if (chosen_ < 0 && tt.wheel)
+    return "tile " + tt.id + " is a wheel tile: choose it first (the wheel turns before it is placed)";
   const std::string where = "(" + std::to_string(m.x) + "," + std::to_string(m.y) + ")";
   if (m.rot > 3) return "bad rotation";
   if (tile_at(m.x, m.y) >= 0) return "position " + where + " is already taken";
@@ -612,7 +680,12 @@ std::string State::check_move(const Move& m) const {
              side_names[d] + " edge (" + edge_names[int(rt.edge(d))] + ") meets a " + edge_names[req];
   }
   if (m.meeple >= 0 && m.ret >= 0) return "cannot both deploy and take back a follower";
-  if (m.meeple >= 0) {
+  if (m.crown()) {
+    const int c = m.meeple - kCrownBase;
+    if (!game_->crown_exists(c)) return "no such crown space";
+    if (supply_[player_] == 0) return "player " + std::to_string(player_) + " has no follower left";
+    if (crown_[c] >= 0) return game_->crown_name(c) + " is already occupied";
+  } else if (m.meeple >= 0) {
     if (m.meeple >= tt.nseg) return "no such follower location";
     if (supply_[player_] == 0) return "player " + std::to_string(player_) + " has no follower left";
     const uint32_t free = free_segments(t, c, m.rot, player_);
@@ -632,7 +705,7 @@ std::string State::check_move(const Move& m) const {
   }
   if (m.action != FruitAction::None) {
     if (!rules().fruit_trees) return "fruit actions need the Fruit-Bearing Trees";
-    if (m.meeple < 0) return "a fruit action needs a follower deployed on the placed tile";
+    if (m.meeple < 0 || m.crown()) return "a fruit action needs a follower deployed on the placed tile";
     const uint32_t trees = trees_in_range(m.x, m.y, tt.tree ? m.fruit_type : -1);
     if (m.action == FruitAction::Harvest) {
       if (m.target >= kFruitTypes || !(trees >> m.target & 1)) return "no such tree next to the placed tile";
@@ -647,8 +720,12 @@ std::string State::check_move(const Move& m) const {
   }
   if (m.ret >= 0) {
     if (!tt.festival) return "only a festival tile lets a player take a follower back";
-    if (m.ret >= nfollowers_ || followers_[m.ret].player != player_)
+    if (m.ret >= kCrownBase) {
+      const int c = m.ret - kCrownBase;
+      if (c >= kMaxCrowns || crown_[c] != player_) return "the player has no follower on that crown space";
+    } else if (m.ret >= nfollowers_ || followers_[m.ret].player != player_) {
       return "that follower is not one of the player's own on the board";
+    }
   }
   return "";
 }
@@ -657,6 +734,10 @@ std::string State::check_move(const Move& m) const {
 // Applying a move and scoring
 
 void State::apply(const Move& m) {
+  if (m.kind != MoveKind::Place) {
+    apply_wheel_move(m);
+    return;
+  }
   assert(phase_ == Phase::Place);
   const int t = drawn_[m.choice];
   // The chosen tile is placed; other drawn tiles go back into the bag (Fortune Teller).
@@ -668,9 +749,26 @@ void State::apply(const Move& m) {
   ++turn_;
   place_tile(t, m.x, m.y, m.rot);
   const PlacedTile& P = placed_[nplaced_ - 1];
-  history_.push_back(TurnLog{m, m.ret >= 0 ? followers_[m.ret].slot : kNoSlot});
-  if (m.ret >= 0) remove_follower(m.ret);  // Festival take-back, before scoring (F-3)
-  if (m.meeple >= 0) add_follower(player_, uint16_t(P.slot_base + m.meeple));
+  history_.push_back(TurnLog{m, m.ret >= 0 && m.ret < kCrownBase ? followers_[m.ret].slot : kNoSlot});
+  if (nplague_) {
+    history_.back().nplague = nplague_;
+    history_.back().plague = plague_log_;
+    nplague_ = 0;
+  }
+  chosen_ = -1;
+  // Festival take-back, before scoring (F-3); from a crown space too (F-4).
+  if (m.ret >= kCrownBase) {
+    crown_[m.ret - kCrownBase] = -1;
+    ++supply_[player_];
+  } else if (m.ret >= 0) {
+    remove_follower(m.ret);
+  }
+  if (m.crown()) {
+    crown_[m.meeple - kCrownBase] = int8_t(player_);
+    --supply_[player_];
+  } else if (m.meeple >= 0) {
+    add_follower(player_, uint16_t(P.slot_base + m.meeple));
+  }
   if (m.fruit_type >= 0) {
     placed_[nplaced_ - 1].fruit = m.fruit_type;
     stack_tile_[m.fruit_type] = int8_t(nplaced_ - 1);
@@ -717,6 +815,104 @@ void State::apply(const Move& m) {
   end_turn();
 }
 
+// ---------------------------------------------------------------------------------------
+// Wheel of Fortune
+
+void State::apply_wheel_move(const Move& m) {
+  if (m.kind == MoveKind::Choose) {
+    chosen_ = int8_t(m.choice);
+    placeable_ = uint8_t(1u << m.choice);  // only the chosen tile is placed now
+    start_wheel(drawn_[m.choice]);
+    return;
+  }
+  assert(phase_ == Phase::Plague && m.kind == MoveKind::Plague);
+  plague_log_[nplague_++] = followers_[m.ret].slot;
+  remove_follower(m.ret);
+  ++plague_step_;
+  next_plague();
+}
+
+void State::start_wheel(int type) {
+  const int n = game_->type(type).wheel;
+  const auto& wheel = game_->wheel();
+  if (!n || wheel.empty()) return;
+  pig_ = uint8_t((pig_ + n) % wheel.size());
+  const int turn = turn_ + 1;
+  const uint16_t board = placed_[0].slot_base;  // scoring events of the wheel name the board
+  switch (wheel[pig_].event) {
+    case WheelEvent::Fortuna: emit(player_, 3, "fortuna", false, board, turn); break;
+    case WheelEvent::Taxes: {
+      // Per knight: the city's pennants + the owner's knights in that city (W-12).
+      uint16_t roots[kMaxFollowers];
+      int nr = 0;
+      for (int i = 0; i < nfollowers_; ++i) {
+        const uint16_t r = label_[followers_[i].slot];
+        if (feat_[r].kind == Kind::City && std::find(roots, roots + nr, r) == roots + nr) roots[nr++] = r;
+      }
+      for (int i = 0; i < nr; ++i) {
+        const Feature& f = feat_[roots[i]];
+        for (int p = 0; p < nplayers_; ++p)
+          if (f.count[p]) emit(p, f.count[p] * (f.pennants + f.count[p]), "taxes", false, roots[i], turn);
+      }
+      break;
+    }
+    case WheelEvent::Famine:
+      // Per farmer, no majority: 1 per completed city next to its field (W-13).
+      for (int i = 0; i < nfollowers_; ++i) {
+        const uint16_t r = label_[followers_[i].slot];
+        if (feat_[r].kind == Kind::Field) emit(followers_[i].player, field_value(r) / 3, "famine", false, r, turn);
+      }
+      break;
+    case WheelEvent::Storm:
+      // 1 per follower in the supply (not on the land, not on crown spaces: W-11).
+      for (int p = 0; p < nplayers_; ++p) emit(p, supply_[p], "storm", false, board, turn);
+      break;
+    case WheelEvent::Inquisition:
+      for (int i = 0; i < nfollowers_; ++i) {
+        const uint16_t r = label_[followers_[i].slot];
+        if (feat_[r].kind == Kind::Monastery) emit(followers_[i].player, 2, "inquisition", false, r, turn);
+      }
+      break;
+    case WheelEvent::Plague:
+      // Every player with a follower on the land takes one back, the active player first
+      // (W-14); the crown spaces are scored when the last has chosen.
+      plague_step_ = 0;
+      next_plague();
+      return;
+  }
+  score_crowns();
+}
+
+void State::next_plague() {
+  for (; plague_step_ < nplayers_; ++plague_step_) {
+    const int p = (player_ + plague_step_) % nplayers_;
+    for (int i = 0; i < nfollowers_; ++i)
+      if (followers_[i].player == p) {
+        phase_ = Phase::Plague;
+        plague_player_ = uint8_t(p);
+        return;
+      }
+  }
+  phase_ = Phase::Place;
+  score_crowns();
+}
+
+void State::score_crowns() {
+  // Only the pig's segment: 3 on a one-space segment; 6 alone on a two-space segment, 3 each
+  // when both are taken. Those followers go back to their owners.
+  const int seg = pig_, n = game_->wheel()[seg].crowns;
+  int occupied[kMaxCrownsPerSegment], k = 0;
+  for (int i = 0; i < n; ++i)
+    if (crown_[seg * kMaxCrownsPerSegment + i] >= 0) occupied[k++] = seg * kMaxCrownsPerSegment + i;
+  const int points = n == 1 ? 3 : k == 1 ? 6 : 3;
+  for (int i = 0; i < k; ++i) {
+    const int p = crown_[occupied[i]];
+    emit(p, points, "crown", false, placed_[0].slot_base, turn_ + 1);
+    crown_[occupied[i]] = -1;
+    ++supply_[p];
+  }
+}
+
 void State::end_turn() {
   if (bag_total_ == 0) {
     phase_ = Phase::Terminal;
@@ -727,11 +923,12 @@ void State::end_turn() {
   phase_ = Phase::Chance;
 }
 
-void State::emit(int player, int points, const char* kind, bool final_scoring, uint16_t root) {
+void State::emit(int player, int points, const char* kind, bool final_scoring, uint16_t root, int turn) {
+  if (points == 0) return;
   scores_[player] += points;
   if (log_.p) {
     const PlacedTile& P = placed_[owner_[root]];
-    log_.p->push_back(ScoreEvent{turn_, player, points, kind, final_scoring, P.x, P.y});
+    log_.p->push_back(ScoreEvent{turn < 0 ? turn_ : turn, player, points, kind, final_scoring, P.x, P.y});
   }
 }
 
@@ -812,7 +1009,10 @@ bool State::operator==(const State& o) const {
       held_ != o.held_ || ndrawn_ != o.ndrawn_ || drawn_ != o.drawn_ || placeable_ != o.placeable_ || tents_ != o.tents_ ||
       bag_total_ != o.bag_total_ || bag_ != o.bag_ || scores_ != o.scores_ ||
       supply_ != o.supply_ || !(rng_ == o.rng_) || nplaced_ != o.nplaced_ || nslots_ != o.nslots_ ||
-      nfollowers_ != o.nfollowers_ || nfrontier_ != o.nfrontier_ || final_done_ != o.final_done_)
+      nfollowers_ != o.nfollowers_ || nfrontier_ != o.nfrontier_ || final_done_ != o.final_done_ ||
+      pig_ != o.pig_ || crown_ != o.crown_ || plague_player_ != o.plague_player_ || plague_step_ != o.plague_step_ ||
+      nplague_ != o.nplague_ || chosen_ != o.chosen_ ||
+      !std::equal(plague_log_.begin(), plague_log_.begin() + nplague_, o.plague_log_.begin()))
     return false;
   for (int i = 0; i < nplaced_; ++i) {
     const PlacedTile &a = placed_[i], &b = o.placed_[i];
@@ -829,7 +1029,9 @@ bool State::operator==(const State& o) const {
       return false;
   if (draws_.size() != o.draws_.size() || history_.size() != o.history_.size()) return false;
   for (size_t i = 0; i < history_.size(); ++i)
-    if (!(history_[i].move == o.history_[i].move) || history_[i].ret_slot != o.history_[i].ret_slot) return false;
+    if (!(history_[i].move == o.history_[i].move) || history_[i].ret_slot != o.history_[i].ret_slot ||
+        history_[i].nplague != o.history_[i].nplague || history_[i].plague != o.history_[i].plague)
+      return false;
   return true;
 }
 
@@ -912,6 +1114,7 @@ std::string State::validate() const {
   for (int p = 0; p < nplayers_; ++p) {
     int on_board = 0;
     for (int i = 0; i < nfollowers_; ++i) on_board += followers_[i].player == p;
+    on_board += crowns_of(p);
     if (on_board + supply_[p] != kFollowersPerPlayer) return "followers of player " + std::to_string(p) + " not conserved";
   }
   return "";

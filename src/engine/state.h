@@ -23,15 +23,29 @@ extern const std::array<const char*, kFruitTypes> kFruitNames;  // apple apricot
 // Fruit action after deploying a follower next to a tree.
 enum class FruitAction : uint8_t { None = 0, Harvest = 1, Sell = 2 };
 
+// What a decision is. Almost every decision places the turn's tile (Place). The Wheel of
+// Fortune adds two: the active player choosing which of several drawn tiles to play when it
+// is a wheel tile (Choose: the wheel turns before the tile is placed, T-9), and a player
+// taking a follower back from the land for the Plague (Plague).
+enum class MoveKind : uint8_t { Place = 0, Choose = 1, Plague = 2 };
+
+// Move::meeple and Move::ret values from kCrownBase on name Wheel of Fortune crown space
+// (value - kCrownBase), numbered segment * kMaxCrownsPerSegment + k.
+constexpr int kCrownBase = 64;
+constexpr int kMaxCrowns = kWheelEvents * kMaxCrownsPerSegment;
+
 // A decision by the player to move. Layout (12 bytes):
-//   x, y        board position of the placed tile
+//   x, y        board position of the placed tile (Plague: of the follower taken back)
 //   rot         quarter turns clockwise (0..3)
-//   meeple      segment index of the placed tile that receives a follower, or -1
-//   ret         Festival: index into State::followers() of the own follower taken back, or -1
+//   meeple      segment index of the placed tile that receives a follower, kCrownBase + crown
+//               space, or -1
+//   ret         Festival: index into State::followers() of the own follower taken back,
+//               kCrownBase + crown space, or -1; Plague: the follower taken back
 //   choice      Fortune Teller: which of the drawn tiles is placed (0 otherwise)
 //   fruit_type  Fruit Trees: the stack put on a placed tree tile, or -1
 //   action      Fruit Trees: the fruit action; `target` is the harvested tree's fruit type,
 //               or for a sale the bit mask of fruit types sold
+//   kind        Place, or a Wheel of Fortune Choose / Plague decision
 struct Move {
   int16_t x = 0, y = 0;
   uint8_t rot = 0;
@@ -41,11 +55,14 @@ struct Move {
   int8_t fruit_type = -1;
   FruitAction action = FruitAction::None;
   uint8_t target = 0;
+  MoveKind kind = MoveKind::Place;
+  bool crown() const { return meeple >= kCrownBase; }
   bool operator==(const Move& o) const {
     return x == o.x && y == o.y && rot == o.rot && meeple == o.meeple && ret == o.ret && choice == o.choice &&
-           fruit_type == o.fruit_type && action == o.action && target == o.target;
+           fruit_type == o.fruit_type && action == o.action && target == o.target && kind == o.kind;
   }
 };
+static_assert(sizeof(Move) == 12, "Move stays 12 bytes");
 
 // One scoring: `points` to `player` for a feature of `kind` ("road", "city", "monastery",
 // "farm", "tent", ...), during turn `turn` (0 = start), `final` when in the end-of-game scoring.
@@ -99,7 +116,9 @@ constexpr int kMaxSlots = 1536;
 constexpr int kMaxFollowers = kMaxPlayers * kFollowersPerPlayer;
 constexpr int kMaxTents = 2;  // fortune tellers per player (T-10)
 
-enum class Phase : uint8_t { Chance, Place, Terminal };
+// Chance: a tile is to be drawn. Place: the turn player places (or, Wheel of Fortune, chooses
+// a wheel tile). Plague: a player takes back a follower. Terminal: the game is over.
+enum class Phase : uint8_t { Chance, Place, Plague, Terminal };
 
 constexpr int kChancePlayer = -1;
 constexpr int kTerminalPlayer = -2;
@@ -110,6 +129,8 @@ struct TurnLog {
   Move move;
   uint16_t ret_slot = 0xFFFF;
   uint8_t harvested = 0;  // Fruit Trees: value of the harvested token
+  uint8_t nplague = 0;    // Wheel of Fortune: followers taken back for the Plague this turn,
+  std::array<uint16_t, kMaxPlayers> plague{};  // their slots, in the order taken
 };
 
 // One entry of the history: a drawn tile and what became of it.
@@ -229,6 +250,22 @@ class State : private StateTables {
   // Replay: puts a token of this value on top of the stack, when the stack still holds one.
   bool force_fruit_top(int f, int value);
 
+  // --- Wheel of Fortune ---
+  bool has_wheel() const { return game_->has_wheel(); }
+  // The pig's segment (index into game().wheel()).
+  int pig() const { return pig_; }
+  // The player on crown space c, or -1.
+  int crown(int c) const { return crown_[c]; }
+  // Followers a player has on crown spaces.
+  int crowns_of(int p) const;
+  // The player who must take back a follower now (Phase::Plague).
+  int plague_player() const { return plague_player_; }
+  // Plague take-backs made in the turn in progress (slots, in order).
+  int num_plague_picks() const { return nplague_; }
+  uint16_t plague_pick(int i) const { return plague_log_[i]; }
+  // Fortune Teller with the wheel: the drawn tile chosen by a Choose decision, or -1.
+  int chosen() const { return chosen_; }
+
   // --- Decisions ---
   // All legal moves in a deterministic order (cleared first).
   void legal_moves(std::vector<Move>& out) const;
@@ -309,8 +346,15 @@ class State : private StateTables {
   };
   void cell_ports(const FrontierCell& fc, Ports& p) const;
   void moves_for_tile(int choice, std::vector<Move>& out) const;
-  // Indices into followers_ of the player to move's followers (Festival take-backs).
+  // The player to move's take-back options (Festival): indices into followers_, then
+  // kCrownBase + c for their crown followers.
   int own_followers(int8_t* out) const;
+  // Wheel of Fortune: turn the wheel for a drawn tile (pig, event, crowns; may start the
+  // Plague), the Plague's next decider, and the scoring of the pig's crown spaces.
+  void start_wheel(int type);
+  void next_plague();
+  void score_crowns();
+  void apply_wheel_move(const Move& m);
   // Fruit types of the trees a follower deployed at (x,y) may use (the 3x3 block), as a
   // bit mask; `new_tree` is the fruit type put on the new tile itself, or -1.
   uint32_t trees_in_range(int x, int y, int new_tree) const;
@@ -325,7 +369,7 @@ class State : private StateTables {
   void remove_follower(int index);
   void score_feature(uint16_t root, bool final_scoring);
   int field_value(uint16_t root) const;
-  void emit(int player, int points, const char* kind, bool final_scoring, uint16_t root);
+  void emit(int player, int points, const char* kind, bool final_scoring, uint16_t root, int turn = -1);
   void end_turn();
   bool draw_internal(int type);
   void add_to_bag(int type) {
@@ -343,6 +387,12 @@ class State : private StateTables {
   uint8_t ndrawn_ = 0;
   uint8_t placeable_ = 0;  // bit i: drawn_[i] has a legal place
   std::array<uint8_t, kMaxPlayers> tents_{};
+  // Wheel of Fortune: pig, crown spaces, the Plague in progress, the chosen wheel tile.
+  uint8_t pig_ = 0;
+  std::array<int8_t, kMaxCrowns> crown_{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
+  uint8_t plague_player_ = 0, plague_step_ = 0, nplague_ = 0;
+  std::array<uint16_t, kMaxPlayers> plague_log_{};
+  int8_t chosen_ = -1;
   // Fruit-Bearing Trees: stacks (top first from index taken_), where they stand, holdings.
   std::array<std::array<uint8_t, 4>, kFruitTypes> stack_{}, init_stacks_{};
   std::array<uint8_t, kFruitTypes> taken_{}, sold_{};

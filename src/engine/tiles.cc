@@ -12,6 +12,9 @@ namespace carc {
 
 using nlohmann::json;
 
+const std::array<const char*, kWheelEvents> kWheelEventNames = {"fortuna", "taxes", "famine",
+                                                                "storm",   "inquisition", "plague"};
+
 const std::array<const char*, 8> kHalfNames = {"Nw", "Ne", "En", "Es", "Se", "Sw", "Ws", "Wn"};
 
 const char* kind_name(Kind k) {
@@ -337,6 +340,11 @@ TileSetFile parse_tile_set(const std::string& text, const std::string& origin) {
     if (rot % 90 != 0 || rot < 0 || rot >= 360) throw TileDataError(origin + ": bad start rotation");
     f.start = std::make_pair(s["tile"].get<std::string>(), rot / 90);
   }
+  if (doc.contains("board")) {
+    if (!doc["board"].is_string()) throw TileDataError(origin + ": 'board' must be the name of a board file");
+    if (f.start) throw TileDataError(origin + ": a tile set has a start tile or a start board, not both");
+    f.board = doc["board"].get<std::string>();
+  }
   for (auto& tj : doc["tiles"]) {
     p.tile.clear();
     f.tiles.push_back(parse_tile(tj, p, f.name));
@@ -351,27 +359,116 @@ TileSetFile parse_tile_set(const std::string& text, const std::string& origin) {
   return f;
 }
 
+namespace {
+// The text of data file `sub`/`name`.json: from $CARCASSONNE_DATA when set, else embedded.
+std::pair<std::string, std::string> read_data(const std::string& sub, const std::string& name, const char* what) {
+  std::string text, origin;
+  if (const char* dir = std::getenv("CARCASSONNE_DATA"); dir && *dir) {
+    origin = std::string(dir) + "/" + sub + "/" + name + ".json";
+    std::ifstream in(origin);
+    if (!in) throw TileDataError(origin + ": cannot open " + what + " '" + name + "'");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  } else {
+    const char* e = embedded_data(sub + "/" + name);
+    if (!e) throw TileDataError(std::string("unknown ") + what + " '" + name + "'");
+    text = e;
+    origin = "data/" + sub + "/" + name + ".json";
+  }
+  return {text, origin};
+}
+}  // namespace
+
 const TileSetFile& load_tile_set(const std::string& name) {
   static std::mutex mu;
   static std::map<std::string, TileSetFile> cache;
   std::lock_guard<std::mutex> lock(mu);
   auto it = cache.find(name);
   if (it != cache.end()) return it->second;
-  std::string text, origin;
-  if (const char* dir = std::getenv("CARCASSONNE_DATA"); dir && *dir) {
-    origin = std::string(dir) + "/tiles/" + name + ".json";
-    std::ifstream in(origin);
-    if (!in) throw TileDataError(origin + ": cannot open tile set '" + name + "'");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    text = ss.str();
-  } else {
-    const char* e = embedded_tile_set(name);
-    if (!e) throw TileDataError("unknown tile set '" + name + "'");
-    text = e;
-    origin = "data/tiles/" + name + ".json";
-  }
+  auto [text, origin] = read_data("tiles", name, "tile set");
   return cache.emplace(name, parse_tile_set(text, origin)).first->second;
+}
+
+BoardFile parse_board(const std::string& text, const std::string& origin) {
+  json doc;
+  try {
+    doc = json::parse(text);
+  } catch (const json::parse_error& e) {
+    throw TileDataError(origin + ": not valid JSON: " + e.what());
+  }
+  auto fail = [&](const std::string& what) { throw TileDataError(origin + ": " + what); };
+  if (!doc.is_object() || !doc.contains("cells") || !doc["cells"].is_array() || doc["cells"].empty())
+    fail("expected an object with a non-empty 'cells' array");
+  for (auto& [k, v] : doc.items())
+    if (k != "board" && k != "description" && k != "cells" && k != "wheel") fail("unknown field '" + k + "'");
+  BoardFile b;
+  b.name = doc.value("board", "");
+  b.description = doc.value("description", "");
+  Parser p{origin, ""};
+  for (auto& cj : doc["cells"]) {
+    if (!cj.is_object() || !cj.contains("x") || !cj.contains("y") || !cj["x"].is_number_integer() ||
+        !cj["y"].is_number_integer())
+      fail("every cell needs integer 'x' and 'y'");
+    BoardCell c;
+    c.x = cj["x"].get<int>();
+    c.y = cj["y"].get<int>();
+    if (c.x < -8 || c.x > 8 || c.y < -8 || c.y > 8) fail("cell coordinates must lie within -8..8");
+    json tj = cj;
+    tj.erase("x");
+    tj.erase("y");
+    tj["id"] = "board:" + std::to_string(c.x) + ":" + std::to_string(c.y);
+    tj["count"] = 0;
+    p.tile.clear();
+    c.tile = parse_tile(tj, p, b.name);
+    if (c.tile.tree || c.tile.festival || c.tile.wheel) fail("cell " + c.tile.id + ": board cells carry no symbols");
+    for (auto& o : b.cells)
+      if (o.x == c.x && o.y == c.y) fail("cell " + c.tile.id + " is listed twice");
+    b.cells.push_back(std::move(c));
+  }
+  // Neighbouring cells must fit each other like placed tiles (rotation 0).
+  static constexpr int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+  for (auto& a : b.cells)
+    for (auto& o : b.cells)
+      for (int d = 0; d < 4; ++d)
+        if (o.x == a.x + dx[d] && o.y == a.y + dy[d] && a.tile.rot[0].edge(d) != o.tile.rot[0].edge(opposite(d)))
+          fail("cell " + a.tile.id + ": its " + std::string(1, kSideNames[d]) + " edge does not fit cell " + o.tile.id);
+  if (doc.contains("wheel")) {
+    const json& w = doc["wheel"];
+    if (!w.is_object() || !w.contains("segments") || !w["segments"].is_array())
+      fail("'wheel' must be {\"start\": NAME, \"segments\": [{\"name\": ..., \"crowns\": 0..2}, ...]}");
+    bool seen[kWheelEvents] = {};
+    for (auto& sj : w["segments"]) {
+      if (!sj.is_object() || !sj.contains("name") || !sj["name"].is_string()) fail("wheel segment without a 'name'");
+      const std::string name = sj["name"].get<std::string>();
+      int ev = -1;
+      for (int e = 0; e < kWheelEvents; ++e)
+        if (name == kWheelEventNames[e]) ev = e;
+      if (ev < 0) fail("wheel segment '" + name + "' is not an event (fortuna, taxes, famine, storm, inquisition, plague)");
+      if (seen[ev]) fail("wheel segment '" + name + "' is listed twice");
+      seen[ev] = true;
+      int crowns = sj.value("crowns", 0);
+      if (crowns < 0 || crowns > kMaxCrownsPerSegment) fail("wheel segment '" + name + "': 'crowns' must be 0..2");
+      b.segments.push_back(WheelSegment{WheelEvent(ev), crowns});
+    }
+    if (b.segments.size() != size_t(kWheelEvents)) fail("the wheel must list each of the six events once");
+    const std::string start = w.value("start", std::string("fortuna"));
+    b.start_segment = -1;
+    for (size_t i = 0; i < b.segments.size(); ++i)
+      if (start == kWheelEventNames[int(b.segments[i].event)]) b.start_segment = int(i);
+    if (b.start_segment < 0) fail("wheel start '" + start + "' is not a segment");
+  }
+  return b;
+}
+
+const BoardFile& load_board(const std::string& name) {
+  static std::mutex mu;
+  static std::map<std::string, BoardFile> cache;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = cache.find(name);
+  if (it != cache.end()) return it->second;
+  auto [text, origin] = read_data("boards", name, "board");
+  return cache.emplace(name, parse_board(text, origin)).first->second;
 }
 
 }  // namespace carc

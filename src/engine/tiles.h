@@ -3,6 +3,7 @@
 // expanded into per-rotation lookup tables that the hot paths use.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -64,8 +65,39 @@ struct TileSetFile {
   std::string name;
   std::string description;
   std::optional<std::pair<std::string, int>> start;  // start tile id and rotation
+  std::string board;  // a start board instead of a start tile (Wheel of Fortune), or ""
   std::vector<TileType> tiles;
 };
+
+// Wheel of Fortune: the six events, in the engine's fixed numbering (the board file gives
+// their clockwise order on the wheel).
+enum class WheelEvent : uint8_t { Fortuna = 0, Taxes, Famine, Storm, Inquisition, Plague };
+constexpr int kWheelEvents = 6;
+extern const std::array<const char*, kWheelEvents> kWheelEventNames;  // fortuna taxes famine ...
+constexpr int kMaxCrownsPerSegment = 2;
+
+// A start board (data/boards/NAME.json): several tile cells placed before the first turn,
+// each written in the tile notation at rotation 0, and the wheel's segments in clockwise order.
+struct BoardCell {
+  int x = 0, y = 0;
+  TileType tile;  // id "board:X:Y", count 0
+};
+struct WheelSegment {
+  WheelEvent event;
+  int crowns = 0;  // crown spaces, 0..2
+};
+struct BoardFile {
+  std::string name;
+  std::string description;
+  std::vector<BoardCell> cells;
+  std::vector<WheelSegment> segments;  // clockwise
+  int start_segment = 0;               // where the pig starts
+};
+
+// Parses and validates a board document (cells fit each other, segments name each event once).
+BoardFile parse_board(const std::string& json_text, const std::string& origin);
+// Loads a board by name: $CARCASSONNE_DATA/boards/NAME.json or the embedded copy. Cached.
+const BoardFile& load_board(const std::string& name);
 
 // Parses and validates one tile-set JSON document. `origin` names it in error messages.
 TileSetFile parse_tile_set(const std::string& json_text, const std::string& origin);
@@ -77,6 +109,8 @@ const TileSetFile& load_tile_set(const std::string& name);
 
 // The raw text of an embedded tile set, or nullptr.
 const char* embedded_tile_set(const std::string& name);
+// The raw text of an embedded data file ("tiles/base", "boards/wheel-of-fortune"), or nullptr.
+const char* embedded_data(const std::string& path);
 std::vector<std::string> embedded_tile_set_names();
 
 }  // namespace carc
