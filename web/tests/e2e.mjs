@@ -235,6 +235,7 @@ async function main() {
       }
       // a follower: prefer a city, then a road, a monastery, a field
       const supplyBefore = await page.getByTestId('player-0').locator('.followers').textContent();
+      const scoreBefore = (await scores(page))[0];
       let placedFollower = false;
       for (const kind of ['city', 'road', 'monastery', 'farm']) {
         const spot = page.locator(`[data-testid^="spot-"][data-kind="${kind}"]`).first();
@@ -253,7 +254,10 @@ async function main() {
         followersPlaced++;
         if (followersPlaced === 1) {
           const supplyAfter = await page.getByTestId('player-0').locator('.followers').textContent();
-          check(parseInt(supplyAfter) === parseInt(supplyBefore) - 1 || parseInt(supplyAfter) < 7, `placing a follower by clicking uses one up (${supplyBefore} -> ${supplyAfter})`);
+          // (a follower on a feature the tile completes comes back at once, with points)
+          const scoredNow = (await scores(page))[0] > scoreBefore;
+          check(parseInt(supplyAfter) === parseInt(supplyBefore) - 1 || parseInt(supplyAfter) < 7 || scoredNow,
+            `placing a follower by clicking uses one up (${supplyBefore} -> ${supplyAfter}${scoredNow ? ', scored and came back' : ''})`);
         }
       }
       if (myMoves === 2 && !undone) {
