@@ -1,7 +1,8 @@
 // API tests against a real server on loopback (src/server): a full game through the API, a
 // game against an AI seat, a restart in the middle (same SQLite file, new server object),
 // bad input (malformed JSON, illegal moves, wrong tokens, oversized bodies), undo/resign,
-// record download/upload/replay, the tile data and the live event stream.
+// record download/upload/replay, the tile data, the live event stream, and the expansions'
+// decisions (Festival take-back, Fortune Teller choice, Fruit-Bearing Trees harvest and sale).
 #include <gtest/gtest.h>
 #include <httplib.h>
 
@@ -9,6 +10,7 @@
 #include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <thread>
 
 #include "record.h"
@@ -551,4 +553,164 @@ TEST_F(ServerTest, FortuneTellerChoiceThroughTheApi) {
   Resp rec = get("/api/games/" + id + "/record");
   EXPECT_NE(rec.text.find("\"drawn\""), std::string::npos);
   EXPECT_NO_THROW(carc::replay(carc::parse_record(rec.text)));
+}
+
+// Fruit-Bearing Trees through the API: the legal moves offer a harvest after a follower next to
+// (or on) a tree; a harvest scores the top token and the view shows it held and the tree's
+// tokens left; later the same player sells the held kinds for 3/6/10/15; bad fruit requests get
+// a clear 4xx and change nothing; the record keeps the fruit moves and replays.
+TEST_F(ServerTest, FruitHarvestAndSaleThroughTheApi) {
+  json g = create(hotseat(), 3, json{{"expansions", {"fruit-trees"}}});
+  const std::string id = g["id"];
+  json tokens = tokens_of(g);
+  ASSERT_TRUE(g["game"].contains("fruit"));
+  EXPECT_EQ(g["game"]["fruit"]["stacks"].size(), 6u);
+  EXPECT_TRUE(g["game"]["fruit"]["trees"].empty());
+  const int sale_points[5] = {0, 3, 6, 10, 15};
+  int harvester = -1;
+  bool harvested = false, sold = false, bad_checked = false, stack_chosen = false;
+  auto fruit_event = [](const json& v, int turn) {
+    for (const auto& e : v["events"])
+      if (e["kind"] == "fruit" && e["turn"] == turn && !e["final"].get<bool>()) return e;
+    return json();
+  };
+  for (int turn = 0; turn < 200 && !(harvested && sold); ++turn) {
+    json v = get("/api/games/" + id).body;
+    if (v["status"] != "playing") break;
+    const int p = v["current_player"];
+    json legal = get("/api/games/" + id + "/legal").body;
+    json pick;
+    std::string mode;
+    for (const auto& pl : legal["placements"]) {
+      if (pl.contains("fruit_types")) {  // a tree tile: each follower spot listed once
+        std::set<std::string> at;
+        for (const auto& m : pl["meeples"]) EXPECT_TRUE(at.insert(m["at"].get<std::string>()).second) << pl.dump();
+      }
+      if (!pl.contains("fruit") || pl["meeples"].empty()) continue;
+      if (harvested && !sold && p == harvester && !pl["fruit"]["sell"].empty()) {
+        pick = pl;
+        mode = "sell";
+        break;
+      }
+      if (!harvested && !pl["fruit"]["harvest"].empty() && pick.is_null()) {
+        pick = pl;
+        mode = "harvest";
+      }
+    }
+    if (pick.is_null()) {
+      ASSERT_EQ(play_one(id, tokens, size_t(turn), false).status, 200);
+      continue;
+    }
+    json mv = {{"token", tokens[p]}, {"x", pick["x"]}, {"y", pick["y"]}, {"rotation", pick["rotation"]},
+               {"meeple", pick["meeples"][0]["at"]}, {"turn", legal["turn"]}};
+    const std::string move_path = "/api/games/" + id + "/move";
+    if (!bad_checked) {
+      bad_checked = true;
+      const json before = v;
+      auto expect_error = [&](json body, int status, const std::string& words) {
+        Resp r = post(move_path, body);
+        EXPECT_EQ(r.status, status) << body.dump() << " -> " << r.text;
+        EXPECT_NE(r.body.value("error", "").find(words), std::string::npos) << r.text;
+      };
+      json bad = mv;
+      bad["fruit"] = "apple";
+      expect_error(bad, 400, "'fruit' must be");
+      bad["fruit"] = {{"harvest", {{"x", 0}, {"y", 0}}}, {"sell", {"apple"}}};
+      expect_error(bad, 400, "'fruit' must be");
+      bad["fruit"] = {{"sell", "apple"}};
+      expect_error(bad, 400, "'fruit' must be");
+      bad["fruit"] = {{"harvest", {{"x", 40}, {"y", 40}}}};
+      expect_error(bad, 422, "no tree at (40,40)");
+      bad["fruit"] = {{"sell", {"banana"}}};
+      expect_error(bad, 422, "unknown fruit type");
+      bad["fruit"] = {{"sell", {"apple", "apple"}}};
+      expect_error(bad, 422, "different fruit types");
+      bad["fruit"] = {{"sell", json::array()}};
+      expect_error(bad, 422, "1 to 4 fruit types");
+      bad["fruit"] = {{"sell", {"quince"}}};
+      expect_error(bad, 422, "holds no quince");
+      bad = mv;
+      bad["fruit_type"] = "banana";
+      expect_error(bad, 422, "illegal move");
+      if (pick["plain"].get<bool>()) {
+        bad = mv;
+        bad.erase("meeple");
+        bad["fruit"] = {{"harvest", {{"x", pick["fruit"]["harvest"][0]["x"]}, {"y", pick["fruit"]["harvest"][0]["y"]}}}};
+        expect_error(bad, 422, "needs a follower");
+      }
+      json after = get("/api/games/" + id).body;
+      EXPECT_EQ(after["version"], before["version"]);  // nothing changed
+      EXPECT_EQ(after["scores"], before["scores"]);
+    }
+    if (mode == "harvest") {
+      const json h = pick["fruit"]["harvest"][0];
+      std::string type = h["type"];
+      if (h["new"].get<bool>() && pick["fruit_types"].size() > 1) {  // choose another stack for the new tree
+        type = pick["fruit_types"][1];
+        mv["fruit_type"] = type;
+        stack_chosen = true;
+      }
+      mv["fruit"] = {{"harvest", {{"x", h["x"]}, {"y", h["y"]}}}};
+      Resp r = post(move_path, mv);
+      ASSERT_EQ(r.status, 200) << r.text;
+      const json ev = fruit_event(r.body, legal["turn"]);
+      ASSERT_FALSE(ev.is_null()) << r.body["events"].dump();
+      const int pts = ev["points"];
+      EXPECT_GE(pts, 2);
+      EXPECT_LE(pts, 5);
+      EXPECT_GE(r.body["scores"][p].get<int>(), v["scores"][p].get<int>() + pts);
+      const std::string name = p == 0 ? "Ann" : "Ben";
+      const std::string article = std::string("aeiou").find(type[0]) != std::string::npos ? "an " : "a ";
+      EXPECT_EQ(ev["text"], name + " harvests " + article + type + " worth " + std::to_string(pts));
+      EXPECT_EQ(ev["fruit"]["harvest"], type);
+      EXPECT_EQ(ev["x"], h["x"]);  // shown on the tree
+      EXPECT_EQ(r.body["fruit"]["held"][p][type], 1);
+      bool tree_seen = false;
+      for (const auto& t : r.body["fruit"]["trees"])
+        if (t["type"] == type) {
+          tree_seen = true;
+          EXPECT_EQ(t["left"].get<int>(), h["left"].get<int>() - 1);
+          EXPECT_EQ(t["x"], h["x"]);
+        }
+      EXPECT_TRUE(tree_seen);
+      harvester = p;
+      harvested = true;
+    } else {
+      json kinds = json::array();
+      for (const auto& k : pick["fruit"]["sell"])
+        if (kinds.size() < 4) kinds.push_back(k);
+      mv["fruit"] = {{"sell", kinds}};
+      Resp r = post(move_path, mv);
+      ASSERT_EQ(r.status, 200) << r.text;
+      const json ev = fruit_event(r.body, legal["turn"]);
+      ASSERT_FALSE(ev.is_null());
+      const int n = int(kinds.size());
+      EXPECT_EQ(ev["points"], sale_points[n]);
+      const std::string name = p == 0 ? "Ann" : "Ben";
+      EXPECT_EQ(ev["text"], name + " sells " + std::to_string(n) + (n == 1 ? " fruit" : " fruits") + " for " +
+                                std::to_string(sale_points[n]));
+      EXPECT_GE(r.body["scores"][p].get<int>(), v["scores"][p].get<int>() + sale_points[n]);
+      for (const auto& k : kinds)
+        EXPECT_EQ(r.body["fruit"]["held"][p].value(k.get<std::string>(), 0), v["fruit"]["held"][p][k.get<std::string>()].get<int>() - 1);
+      sold = true;
+    }
+  }
+  EXPECT_TRUE(harvested) << "no harvest was offered";
+  EXPECT_TRUE(sold) << "no sale was offered to the harvester";
+  RecordProperty("harvest_on_a_chosen_stack", stack_chosen ? "yes" : "no");
+  Resp rec = get("/api/games/" + id + "/record");
+  EXPECT_NE(rec.text.find("\"harvest\""), std::string::npos);
+  EXPECT_NE(rec.text.find("\"sell\""), std::string::npos);
+  carc::Replay rp = carc::replay(carc::parse_record(rec.text));
+  EXPECT_EQ(json(rp.state.scores()), get("/api/games/" + id).body["scores"]);
+  // a game without the expansion refuses fruit actions
+  json base = create(hotseat(), 4);
+  json legal = get("/api/games/" + base["id"].get<std::string>() + "/legal").body;
+  const json& pl = legal["placements"][0];
+  json mv = {{"token", tokens_of(base)[0]}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]},
+             {"fruit", {{"sell", {"apple"}}}}};
+  if (!pl["meeples"].empty()) mv["meeple"] = pl["meeples"][0]["at"];
+  Resp r = post("/api/games/" + base["id"].get<std::string>() + "/move", mv);
+  EXPECT_EQ(r.status, 422) << r.text;
+  EXPECT_FALSE(base["game"].contains("fruit"));
 }

@@ -252,13 +252,68 @@ json follower_json(const State& s, int i) {
           {"at", t.location_name(seg, P.rot)}, {"kind", kind_name(t.rot[0].seg[seg].kind)}};
 }
 
-json event_json(const ScoreEvent& e, const std::vector<std::string>& names) {
+// "an apple", "a cherry".
+std::string fruit_words(int f) {
+  const std::string n = kFruitNames[f];
+  return (std::string("aeiou").find(n[0]) != std::string::npos ? "an " : "a ") + n;
+}
+
+// One scoring in words. Fruit scorings name what happened: "Ann harvests an apple worth 4",
+// "Ben sells 3 fruits for 10" (the move of the event's turn tells which), and at the end
+// "Ann scores 2 for 2 fruit tokens held (final scoring)". A harvest is shown on its tree.
+json event_json(const ScoreEvent& e, const std::vector<std::string>& names, const State& s) {
   const std::string who = e.player >= 0 && e.player < int(names.size()) ? names[e.player] : "?";
   std::string text = who + " scores " + std::to_string(e.points) + (e.points == 1 ? " point" : "") + " for " +
                      kind_words(e.kind);
+  int x = e.x, y = e.y;
+  json fruit;
+  if (e.kind == "fruit" && e.final) {
+    text = who + " scores " + std::to_string(e.points) + " for " + std::to_string(e.points) + " fruit token" +
+           (e.points == 1 ? "" : "s") + " held";
+  } else if (e.kind == "fruit" && e.turn >= 1 && e.turn <= int(s.history().size())) {
+    const Move& m = s.history()[size_t(e.turn - 1)].move;
+    if (m.action == FruitAction::Harvest && m.target < kFruitTypes) {
+      text = who + " harvests " + fruit_words(m.target) + " worth " + std::to_string(e.points);
+      fruit = {{"harvest", kFruitNames[m.target]}};
+      if (const int pt = s.fruit_tree(m.target); pt >= 0) {
+        x = s.placed(pt).x;
+        y = s.placed(pt).y;
+      }
+    } else if (m.action == FruitAction::Sell) {
+      const int n = __builtin_popcount(m.target);
+      text = who + " sells " + std::to_string(n) + " fruit" + (n == 1 ? "" : "s") + " for " + std::to_string(e.points);
+      json sold = json::array();
+      for (int f = 0; f < kFruitTypes; ++f)
+        if (m.target >> f & 1) sold.push_back(kFruitNames[f]);
+      fruit = {{"sell", sold}};
+    }
+  }
   if (e.final) text += " (final scoring)";
-  return {{"turn", e.turn}, {"player", e.player}, {"points", e.points}, {"kind", e.kind},
-          {"final", e.final}, {"x", e.x},         {"y", e.y},           {"text", text}};
+  json j = {{"turn", e.turn}, {"player", e.player}, {"points", e.points}, {"kind", e.kind},
+            {"final", e.final}, {"x", x},           {"y", y},           {"text", text}};
+  if (!fruit.is_null()) j["fruit"] = fruit;
+  return j;
+}
+
+// Fruit-Bearing Trees, public part: the trees on the board with the tokens left on each, the
+// tokens each player holds ({"apple": 2}), and the stacks not yet on a tree.
+json fruit_json(const State& s) {
+  json trees = json::array(), held = json::array(), stacks = json::array();
+  for (int f = 0; f < kFruitTypes; ++f) {
+    if (s.fruit_tree(f) >= 0) {
+      const PlacedTile& P = s.placed(s.fruit_tree(f));
+      trees.push_back({{"type", kFruitNames[f]}, {"x", P.x}, {"y", P.y}, {"left", s.fruit_left(f)}});
+    } else {
+      stacks.push_back(kFruitNames[f]);
+    }
+  }
+  for (int p = 0; p < s.num_players(); ++p) {
+    json h = json::object();
+    for (int f = 0; f < kFruitTypes; ++f)
+      if (s.fruit_held(p, f)) h[kFruitNames[f]] = s.fruit_held(p, f);
+    held.push_back(h);
+  }
+  return {{"trees", trees}, {"held", held}, {"stacks", stacks}};
 }
 
 // The public view of a position (no hidden information: no seed, no bag order).
@@ -299,8 +354,9 @@ json board_json(const State& s, const std::vector<ScoreEvent>& events, const std
   j["scores"] = scores;
   j["supply"] = supply;
   json ev = json::array();
-  for (const auto& e : events) ev.push_back(event_json(e, names));
+  for (const auto& e : events) ev.push_back(event_json(e, names, s));
   j["events"] = ev;
+  if (s.rules().fruit_trees) j["fruit"] = fruit_json(s);
   if (s.num_placed() > 1) {
     const PlacedTile& P = s.placed(s.num_placed() - 1);
     j["last"] = {{"x", P.x}, {"y", P.y}};
@@ -312,6 +368,11 @@ json board_json(const State& s, const std::vector<ScoreEvent>& events, const std
 
 // The legal moves for the tile to place, grouped by placement, for every displayed rotation
 // (a symmetric tile's rotations that look alike share the engine's canonical move).
+// Fruit-Bearing Trees: a tree tile's placements list the stacks that may go on it
+// ("fruit_types", one move per stack in the engine), and a placement whose follower may be
+// followed by a fruit action has "fruit": {"harvest": [{type, x, y, left, new}], "sell": [types
+// held]} (any set of 1 to 4 of them); "new" marks the tree of the placed tile itself, which gets
+// the stack chosen by "fruit_type" (the listed type is the default, the first unused stack).
 json legal_json(const State& s) {
   json out;
   out["turn"] = s.turn() + 1;
@@ -328,14 +389,27 @@ json legal_json(const State& s) {
     bool plain = false;
     std::vector<int> segs;
     std::vector<int> rets;
+    uint32_t fruit_types = 0;  // stacks that may go on a tree tile
+    int8_t first_type = -1;    // the default stack (the first listed)
+    uint32_t harvest = 0;      // with the default stack: trees that may be harvested
+    uint32_t sell = 0;         // fruit types that may be sold
+  };
+  auto add = [](std::vector<int>& v, int x) {
+    if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
   };
   std::map<std::tuple<int, int, int, int>, Group> groups;  // (choice, x, y, rot)
   for (const Move& m : moves) {
     Group& g = groups[{m.choice, m.x, m.y, m.rot}];
+    if (m.fruit_type >= 0) {
+      g.fruit_types |= 1u << m.fruit_type;
+      if (g.first_type < 0) g.first_type = m.fruit_type;
+    }
+    if (m.action == FruitAction::Harvest && m.fruit_type == g.first_type) g.harvest |= 1u << m.target;
+    if (m.action == FruitAction::Sell) g.sell |= m.target;
     if (m.meeple >= 0)
-      g.segs.push_back(m.meeple);
+      add(g.segs, m.meeple);
     else if (m.ret >= 0)
-      g.rets.push_back(m.ret);
+      add(g.rets, m.ret);
     else
       g.plain = true;
   }
@@ -343,6 +417,18 @@ json legal_json(const State& s) {
   for (const auto& [key, g] : groups) {
     const auto [choice, x, y, cr] = key;
     const TileType& t = s.game().type(s.drawn_tile(choice));
+    json fruit;
+    if (g.harvest || g.sell) {
+      json harvest = json::array(), sell = json::array();
+      for (int f = 0; f < kFruitTypes; ++f) {
+        if (g.sell >> f & 1) sell.push_back(kFruitNames[f]);
+        if (!(g.harvest >> f & 1)) continue;
+        const bool own = t.tree && f == g.first_type;
+        const int tx = own ? x : s.placed(s.fruit_tree(f)).x, ty = own ? y : s.placed(s.fruit_tree(f)).y;
+        harvest.push_back({{"type", kFruitNames[f]}, {"x", tx}, {"y", ty}, {"left", own ? 4 : s.fruit_left(f)}, {"new", own}});
+      }
+      fruit = {{"harvest", harvest}, {"sell", sell}};
+    }
     for (int r = 0; r < 4; ++r) {
       if (t.canonical_rot[r] != cr) continue;
       json meeples = json::array(), rets = json::array();
@@ -355,8 +441,16 @@ json legal_json(const State& s) {
         json f = follower_json(s, ri);
         rets.push_back({{"x", f["x"]}, {"y", f["y"]}, {"at", f["at"]}, {"seg", f["seg"]}, {"kind", f["kind"]}});
       }
-      pl.push_back({{"x", x}, {"y", y}, {"rotation", 90 * r}, {"choice", choice}, {"tile", t.id}, {"plain", g.plain},
-                    {"meeples", meeples}, {"returns", rets}});
+      json p = {{"x", x}, {"y", y}, {"rotation", 90 * r}, {"choice", choice}, {"tile", t.id}, {"plain", g.plain},
+                {"meeples", meeples}, {"returns", rets}};
+      if (g.fruit_types) {
+        json types = json::array();
+        for (int f = 0; f < kFruitTypes; ++f)
+          if (g.fruit_types >> f & 1) types.push_back(kFruitNames[f]);
+        p["fruit_types"] = types;
+      }
+      if (!fruit.is_null()) p["fruit"] = fruit;
+      pl.push_back(p);
     }
   }
   out["placements"] = pl;
@@ -414,15 +508,18 @@ Move move_from(const State& s, const json& body) {
   // Fruit-Bearing Trees: the stack put on a tree tile ("fruit_type", default: the first unused
   // one, the choice makes no difference, R-8) and an optional fruit action
   // ("fruit": {"harvest": {"x", "y"}} or {"sell": [types]}).
+  const std::string ft = str_field(body, "fruit_type");
   if (t.tree) {
-    const std::string ft = str_field(body, "fruit_type");
     for (int f = 0; f < kFruitTypes && m.fruit_type < 0; ++f)
       if (ft.empty() ? s.fruit_tree(f) < 0 : ft == kFruitNames[f]) m.fruit_type = int8_t(f);
     if (m.fruit_type < 0) fail(422, "illegal move: unknown or used fruit type '" + ft + "'");
+  } else if (!ft.empty()) {
+    fail(422, "illegal move: tile " + t.id + " has no tree for a fruit stack ('fruit_type')");
   }
   auto fr = body.find("fruit");
   if (fr != body.end() && !fr->is_null()) {
-    if (!fr->is_object()) fail(400, "'fruit' must be {\"harvest\": {x, y}} or {\"sell\": [types]}");
+    if (!fr->is_object() || fr->size() != 1)
+      fail(400, "'fruit' must be {\"harvest\": {x, y}} or {\"sell\": [types]}");
     if (fr->contains("harvest")) {
       const json& h = (*fr)["harvest"];
       if (!h.is_object()) fail(400, "'harvest' must be an object {x, y}");
@@ -1096,6 +1193,9 @@ struct Server::Impl {
               const TurnRecord& t = rec.turns[size_t(turn - 1)];
               j["move"] = {{"player", (turn - 1) % int(rec.players.size())}, {"tile", t.tile}, {"x", t.x}, {"y", t.y},
                            {"rotation", t.rotation}, {"meeple", t.meeple}};
+              if (!t.fruit_type.empty()) j["move"]["fruit_type"] = t.fruit_type;
+              if (t.harvest) j["move"]["fruit"] = {{"harvest", {{"x", t.harvest->x}, {"y", t.harvest->y}}}};
+              if (!t.sell.empty()) j["move"]["fruit"] = {{"sell", t.sell}};
             }
             send(res, j);
           }));

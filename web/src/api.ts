@@ -47,6 +47,21 @@ export interface ScoreEventView {
   x: number;
   y: number;
   text: string;
+  fruit?: { harvest?: string; sell?: string[] };  // Fruit-Bearing Trees: what was harvested or sold
+}
+
+// Fruit-Bearing Trees, public part of a view: trees with the tokens left on each, the tokens
+// each player holds ({"apple": 2}), and the stacks not yet on a tree.
+export interface FruitTreeView {
+  type: string;
+  x: number;
+  y: number;
+  left: number;
+}
+export interface FruitView {
+  trees: FruitTreeView[];
+  held: Record<string, number>[];
+  stacks: string[];
 }
 
 export interface FollowerView {
@@ -92,7 +107,11 @@ export interface GameView {
   can_undo?: boolean;
   winners?: number[];
   replay_turn?: number;
-  move?: { player: number; tile: string; x: number; y: number; rotation: number; meeple: string };
+  move?: {
+    player: number; tile: string; x: number; y: number; rotation: number; meeple: string;
+    fruit_type?: string; fruit?: { harvest?: { x: number; y: number }; sell?: string[] };
+  };
+  fruit?: FruitView;  // with the Fruit-Bearing Trees
 }
 
 export interface MeepleOption {
@@ -107,6 +126,15 @@ export interface ReturnOption {
   seg: number;
   kind: string;
 }
+// Fruit-Bearing Trees: a tree that a follower placed with this placement lets you harvest
+// (`new`: the tree of the placed tile itself, which gets the stack chosen by fruit_type).
+export interface HarvestOption {
+  type: string;
+  x: number;
+  y: number;
+  left: number;
+  new: boolean;
+}
 export interface Placement {
   x: number;
   y: number;
@@ -116,6 +144,8 @@ export interface Placement {
   plain: boolean;
   meeples: MeepleOption[];
   returns: ReturnOption[];
+  fruit_types?: string[];  // a tree tile: the stacks that may go on it (the first is the default)
+  fruit?: { harvest: HarvestOption[]; sell: string[] };  // fruit actions offered with a follower
 }
 export interface Legal {
   turn: number;

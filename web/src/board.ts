@@ -1,7 +1,8 @@
 // The board: an SVG with pan (drag) and zoom (wheel, buttons), placed tiles, followers, the
 // legal places for the drawn tile, the tile being placed (ghost) and its follower spots.
-import type { FollowerView, GameView, Placement, TileData, TileSet } from './api';
-import { anchors, drawTile, el, meeple, PLAYER_COLORS, rotatePt, type Pt } from './tiles';
+import type { FollowerView, GameView, HarvestOption, Placement, TileData, TileSet } from './api';
+import { treeBadge } from './fruit';
+import { anchors, drawTile, el, meeple, PLAYER_COLORS, rotatePt, treeSpot, type Pt } from './tiles';
 
 export const CELL = 100;
 
@@ -13,10 +14,19 @@ export interface PendingPlacement {
   ret: { x: number; y: number; at: string } | null;  // Festival: follower taken back instead
 }
 
+// Fruit-Bearing Trees, for the tile being placed: the stack put on it (a tree tile), and the
+// trees that may be harvested with the follower chosen (rings, click to choose).
+export interface PendingFruit {
+  stack: string | null;
+  harvest: HarvestOption[];
+  chosen: { x: number; y: number } | null;
+}
+
 export interface BoardCallbacks {
   onCellClick(x: number, y: number): void;
   onSpotClick(seg: number): void;
   onReturnClick(r: { x: number; y: number; at: string }): void;
+  onTreeClick?(x: number, y: number): void;
 }
 
 export class BoardView {
@@ -25,6 +35,7 @@ export class BoardView {
   private layerTiles: SVGGElement;
   private layerHighlights: SVGGElement;
   private layerFollowers: SVGGElement;
+  private layerFruit: SVGGElement;
   private layerPending: SVGGElement;
   private layerFx: SVGGElement;
   private tiles = new Map<string, TileData>();
@@ -50,9 +61,10 @@ export class BoardView {
     this.layerTiles = el('g');
     this.layerHighlights = el('g');
     this.layerFollowers = el('g');
+    this.layerFruit = el('g', { class: 'fruit-layer' });
     this.layerPending = el('g');
     this.layerFx = el('g', { 'pointer-events': 'none' });
-    this.viewport.append(this.layerTiles, this.layerFollowers, this.layerHighlights, this.layerPending, this.layerFx);
+    this.viewport.append(this.layerTiles, this.layerFollowers, this.layerFruit, this.layerHighlights, this.layerPending, this.layerFx);
     this.svg.append(this.viewport);
     parent.append(this.svg);
     this.installPanZoom();
@@ -103,6 +115,7 @@ export class BoardView {
       }));
     }
     this.renderFollowers(view.followers, view);
+    this.renderFruit(view);
     const xs = view.board.map((b) => b.x), ys = view.board.map((b) => b.y);
     const extent = `${Math.min(...xs)},${Math.max(...xs)},${Math.min(...ys)},${Math.max(...ys)}`;
     if (view.board.length && (!this.fitted || (!this.userMoved && extent !== this.extent))) {
@@ -125,8 +138,29 @@ export class BoardView {
     }
   }
 
+  // Where the fruit tokens of a tree tile at (x, y) turned `rot` are drawn: beside the tree,
+  // towards the middle of the tile.
+  fruitSpot(tileId: string, x: number, y: number, rot: number): Pt {
+    const t = this.tiles.get(tileId);
+    const [tx, ty] = t ? treeSpot(t, rot) : [50, 50];
+    const bx = Math.min(90, Math.max(10, tx + (tx > 50 ? -13 : 13)));
+    const by = Math.min(90, Math.max(10, ty + 5));
+    return [x * CELL + bx, y * CELL + by];
+  }
+
+  // Fruit-Bearing Trees: the tokens left on each tree.
+  private renderFruit(view: GameView) {
+    this.layerFruit.replaceChildren();
+    for (const tr of view.fruit?.trees ?? []) {
+      const placed = view.board.find((b) => b.x === tr.x && b.y === tr.y);
+      if (!placed) continue;
+      const [bx, by] = this.fruitSpot(placed.tile, tr.x, tr.y, placed.rotation);
+      this.layerFruit.append(treeBadge(tr.type, tr.left, bx, by));
+    }
+  }
+
   // Legal places (all cells with any rotation), the pending tile and its follower spots.
-  renderPlacement(tileId: string | null, placements: Placement[], pending: PendingPlacement | null, player: number, previewRot = 0) {
+  renderPlacement(tileId: string | null, placements: Placement[], pending: PendingPlacement | null, player: number, previewRot = 0, fruit: PendingFruit | null = null) {
     this.layerHighlights.replaceChildren();
     this.layerPending.replaceChildren();
     if (!tileId) return;
@@ -203,6 +237,32 @@ export class BoardView {
         g.append(spot);
       }
     }
+    if (fruit?.stack) {
+      // the stack put on the tree of the tile being placed
+      const [bx, by] = this.fruitSpot(tileId, pending.x, pending.y, pending.rotation);
+      const b = treeBadge(fruit.stack, 4, bx, by);
+      b.setAttribute('data-testid', 'pending-stack');
+      g.append(b);
+    }
+    // trees that may be harvested: rings, the chosen one highlighted (under the follower spots)
+    const rings = el('g', { class: 'harvest-rings' });
+    g.insertBefore(rings, g.childNodes[2] ?? null);
+    for (const opt of fruit?.harvest ?? []) {
+      const at = opt.new ? { tile: tileId, rotation: pending.rotation } : this.placedTiles.get(`${opt.x},${opt.y}`);
+      if (!at) continue;
+      const [bx, by] = this.fruitSpot(at.tile, opt.x, opt.y, at.rotation);
+      const chosen = !!fruit?.chosen && fruit.chosen.x === opt.x && fruit.chosen.y === opt.y;
+      const ring = el('g', { class: `harvest-spot${chosen ? ' chosen' : ''}`, 'data-testid': `harvest-${opt.x}_${opt.y}` });
+      ring.append(el('circle', { cx: bx, cy: by, r: 13, class: 'harvest-ring' }));
+      const title = el('title');
+      title.textContent = `Harvest this tree (${opt.left} left)`;
+      ring.append(title);
+      ring.addEventListener('click', (e) => {
+        e.stopPropagation();
+        this.cb.onTreeClick?.(opt.x, opt.y);
+      });
+      rings.append(ring);
+    }
     this.layerPending.append(g);
   }
 
@@ -213,9 +273,9 @@ export class BoardView {
   }
 
   // A floating "+8" over a tile.
-  floatText(x: number, y: number, text: string, color: string) {
+  floatText(x: number, y: number, text: string, color: string, k = 0) {
     const t = el('text', {
-      x: x * CELL + 50, y: y * CELL + 45, 'text-anchor': 'middle', class: 'float-score', fill: color,
+      x: x * CELL + 50, y: y * CELL + 45 + 32 * k, 'text-anchor': 'middle', class: 'float-score', fill: color,
     });
     t.textContent = text;
     this.layerFx.append(t);

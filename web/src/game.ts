@@ -1,14 +1,14 @@
 // The game page: board, drawn tile, scoreboard, log, controls, live updates (server-sent
 // events), and the final scoring shown step by step.
 import { api, ApiError, tokens, type GameView, type Legal, type TileSet } from './api';
-import { BoardView, tilePreview, type PendingPlacement } from './board';
-import { activePanels } from './expansions';
+import { BoardView, tilePreview, type PendingFruit, type PendingPlacement } from './board';
+import { activePanels, type ExpansionContext, type PendingContext } from './expansions';
 import { meeple, PLAYER_COLORS } from './tiles';
 import { h, toast } from './ui';
 
-// "You scores 8" -> "You score 8" (a player may be called "You").
+// "You scores 8" -> "You score 8" (a player may be called "You"); also harvests and sells.
 function words(text: string): string {
-  return text.replace(/^You scores /, 'You score ');
+  return text.replace(/^You (scores|harvests|sells) /, (_m, verb: string) => `You ${verb.slice(0, -1)} `);
 }
 
 export class GamePage {
@@ -25,7 +25,10 @@ export class GamePage {
   private sending = false;
   private seenEvents = -1;
   private finalShown = false;
-  private extraMoveFields: Record<string, unknown> = {};
+  // Fields added to the move by expansion panels: kept for the turn, or only for the current
+  // placement and follower (e.g. the fruit action).
+  private turnFields: Record<string, unknown> = {};
+  private placementFields: Record<string, unknown> = {};
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
   private bagOpen = false;
   private choice = 0;  // which drawn tile is being placed (Fortune Teller draws several)
@@ -50,6 +53,7 @@ export class GamePage {
       onCellClick: (x, y) => this.clickCell(x, y),
       onSpotClick: (seg) => this.clickSpot(seg),
       onReturnClick: (r) => this.clickReturn(r),
+      onTreeClick: (x, y) => this.clickTree(x, y),
     });
     boardWrap.append(h('div', { class: 'zoom-buttons' },
       h('button', { title: 'Zoom in', onclick: () => this.board.zoom(1.25) }, '+'),
@@ -124,6 +128,8 @@ export class GamePage {
     if (turnChanged) {
       if (!prev || prev.turn !== v.turn) {
         this.pending = null;
+        this.turnFields = {};
+        this.placementFields = {};
         const i = (v.drawn ?? []).findIndex((d) => d.tile === v.tile);
         this.choice = i >= 0 ? i : 0;
       }
@@ -132,9 +138,12 @@ export class GamePage {
     this.board.render(v);
     // new scoring events: float the points over the board
     if (this.seenEvents >= 0 && v.events.length > this.seenEvents) {
+      const onCell = new Map<string, number>();  // several scorings on one tile float one above the other
       for (const ev of v.events.slice(this.seenEvents)) {
         if (ev.final) continue;
-        this.board.floatText(ev.x, ev.y, `+${ev.points}`, PLAYER_COLORS[ev.player % PLAYER_COLORS.length]);
+        const k = onCell.get(`${ev.x},${ev.y}`) ?? 0;
+        onCell.set(`${ev.x},${ev.y}`, k + 1);
+        this.board.floatText(ev.x, ev.y, `+${ev.points}`, PLAYER_COLORS[ev.player % PLAYER_COLORS.length], k);
       }
     }
     if (v.events.length < this.seenEvents) this.finalShown = false;  // undo
@@ -195,6 +204,7 @@ export class GamePage {
     const rots = options.map((p) => p.rotation);
     const rotation = rots.includes(this.previewRot) ? this.previewRot : rots[0];
     this.pending = { x, y, rotation, meeple: null, ret: null };
+    this.placementFields = {};
     this.previewRot = rotation;
     this.renderPlacement();
     this.renderSide();
@@ -212,6 +222,7 @@ export class GamePage {
       this.pending.rotation = rots[(i + (dir > 0 ? 1 : rots.length - 1)) % rots.length];
       this.pending.meeple = null;
       this.pending.ret = null;
+      this.placementFields = {};
       this.previewRot = this.pending.rotation;
     } else {
       this.previewRot = (this.previewRot + (dir > 0 ? 90 : 270)) % 360;
@@ -224,8 +235,11 @@ export class GamePage {
     if (!this.pending) return;
     this.pending.meeple = this.pending.meeple === seg ? null : seg;
     this.pending.ret = null;
+    this.placementFields = {};
     this.renderPlacement();
     this.renderSide();
+    // a choice that came with the follower (the fruit action): keep it and "Place tile" in view
+    this.side.querySelector('[data-testid="confirm"]')?.scrollIntoView({ block: 'nearest' });
   }
 
   private clickReturn(r: { x: number; y: number; at: string }) {
@@ -233,8 +247,47 @@ export class GamePage {
     const same = this.pending.ret && this.pending.ret.x === r.x && this.pending.ret.y === r.y && this.pending.ret.at === r.at;
     this.pending.ret = same ? null : r;
     this.pending.meeple = null;
+    this.placementFields = {};
     this.renderPlacement();
     this.renderSide();
+  }
+
+  // Fruit-Bearing Trees: clicking a ringed tree chooses (or drops) harvesting it.
+  private clickTree(x: number, y: number) {
+    if (!this.pending) return;
+    const f = this.placementFields.fruit as { harvest?: { x: number; y: number } } | undefined;
+    const same = f?.harvest && f.harvest.x === x && f.harvest.y === y;
+    this.setMoveFields({ fruit: same ? undefined : { harvest: { x, y } } }, 'placement');
+  }
+
+  private setMoveFields(fields: Record<string, unknown>, scope: 'turn' | 'placement' = 'turn') {
+    const target = scope === 'placement' ? this.placementFields : this.turnFields;
+    for (const [k, v] of Object.entries(fields)) {
+      if (v === undefined) delete target[k];
+      else target[k] = v;
+    }
+    this.renderPlacement();
+    this.renderSide();
+  }
+
+  private pendingPlacement() {
+    return this.pending ? this.placementsFor(this.pending.x, this.pending.y).find((p) => p.rotation === this.pending!.rotation) : undefined;
+  }
+
+  private pendingContext(): PendingContext | null {
+    const pl = this.pendingPlacement();
+    if (!this.pending || !pl) return null;
+    return { placement: pl, meeple: pl.meeples.find((m) => m.seg === this.pending!.meeple) ?? null, ret: !!this.pending.ret };
+  }
+
+  // The fields of the expansions, only those that fit the placement being sent: a fruit stack
+  // only on a tree tile, a fruit action only with a follower where one is offered.
+  private moveFields(): Record<string, unknown> {
+    const f: Record<string, unknown> = { ...this.turnFields, ...this.placementFields };
+    const pl = this.pendingPlacement();
+    if (!pl?.fruit_types?.includes(f.fruit_type as string)) delete f.fruit_type;
+    if (!pl?.fruit || this.pending?.meeple == null) delete f.fruit;
+    return f;
   }
 
   private async confirm() {
@@ -249,7 +302,7 @@ export class GamePage {
       return;
     }
     const body: Record<string, unknown> = {
-      token, x: this.pending.x, y: this.pending.y, rotation: this.pending.rotation, turn: v.turn + 1, choice: pl.choice ?? 0, ...this.extraMoveFields,
+      token, x: this.pending.x, y: this.pending.y, rotation: this.pending.rotation, turn: v.turn + 1, choice: pl.choice ?? 0, ...this.moveFields(),
     };
     if (this.pending.meeple !== null) body.meeple = pl.meeples.find((m) => m.seg === this.pending!.meeple)?.at;
     if (this.pending.ret) body.return = this.pending.ret;
@@ -257,7 +310,8 @@ export class GamePage {
     try {
       const nv = await api.move(this.id, body);
       this.pending = null;
-      this.extraMoveFields = {};
+      this.turnFields = {};
+      this.placementFields = {};
       await this.update(nv);
     } catch (e) {
       toast(e instanceof ApiError ? e.message : String(e));
@@ -297,6 +351,7 @@ export class GamePage {
     else if (e.key === 'Enter') void this.confirm();
     else if (e.key === 'Escape') {
       this.pending = null;
+      this.placementFields = {};
       this.renderPlacement();
       this.renderSide();
     }
@@ -306,7 +361,19 @@ export class GamePage {
     const v = this.view;
     if (!v) return;
     const mine = this.myTurn(v) && this.legal && this.legal.turn === v.turn + 1;
-    this.board.renderPlacement(mine ? this.choiceTile() : null, mine ? this.choicePlacements() : [], this.pending, v.current_player, this.previewRot);
+    // Fruit-Bearing Trees: the stack on a new tree, the trees a follower lets you harvest
+    let fruit: PendingFruit | null = null;
+    const pl = mine ? this.pendingPlacement() : undefined;
+    if (pl && (pl.fruit_types?.length || pl.fruit)) {
+      const f = this.moveFields();
+      const h = (f.fruit as { harvest?: { x: number; y: number } } | undefined)?.harvest ?? null;
+      fruit = {
+        stack: pl.fruit_types?.length ? (f.fruit_type as string | undefined) ?? pl.fruit_types[0] : null,
+        harvest: this.pending?.meeple != null ? pl.fruit?.harvest ?? [] : [],
+        chosen: h,
+      };
+    }
+    this.board.renderPlacement(mine ? this.choiceTile() : null, mine ? this.choicePlacements() : [], this.pending, v.current_player, this.previewRot, fruit);
   }
 
   private renderSide() {
@@ -315,6 +382,10 @@ export class GamePage {
     const players = v.players ?? [];
     const mine = this.myTokens();
     const parts: HTMLElement[] = [];
+    const ctx: ExpansionContext = {
+      view: v, legal: this.legal, myTurn: this.myTurn(v), pending: this.pendingContext(), moveFields: this.moveFields(),
+      setMoveFields: (f, scope) => this.setMoveFields(f, scope),
+    };
 
     // status line
     let status: HTMLElement;
@@ -327,7 +398,8 @@ export class GamePage {
       status = h('div', { class: 'status thinking', 'data-testid': 'status' }, h('span', { class: 'spinner' }), `${players[v.thinking!]?.name} is thinking…`);
     } else if (this.myTurn(v)) {
       const who = Object.keys(mine).length > 1 ? `${players[v.current_player]?.name}, your turn` : 'Your turn';
-      const what = this.pending ? (this.pending.meeple !== null || this.pending.ret ? 'confirm the move' : 'choose a follower spot or confirm') : 'click a highlighted square';
+      const fruitOffered = this.pending?.meeple != null && !!this.pendingPlacement()?.fruit;
+      const what = this.pending ? (fruitOffered ? 'choose a fruit action, then confirm' : this.pending.meeple !== null || this.pending.ret ? 'confirm the move' : 'choose a follower spot or confirm') : 'click a highlighted square';
       status = h('div', { class: 'status mine', 'data-testid': 'status' }, `${who}: ${what}`);
     } else {
       const p = players[v.current_player];
@@ -347,9 +419,10 @@ export class GamePage {
       svg.append(meeple(color, 0, 0));
       icon.append(svg);
       const who = p.type === 'ai' ? `computer · ${p.ai}` : mine[i] ? 'you' : p.type === 'remote' ? (p.joined ? 'friend' : 'invited') : 'human';
+      const extra = activePanels(v).map((x) => x.playerInfo?.(v, i) ?? null).filter((x): x is HTMLElement => !!x);
       const row = h('div', { class: `player${v.current_player === i && v.status === 'playing' ? ' current' : ''}${p.resigned ? ' resigned' : ''}`, 'data-testid': `player-${i}` },
         icon,
-        h('div', { class: 'pname' }, h('b', {}, p.name), h('small', {}, who + (p.resigned ? ' · resigned' : ''))),
+        h('div', { class: 'pname' }, h('b', {}, p.name), h('small', {}, who + (p.resigned ? ' · resigned' : '')), ...extra),
         h('div', { class: 'followers', title: 'followers left' }, `${v.supply[i]}`, h('small', {}, ' left')),
         h('div', { class: 'score', 'data-testid': `score-${i}` }, String(v.scores[i])),
       );
@@ -416,9 +489,10 @@ export class GamePage {
             ? h('div', { class: 'choice' }, `At (${this.pending.x}, ${this.pending.y}), ${choice}.`,
               (pl?.meeples.length ?? 0) > 0 && v.supply[v.current_player] > 0 ? h('small', {}, ' Click a circle on the tile to place a follower.') : '')
             : h('div', { class: 'choice' }, t?.note ?? ''),
+          ...activePanels(v).map((p) => p.choice?.(ctx) ?? null).filter((x): x is HTMLElement => !!x),
           h('div', { class: 'row' },
             h('button', { class: 'btn primary', 'data-testid': 'confirm', disabled: !this.pending || this.sending, onclick: () => void this.confirm() }, 'Place tile ⏎'),
-            h('button', { class: 'btn', disabled: !this.pending, onclick: () => { this.pending = null; this.renderPlacement(); this.renderSide(); } }, 'Cancel'),
+            h('button', { class: 'btn', disabled: !this.pending, onclick: () => { this.pending = null; this.placementFields = {}; this.renderPlacement(); this.renderSide(); } }, 'Cancel'),
           ),
         );
       }
@@ -427,7 +501,7 @@ export class GamePage {
 
     // expansion panels
     for (const p of activePanels(v)) {
-      const node = p.render({ view: v, legal: this.legal, myTurn: this.myTurn(v), setMoveFields: (f) => { this.extraMoveFields = { ...this.extraMoveFields, ...f }; } });
+      const node = p.render(ctx);
       if (node) parts.push(h('div', { class: 'panel' }, h('h4', {}, p.title), node));
     }
 

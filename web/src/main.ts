@@ -39,7 +39,7 @@ async function replayPage(id: string) {
         h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i % PLAYER_COLORS.length]}` }),
         h('div', { class: 'pname' }, h('b', {}, p.name)), h('div', { class: 'followers' }, `${v.supply[i]}`, h('small', {}, ' left')),
         h('div', { class: 'score', 'data-testid': `score-${i}` }, String(v.scores[i]))))),
-      mv ? h('p', {}, `${players[mv.player]?.name} placed ${mv.tile} at (${mv.x}, ${mv.y})${mv.meeple ? `, follower on ${mv.meeple}` : ''}.`) : h('p', {}, 'The start tile.'),
+      mv ? h('p', {}, `${players[mv.player]?.name} placed ${mv.tile} at (${mv.x}, ${mv.y})${mv.meeple ? `, follower on ${mv.meeple}` : ''}${mv.fruit_type ? `, ${mv.fruit_type} stack on the tree` : ''}${mv.fruit?.harvest ? `, harvested the tree at (${mv.fruit.harvest.x}, ${mv.fruit.harvest.y})` : ''}${mv.fruit?.sell ? `, sold ${mv.fruit.sell.join(', ')}` : ''}.`) : h('p', {}, 'The start tile.'),
       h('div', { class: 'row' },
         h('button', { class: 'btn', onclick: () => show(0) }, '⏮'),
         h('button', { class: 'btn', 'data-testid': 'replay-prev', onclick: () => show(turn - 1) }, '◀'),

@@ -208,6 +208,15 @@ function freeSpot(t: TileData, avoid: Pt[]): Pt {
   return best;
 }
 
+// Where the tree of a tree tile stands (rotation 0): the first free spot.
+function treeSpotRaw(t: TileData): Pt {
+  return freeSpot(t, []);
+}
+// Where the tree stands on a tile turned by `rot` degrees (the fruit tokens are drawn beside it).
+export function treeSpot(t: TileData, rot: number): Pt {
+  return rotatePt(treeSpotRaw(t), rot);
+}
+
 // The drawing of one tile type turned by `rot` degrees, in a 100x100 box: the land turns,
 // buildings and symbols stay upright.
 export function drawTile(t: TileData, rot = 0): SVGGElement {
@@ -282,7 +291,7 @@ export function drawTile(t: TileData, rot = 0): SVGGElement {
   }
   const used: Pt[] = [];
   if (t.symbols.includes('tree')) {
-    const p = freeSpot(t, used);
+    const p = treeSpotRaw(t);
     used.push(p);
     tree(up, R(p));
   }

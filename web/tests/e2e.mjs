@@ -54,6 +54,122 @@ async function scores(page) {
   return page.$$eval('[data-testid^="score-"]', (els) => els.map((e) => Number(e.textContent)));
 }
 
+// Fruit-Bearing Trees, by clicking: a hot-seat game opened from a record file (seed 10 draws
+// the tree tile FB03 first; the cherry stack's top token is worth 4). Ann puts the cherry
+// stack on the new tree, places a follower, harvests the tree; later she sells the cherry.
+// The test asks the API only where a fruit action is offered; everything is done by clicks.
+const FRUIT_RECORD = {
+  format: 'carcassonne-record/1',
+  setup: {
+    players: ['Ann', 'Ben'], tileset: 'base', expansions: ['fruit-trees'], seed: 10, draws: 'random',
+    fruit_stacks: { apple: [5, 4, 3, 2], apricot: [5, 4, 3, 2], cherry: [4, 5, 3, 2], elder: [5, 4, 3, 2], plum: [5, 4, 3, 2], quince: [5, 4, 3, 2] },
+  },
+  turns: [],
+};
+
+async function fruitGame(browser, url, errors) {
+  console.log('fruit-bearing trees: stack, harvest and sale by clicking');
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(url);
+  await page.getByTestId('play-vs-ai').waitFor();
+  await page.locator('input[type=file]').setInputFiles({ name: 'fruit.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(FRUIT_RECORD)) });
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await page.waitForURL(/#\/game\//);
+  const id = page.url().match(/#\/game\/([a-z0-9]+)/)[1];
+  await page.getByTestId('fruit-panel').waitFor();
+  const api = (path) => page.evaluate((p) => fetch(p).then((r) => r.json()), path);
+  const view = () => api(`/api/games/${id}`);
+  const legalMoves = () => api(`/api/games/${id}/legal`);
+  // waits until the page offers the turn `turn` (legal squares shown)
+  const waitTurn = async (turn) => {
+    await page.waitForFunction((t) => new RegExp(`turn ${t}$`).test(document.querySelector('[data-testid="tiles-left"]')?.textContent || ''), turn);
+    await page.locator('[data-testid^="cell-"]').first().waitFor();
+  };
+  // clicks the square of a placement and turns the tile until it has the placement's rotation
+  const placeAt = async (pl) => {
+    await page.locator('.zoom-buttons button').nth(2).click();  // fit: every square on screen
+    await page.getByTestId(`cell-${pl.x}_${pl.y}`).click();
+    await page.getByTestId('pending-tile').waitFor();
+    for (let i = 0; i < 4; i++) {
+      const href = await page.getByTestId('pending-tile').getAttribute('href');
+      if (href.endsWith(`-${pl.rotation}`)) return true;
+      await page.getByTestId('rotate').click();
+    }
+    return false;
+  };
+  const confirmMove = async () => {
+    await page.getByTestId('confirm').click();
+    await page.waitForFunction(() => !document.querySelector('[data-testid="pending-tile"]'));
+  };
+
+  // Ann: the tree tile, the cherry stack, a follower, the harvest
+  await waitTurn(1);
+  let v = await view();
+  let legal = await legalMoves();
+  check(/^FB/.test(v.tile) && v.fruit && v.fruit.trees.length === 0, `the game opens with a tree tile to place (${v.tile})`);
+  const treePl = legal.placements.find((p) => p.fruit_types && p.meeples.length && p.fruit?.harvest.some((t) => t.new));
+  check(!!treePl, 'the legal moves offer a harvest of the new tree');
+  check(await placeAt(treePl), `the tree tile is on (${treePl.x}, ${treePl.y}) turned ${treePl.rotation}`);
+  await page.getByTestId('fruit-stack').selectOption('cherry');
+  check(await page.getByTestId('pending-stack').getAttribute('data-testid') === 'pending-stack' &&
+    (await page.getByTestId('pending-stack').locator('title').textContent()).startsWith('cherry'), 'the chosen cherry stack is drawn on the new tree');
+  check(await page.getByTestId('fruit-needs-follower').count() === 1, 'without a follower the panel says a follower is needed for fruit');
+  await page.getByTestId(`spot-${treePl.meeples[0].at}`).click({ force: true });
+  await page.getByTestId('fruit-action').waitFor();
+  check(await page.getByTestId('fruit-none').isChecked(), 'the fruit action panel appears, "no fruit action" chosen first');
+  check(/fruit action/.test(await page.getByTestId('status').textContent()), 'the status asks for a fruit action');
+  const harvestLabel = await page.getByTestId('fruit-action').textContent();
+  check(/Harvest the new\s+cherry tree \(4 left\)/.test(harvestLabel), `the panel offers to harvest the new cherry tree (${harvestLabel.slice(0, 80)}…)`);
+  await page.getByTestId('fruit-harvest-cherry').check();
+  check(await page.locator('.harvest-spot.chosen').count() === 1, 'the tree to harvest is ringed on the board');
+  await page.screenshot({ path: join(artifacts, 'fruit-choice.png') });
+  const before = await scores(page);
+  await confirmMove();
+  await page.waitForFunction(() => document.querySelector('[data-testid="fruit-tree-cherry"]')?.getAttribute('data-left') === '3');
+  const afterHarvest = await scores(page);
+  check(afterHarvest[0] === before[0] + 4, `harvesting scores the cherry token's 4 (${before[0]} -> ${afterHarvest[0]})`);
+  check(await page.getByTestId('fruit-tree-cherry').getAttribute('data-left') === '3', 'the board shows 3 tokens left on the cherry tree');
+  check(await page.getByTestId('fruit-held-0').getAttribute('data-count') === '1' && /×1/.test(await page.getByTestId('fruit-held-0').textContent()),
+    "Ann's row shows the cherry token she holds");
+  check(/Ann harvests a cherry worth 4/.test(await page.getByTestId('log').textContent()), 'the log says "Ann harvests a cherry worth 4"');
+  check(/cherry\s*3 left/.test(await page.getByTestId('fruit-trees').textContent()), 'the panel lists the cherry tree with 3 left');
+  await page.screenshot({ path: join(artifacts, 'fruit-game.png') });
+
+  // then plain moves until Ann may sell her cherry
+  let soldAt = 0;
+  for (let turn = 2; turn <= 16 && !soldAt; turn++) {
+    await waitTurn(turn);
+    v = await view();
+    legal = await legalMoves();
+    const sale = v.current_player === 0 && legal.placements.find((p) => p.meeples.length && p.fruit?.sell.includes('cherry'));
+    if (!sale) {
+      const pl = legal.placements.find((p) => p.plain);
+      await placeAt(pl);
+      await confirmMove();
+      continue;
+    }
+    await placeAt(sale);
+    await page.getByTestId(`spot-${sale.meeples[0].at}`).click({ force: true });
+    await page.getByTestId('fruit-sell-cherry').check();
+    check(await page.getByTestId('fruit-sell').isChecked(), 'ticking the cherry chooses the sale');
+    check(/score 3 for cherry/.test(await page.getByTestId('fruit-outcome').textContent()), 'the panel shows the sale is worth 3');
+    const s0 = (await scores(page))[0];
+    await confirmMove();
+    await page.waitForFunction(() => /Ann sells 1 fruit for 3/.test(document.querySelector('[data-testid="log"]')?.textContent || ''));
+    const s1 = (await scores(page))[0];
+    check(s1 >= s0 + 3, `selling one cherry scores 3 (${s0} -> ${s1})`);
+    check(await page.getByTestId('fruit-held-0').count() === 0, 'Ann holds no token after the sale');
+    check(await page.getByTestId('fruit-tree-cherry').getAttribute('data-left') === '3', 'the cherry tree still shows 3 tokens');
+    soldAt = turn;
+  }
+  check(soldAt > 0, `Ann sold her cherry by clicking (turn ${soldAt})`);
+  check(/Ann sells 1 fruit for 3/.test(await page.getByTestId('log').textContent()), 'the log says "Ann sells 1 fruit for 3"');
+  await page.screenshot({ path: join(artifacts, 'fruit-game-sale.png') });
+  await page.close();
+}
+
 async function main() {
   if (!existsSync(bin)) throw new Error(`no server binary at ${bin} (build it, or set CARC_BIN)`);
   if (!existsSync(join(dist, 'index.html'))) throw new Error('web/dist is missing: run npm --prefix web run build');
@@ -119,6 +235,7 @@ async function main() {
       }
       // a follower: prefer a city, then a road, a monastery, a field
       const supplyBefore = await page.getByTestId('player-0').locator('.followers').textContent();
+      const scoreBefore = (await scores(page))[0];
       let placedFollower = false;
       for (const kind of ['city', 'road', 'monastery', 'farm']) {
         const spot = page.locator(`[data-testid^="spot-"][data-kind="${kind}"]`).first();
@@ -137,7 +254,10 @@ async function main() {
         followersPlaced++;
         if (followersPlaced === 1) {
           const supplyAfter = await page.getByTestId('player-0').locator('.followers').textContent();
-          check(parseInt(supplyAfter) === parseInt(supplyBefore) - 1 || parseInt(supplyAfter) < 7, `placing a follower by clicking uses one up (${supplyBefore} -> ${supplyAfter})`);
+          // (a follower on a feature the tile completes comes back at once, with points)
+          const scoredNow = (await scores(page))[0] > scoreBefore;
+          check(parseInt(supplyAfter) === parseInt(supplyBefore) - 1 || parseInt(supplyAfter) < 7 || scoredNow,
+            `placing a follower by clicking uses one up (${supplyBefore} -> ${supplyAfter}${scoredNow ? ', scored and came back' : ''})`);
         }
       }
       if (myMoves === 2 && !undone) {
@@ -173,7 +293,7 @@ async function main() {
     check(sawThinking || myMoves >= 6, 'the computer answered (thinking state shown)');
     check(scoreChanged, `the scoreboard changed (${firstScores.join(':')} -> ${final.join(':')})`);
     const logText = await page.getByTestId('log').textContent();
-    check(!scoreChanged || /scores \d+/.test(logText || ''), 'the log tells scoring in words');
+    check(!scoreChanged || /scores? \d+/.test(logText || ''), `the log tells scoring in words (${(logText || '').slice(0, 80)})`);
     check(existsSync(join(artifacts, 'midgame.png')), 'a mid-game screenshot is saved in web/test-artifacts/midgame.png');
 
     console.log('persistence across a reload');
@@ -230,6 +350,8 @@ async function main() {
     }
     check(ourTurn, "the friend's move arrives and it is our turn again");
     await ctx2.close();
+
+    await fruitGame(browser, url, errors);
 
     check(errors.length === 0, `no errors in the page${errors.length ? ': ' + errors.join(' | ') : ''}`);
   } finally {

@@ -1,0 +1,48 @@
+// Fruit-Bearing Trees: fruit names and colours, token chips for the side panel, token badges
+// for the board, and the points of a sale.
+import { el } from './tiles';
+
+export const FRUITS = ['apple', 'apricot', 'cherry', 'elder', 'plum', 'quince'];
+export const FRUIT_COLORS: Record<string, string> = {
+  apple: '#d32f2f',
+  apricot: '#fb8c00',
+  cherry: '#880e4f',
+  elder: '#311b92',
+  plum: '#7b1fa2',
+  quince: '#fbc02d',
+};
+// Text on a token of this colour.
+export function fruitInk(type: string): string {
+  return type === 'quince' || type === 'apricot' ? '#3e2723' : '#fff';
+}
+// Points of a sale of n different fruit types (1..4).
+export const SALE_POINTS = [0, 3, 6, 10, 15];
+
+export function fruitArticle(type: string): string {
+  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+}
+
+// A fruit token as a small inline SVG (side panel).
+export function fruitIcon(type: string, size = 14): SVGSVGElement {
+  const svg = el('svg', { viewBox: '-8 -9 16 17', width: size, height: size, class: 'fruit-icon' });
+  svg.append(el('circle', { cx: 0, cy: 1, r: 6.5, fill: FRUIT_COLORS[type] ?? '#888', stroke: '#fff', 'stroke-width': 1.2 }));
+  svg.append(el('path', { d: 'M0,-5 q1,-3 3.5,-3.5', stroke: '#5d4037', 'stroke-width': 1.4, fill: 'none' }));
+  svg.append(el('ellipse', { cx: -2, cy: -4.5, rx: 2.2, ry: 1.2, fill: '#43a047', transform: 'rotate(-25 -2 -4.5)' }));
+  return svg;
+}
+
+// Tokens on a tree, drawn on the board beside the tree at (x, y) (board units): a fruit
+// with the number of tokens left; grey when the tree is bare.
+export function treeBadge(type: string, left: number, x: number, y: number): SVGGElement {
+  const g = el('g', { class: `fruit-badge${left ? '' : ' bare'}`, 'data-testid': `fruit-tree-${type}`, 'data-left': left, 'pointer-events': 'none' });
+  const fill = left ? FRUIT_COLORS[type] ?? '#888' : '#9e9e9e';
+  g.append(el('circle', { cx: x, cy: y, r: 9.5, fill, stroke: '#fff', 'stroke-width': 1.6 }));
+  g.append(el('path', { d: `M${x},${y - 9} q1.5,-3.5 4.5,-4`, stroke: '#5d4037', 'stroke-width': 1.6, fill: 'none' }));
+  const t = el('text', { x, y: y + 4.2, 'text-anchor': 'middle', 'font-size': 12, 'font-weight': 700, fill: left ? fruitInk(type) : '#fff', 'font-family': 'sans-serif' });
+  t.textContent = String(left);
+  g.append(t);
+  const title = el('title');
+  title.textContent = left ? `${type} tree: ${left} fruit token${left === 1 ? '' : 's'} left` : `${type} tree: harvested bare`;
+  g.append(title);
+  return g;
+}
