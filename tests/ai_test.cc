@@ -19,8 +19,9 @@ namespace {
 std::vector<Rules> rule_variants() {
   std::vector<Rules> out;
   const char* names[] = {"festival", "fortune-teller", "fruit-trees"};
-  for (int mask = 0; mask < 8; ++mask) {
+  for (int mask = 0; mask < 16; ++mask) {
     Rules r;
+    if (mask & 8) r.tileset = "wheel-of-fortune";
     bool ok = true;
     for (int i = 0; i < 3; ++i)
       if (mask >> i & 1) ok = ok && r.enable(names[i]);
@@ -79,6 +80,50 @@ TEST(AiPlayers, EveryPlayerReturnsALegalMoveOnRandomPositions) {
     }
   }
   EXPECT_TRUE(festival_seen) << "the Festival should be available in the engine";
+}
+
+TEST(AiPlayers, EveryPlayerMakesTheWheelOfFortuneDecisions) {
+  // Random games with the wheel and fortune tellers until every kind of decision has been
+  // met: a Plague take-back by a player whose turn it is not, a Choose of a wheel tile,
+  // placements with crown spaces. Each player must answer each with a legal move.
+  Rules r;
+  r.tileset = "wheel-of-fortune";
+  r.fortune_teller = true;
+  r.players = 3;
+  const Game* g = Game::get(r);
+  int plague = 0, choose = 0, crowns = 0;
+  std::vector<Move> moves;
+  for (uint64_t seed = 1; seed <= 40 && (plague < 3 || choose < 2); ++seed) {
+    State s(g, seed);
+    Rng rng(seed);
+    while (!s.is_terminal()) {
+      if (s.is_chance()) {
+        s.draw_random();
+        continue;
+      }
+      s.legal_moves(moves);
+      const bool is_plague = s.phase() == Phase::Plague;
+      const bool has_choose = std::any_of(moves.begin(), moves.end(), [](const Move& m) { return m.kind == MoveKind::Choose; });
+      if ((is_plague && plague < 3) || (has_choose && choose < 2)) {
+        if (is_plague) {
+          ++plague;
+          EXPECT_EQ(s.current_player(), s.plague_player());
+        }
+        if (has_choose) ++choose;
+        for (const char* spec : {"random", "greedy", "mcts:iterations=80"}) {
+          const Move m = make_player(spec, seed)->choose(s);
+          EXPECT_TRUE(is_legal(s, m)) << spec << " seed " << seed << " turn " << s.turn();
+          if (is_plague) EXPECT_EQ(m.kind, MoveKind::Plague);
+        }
+      }
+      const Move m = moves[rng.below(uint32_t(moves.size()))];
+      crowns += m.crown();
+      s.apply(m);
+    }
+  }
+  EXPECT_GE(plague, 3);
+  EXPECT_GE(choose, 2);
+  EXPECT_GT(crowns, 0);
 }
 
 TEST(AiPlayers, WholeGamesStayLegal) {

@@ -145,6 +145,20 @@ std::string board_text(const State& s, const BoardTextOptions& opt) {
     grid[gy][gx] = char('1' + f.player);
     owner[gy][gx] = f.player;
   }
+  if (s.has_wheel() && !s.game().board_cells().empty()) {
+    // The wheel in the middle of its board: the pig's segment, written over the board cells.
+    int bx0 = INT_MAX, bx1 = INT_MIN, by0 = INT_MAX, by1 = INT_MIN;
+    for (const auto& c : s.game().board_cells())
+      bx0 = std::min(bx0, c.x), bx1 = std::max(bx1, c.x), by0 = std::min(by0, c.y), by1 = std::max(by1, c.y);
+    const std::string pig = std::string("pig:") + kWheelEventNames[int(s.game().wheel()[s.pig()].event)];
+    const std::string lines[2] = {"WHEEL OF FORTUNE", pig};
+    const int cx = ((bx0 + bx1 + 1) * kW) / 2 - minx * kW, cy = ((by0 + by1 + 1) * kH) / 2 - miny * kH;
+    for (int l = 0; l < 2; ++l) {
+      const int gy = cy - 1 + l, gx = cx - int(lines[l].size()) / 2;
+      for (size_t i = 0; i < lines[l].size(); ++i)
+        if (gy >= 0 && gy < rows && gx + int(i) >= 0 && gx + int(i) < cols) grid[gy][gx + i] = lines[l][i];
+    }
+  }
   for (size_t k = 0; k < opt.marks.size(); ++k) {
     const int gy = (opt.marks[k].second - miny) * kH + 1, gx = (opt.marks[k].first - minx) * kW + 1;
     std::string label = "[" + (k < 26 ? std::string(1, char('a' + k)) : std::to_string(k)) + "]";
@@ -185,6 +199,20 @@ std::string board_text(const State& s, const BoardTextOptions& opt) {
     }
     while (!out.empty() && out.back() == ' ') out.pop_back();
     out += "\n";
+  }
+  if (s.has_wheel()) {
+    // The crown spaces, segment by segment in clockwise order: the seat number or '-'.
+    out += "wheel:";
+    const auto& w = s.game().wheel();
+    for (int seg = 0; seg < int(w.size()); ++seg) {
+      out += std::string(" ") + (seg == s.pig() ? "*" : "") + kWheelEventNames[int(w[seg].event)] + "[";
+      for (int k = 0; k < w[seg].crowns; ++k) {
+        const int p = s.crown(seg * kMaxCrownsPerSegment + k);
+        out += std::string(k ? " " : "") + (p < 0 ? "-" : std::to_string(p + 1));
+      }
+      out += "]";
+    }
+    out += "   (* = the pig; crown spaces: seat number or -)\n";
   }
   return out;
 }

@@ -33,6 +33,7 @@ struct Session {
   std::vector<ScoreEvent> events;
   size_t events_shown = 0;
   size_t draws_shown = 0;
+  int pig_shown = 0;
   std::string save;
   bool color = false;
 };
@@ -43,12 +44,28 @@ void save_record(const Session& ss) {
   std::cout << "record saved to " << ss.save << "\n";
 }
 
+// What a scoring was for, in words.
+std::string event_words(const ScoreEvent& e) {
+  if (e.kind == "fortuna") return "Fortuna";
+  if (e.kind == "taxes") return "the taxes on knights (city at (" + std::to_string(e.x) + "," + std::to_string(e.y) + "))";
+  if (e.kind == "famine") return "the famine (a farmer at (" + std::to_string(e.x) + "," + std::to_string(e.y) + "))";
+  if (e.kind == "storm") return "the storm (followers in hand)";
+  if (e.kind == "inquisition") return "the inquisition (a monk at (" + std::to_string(e.x) + "," + std::to_string(e.y) + "))";
+  if (e.kind == "crown") return "a crown space on the wheel";
+  if (e.kind == "fruit") return e.final ? "fruit tokens held" : "fruit";
+  return std::string("a ") + (e.final ? "incomplete " : "completed ") + e.kind + " at (" + std::to_string(e.x) + "," +
+         std::to_string(e.y) + ")";
+}
+
 void show_events(Session& ss) {
+  if (ss.s.has_wheel() && ss.s.pig() != ss.pig_shown) {
+    ss.pig_shown = ss.s.pig();
+    std::cout << "  the pig moves to " << kWheelEventNames[int(ss.s.game().wheel()[ss.pig_shown].event)] << "\n";
+  }
   for (; ss.events_shown < ss.events.size(); ++ss.events_shown) {
     const ScoreEvent& e = ss.events[ss.events_shown];
     std::cout << "  " << ss.names[e.player] << " scores " << e.points << (e.points == 1 ? " point" : " points")
-              << " for a " << (e.final ? "incomplete " : "completed ") << e.kind << " at (" << e.x << "," << e.y << ")"
-              << (e.final ? " (final scoring)" : "") << "\n";
+              << " for " << event_words(e) << (e.final ? " (final scoring)" : "") << "\n";
   }
 }
 
@@ -75,11 +92,68 @@ bool read_line(std::string& line) {
   return true;
 }
 
+// Reads a number 1..n (0 too when `zero`); -1 when the human quits.
+int read_number(int n, bool zero) {
+  std::string line;
+  for (;;) {
+    if (!read_line(line) || line == "q") return -1;
+    int k = -1;
+    try {
+      size_t used = 0;
+      k = std::stoi(line, &used);
+      if (used != line.size()) k = -1;
+    } catch (const std::exception&) {
+    }
+    if ((k == 0 && zero) || (k >= 1 && k <= n)) return k;
+    std::cout << "type a number from " << (zero ? 0 : 1) << " to " << n << "\n";
+  }
+}
+
 // Asks the human for a move; false when the human quits (q, end of input, Ctrl-C).
 bool ask_move(Session& ss, Move& out) {
   const State& s = ss.s;
   std::vector<Move> moves;
   s.legal_moves(moves);
+  if (s.phase() == Phase::Plague) {
+    // Wheel of Fortune: the Plague: a follower of the deciding player back from the land.
+    BoardTextOptions opt;
+    opt.color = ss.color;
+    std::cout << "\n" << board_text(s, opt);
+    show_scores(ss);
+    std::cout << ss.names[s.current_player()] << ", the Plague: take back one of your followers (seat number "
+              << s.current_player() + 1 << " on the board):\n";
+    for (size_t k = 0; k < moves.size(); ++k) std::cout << "  " << k + 1 << ") " << describe_move(s, moves[k]) << "\n";
+    const int k = read_number(int(moves.size()), false);
+    if (k < 0) return false;
+    out = moves[size_t(k - 1)];
+    return true;
+  }
+  if (std::any_of(moves.begin(), moves.end(), [](const Move& m) { return m.kind == MoveKind::Choose; })) {
+    // Several drawn tiles, some with a wheel number: choosing one of those turns the wheel
+    // before it is placed; the others are placed directly.
+    std::vector<Move> options;
+    for (const Move& m : moves)
+      if (m.kind == MoveKind::Choose ||
+          std::none_of(options.begin(), options.end(), [&](const Move& o) { return o.choice == m.choice; }))
+        options.push_back(m);
+    std::cout << ss.names[s.current_player()] << ", you drew several tiles; which one do you play?\n";
+    for (size_t k = 0; k < options.size(); ++k) {
+      const TileType& tt = s.game().type(s.drawn_tile(options[k].choice));
+      std::cout << "  " << k + 1 << ") " << tt.id
+                << (options[k].kind == MoveKind::Choose ? " (the pig moves " + std::to_string(tt.wheel) + " first)" : "")
+                << "\n";
+    }
+    const int k = read_number(int(options.size()), false);
+    if (k < 0) return false;
+    const Move pick = options[size_t(k - 1)];
+    if (pick.kind == MoveKind::Choose) {
+      out = pick;
+      return true;
+    }
+    moves.erase(std::remove_if(moves.begin(), moves.end(),
+                               [&](const Move& m) { return m.kind != MoveKind::Place || m.choice != pick.choice; }),
+                moves.end());
+  }
   std::vector<std::pair<int, int>> cells;
   std::vector<std::vector<int>> at;
   for (size_t i = 0; i < moves.size(); ++i) {
@@ -98,7 +172,7 @@ bool ask_move(Session& ss, Move& out) {
     opt.marks = cells;
     std::cout << "\n" << board_text(s, opt);
     show_scores(ss);
-    const TileType& tt = s.game().type(s.current_tile());
+    const TileType& tt = s.game().type(s.drawn_tile(moves.front().choice));
     std::cout << ss.names[s.current_player()] << ", your tile is " << tt.id << (tt.note.empty() ? "" : " (" + tt.note + ")")
               << ":\n"
               << tile_text(tt, 0);
@@ -209,6 +283,7 @@ void register_play(CLI::App& app) {
       if (ss.s.is_chance()) {
         ss.s.draw_random();
         show_draws(ss);
+        show_events(ss);  // a wheel tile turns the wheel at once
         continue;
       }
       const int p = ss.s.current_player();
