@@ -174,6 +174,15 @@ Move ActionSpace::decode(const State& s, int64_t action) const {
 
 namespace {
 
+// Calls fn(action) for each legal move inside the window (engine order).
+template <class Fn>
+void for_each_legal_index(const PyState& ps, Fn fn) {
+  std::vector<Move> moves;
+  ps.s.legal_moves(moves);
+  for (const Move& mv : moves)
+    if (int64_t a = ps.space.encode(ps.s, mv); a >= 0) fn(a);
+}
+
 // The action indices of the legal moves inside the window (engine order).
 std::vector<int64_t> legal_indices(const PyState& ps) {
   std::vector<Move> moves;
@@ -244,7 +253,7 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
           [](const PyState& ps, std::optional<pyb::array_t<bool>> out) {
             pyb::array_t<bool> mask = cleared_mask(out, ps.space.size());
             bool* p = mask.mutable_data();
-            for (int64_t a : legal_indices(ps)) p[a] = true;
+            for_each_legal_index(ps, [p](int64_t a) { p[a] = true; });
             return mask;
           },
           pyb::arg("out").noconvert() = pyb::none(),
@@ -257,7 +266,7 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
             pyb::array_t<bool> mask = cleared_mask(out, ps.space.placements());
             bool* p = mask.mutable_data();
             const int64_t P = ps.space.placements();
-            for (int64_t a : legal_indices(ps)) p[a % P] = true;
+            for_each_legal_index(ps, [p, P](int64_t a) { p[a % P] = true; });
             return mask;
           },
           pyb::arg("out").noconvert() = pyb::none(),
@@ -273,8 +282,9 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
                                           std::to_string(P - 1));
             pyb::array_t<bool> mask = cleared_mask(std::nullopt, ps.space.fruit);
             bool* p = mask.mutable_data();
-            for (int64_t a : legal_indices(ps))
+            for_each_legal_index(ps, [&](int64_t a) {
               if (a % P == placement) p[a / P] = true;
+            });
             return mask;
           },
           pyb::arg("placement"),
