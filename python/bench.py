@@ -14,6 +14,11 @@ import subprocess
 import sys
 import time
 
+try:
+    import numpy as np
+except ImportError:  # masks need numpy; the game figures do not
+    np = None
+
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 
 
@@ -65,14 +70,36 @@ def main():
         while not s.is_terminal():
             s.apply(rng.choice(s.legal_actions()))
 
+    fruit = game.num_fruit_codes > 1
+
     def py_rl(i):
-        # What a learning loop does per step: observation + mask, then an action.
+        # What a learning loop does per step: observation + mask, then an action. With the
+        # Fruit-Bearing Trees the flat mask is num_placements * 441 entries: use the factored masks.
         rng = random.Random(i)
         s = game.new_initial_state(seed=i, auto_chance=True)
         while not s.is_terminal():
             s.observation()
-            s.legal_action_mask()
+            if fruit:
+                s.legal_placement_mask()
+                s.legal_fruit_masks()
+            else:
+                s.legal_action_mask()
             s.apply(rng.choice(s.legal_actions()))
+
+    def decision_states(games):
+        # Every decision of a few random games (clones), for per-call timings.
+        out = []
+        for i in range(games):
+            rng = random.Random(i)
+            s = game.new_initial_state(seed=i, auto_chance=True)
+            while not s.is_terminal():
+                out.append(s.clone())
+                s.apply(rng.choice(s.legal_actions()))
+        return out
+
+    def per_call_us(fn, states, seconds):
+        # Mean CPU microseconds of fn(state) over the decisions of a few games.
+        return 1e6 / (timed(lambda i: fn(states[i % len(states)]), seconds))
 
     def py_explicit_chance(i):
         rng = random.Random(i)
@@ -90,6 +117,19 @@ def main():
     res["python_step_obs_mask"] = timed(py_rl, args.seconds)
     res["python_play_random_1call_per_game"] = timed(
         lambda i: game.new_initial_state(seed=i, auto_chance=True).play_random(i), args.seconds)
+
+    # Mask building per decision (microseconds), over the decisions of 5 random games.
+    states = decision_states(5)
+    res["decisions_timed"] = len(states)
+    res["mean_legal_moves"] = sum(s.num_legal_moves() for s in states) / len(states)
+    flat = np.zeros(game.num_actions, bool) if np is not None else None
+    placement = np.zeros(game.num_placements, bool) if np is not None else None
+    res["us_legal_actions"] = per_call_us(lambda s: s.legal_actions(), states, args.seconds)
+    if np is not None:
+        res["us_legal_action_mask_out"] = per_call_us(lambda s: s.legal_action_mask(out=flat), states, args.seconds)
+        res["us_legal_placement_mask_out"] = per_call_us(lambda s: s.legal_placement_mask(out=placement), states,
+                                                         args.seconds)
+        res["us_legal_fruit_masks"] = per_call_us(lambda s: s.legal_fruit_masks(), states, args.seconds)
 
     # One thread: games per CPU second (the worker's time; the polling caller adds almost none).
     # All cores: games per wall-clock second (the throughput of the whole machine).
@@ -125,9 +165,23 @@ def main():
         "batch_threads_all": "play_games(), all cores, no records (per wall-clock second)",
         "cpp_bench": "C++ `carcassonne bench` (1 core)",
     }
+    if fruit:
+        labels["python_step_obs_mask"] = ("Python, step by step + observation() + legal_placement_mask() + "
+                                          "legal_fruit_masks()")
     for k, label in labels.items():
         if k in res:
             print(f"  {res[k]:10.0f}  {label}")
+    print(f"Per decision, CPU microseconds ({res['decisions_timed']} decisions of 5 games, "
+          f"{res['mean_legal_moves']:.0f} legal moves on average; num_actions {game.num_actions:,}):")
+    us = {
+        "us_legal_actions": "legal_actions()",
+        "us_legal_action_mask_out": f"legal_action_mask(out=...), {game.num_actions:,} entries",
+        "us_legal_placement_mask_out": f"legal_placement_mask(out=...), {game.num_placements:,} entries",
+        "us_legal_fruit_masks": f"legal_fruit_masks(), rows x {game.num_fruit_codes}",
+    }
+    for k, label in us.items():
+        if k in res:
+            print(f"  {res[k]:10.1f}  {label}")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,13 @@
 // Bindings: the fixed action space for learning code (action index <-> move, legal masks).
-// Layout (docs/python.md):
-//   action = (cell * 4 + rotation) * NUM_OPTIONS + option,   cell = (y + R) * W + (x + R),  W = 2R + 1
+// Layout (docs/python.md, common.h):
+//   action = fruit * placements + placement
+//   placement = ((choice * W * W + cell) * 4 + rotation) * NUM_OPTIONS + option,
+//   cell = (y + R) * W + (x + R),  W = 2R + 1
 //   option 0: no follower; 1 + i: a follower on LOCATIONS[i];
 //   1 + len(LOCATIONS) + k: Festival take-back of the player's k-th own follower on the board
 //   (State.followers() order, counting only the player's own).
+//   fruit = fruit_type_code * NUM_FRUIT_ACTIONS + fruit_action_code (Fruit-Bearing Trees; 0
+//   otherwise): stack (0 none, 1 + t) and action (0 none, 1 + t harvest, 7 + j sell SELL_SETS[j]).
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -40,10 +44,67 @@ int location_code(const TileType& tt, int seg, int rot) {
   }
 }
 
-int ActionSpace::encode(const State& s, const Move& m) const {
+namespace {
+
+struct SellSets {
+  uint8_t mask[kNumSellSets];
+  int8_t index[64];
+  SellSets() {
+    int j = 0;
+    for (int m = 0; m < 64; ++m) {
+      index[m] = -1;
+      if (m && __builtin_popcount(unsigned(m)) <= 4) {
+        mask[j] = uint8_t(m);
+        index[m] = int8_t(j++);
+      }
+    }
+  }
+};
+const SellSets kSellSets;
+static_assert(kFruitActions == 63 && kFruitCodes == 441);
+
+}  // namespace
+
+uint8_t sell_set(int j) { return kSellSets.mask[j]; }
+int sell_set_index(int mask) { return mask >= 0 && mask < 64 ? kSellSets.index[mask] : -1; }
+
+int fruit_index(const std::string& name) {
+  for (int f = 0; f < kFruitTypes; ++f)
+    if (name == kFruitNames[f]) return f;
+  return -1;
+}
+
+int fruit_code(const Move& m) {
+  if (m.fruit_type < -1 || m.fruit_type >= kFruitTypes) return -1;
+  int act = 0;
+  switch (m.action) {
+    case FruitAction::None:
+      break;
+    case FruitAction::Harvest:
+      if (m.target >= kFruitTypes) return -1;
+      act = 1 + m.target;
+      break;
+    case FruitAction::Sell: {
+      const int j = sell_set_index(m.target);
+      if (j < 0) return -1;
+      act = 1 + kFruitTypes + j;
+      break;
+    }
+    default:
+      return -1;
+  }
+  return (m.fruit_type + 1) * kFruitActions + act;
+}
+
+ActionSpace::ActionSpace(const Rules& r, int radius_)
+    : radius(radius_), choices(num_choices(r)), fruit(r.fruit_trees ? kFruitCodes : 1) {}
+
+int64_t ActionSpace::encode(const State& s, const Move& m) const {
   const int R = radius, W = width();
   if (m.choice >= choices) return -1;
   if (m.x < -R || m.x > R || m.y < -R || m.y > R) return -1;
+  const int f = fruit_code(m);
+  if (f < 0 || f >= fruit) return -1;
   const int cell = (m.y + R) * W + (m.x + R);
   int opt = 0;
   if (m.meeple >= 0) {
@@ -59,21 +120,33 @@ int ActionSpace::encode(const State& s, const Move& m) const {
     for (int i = 0; i < m.ret; ++i) k += s.followers()[i].player == me;
     opt = 1 + kNumLocations + k;
   }
-  return ((m.choice * num_cells() + cell) * 4 + m.rot) * kOptions + opt;
+  const int64_t p = (int64_t(m.choice * num_cells() + cell) * 4 + m.rot) * kOptions + opt;
+  return f * placements() + p;
 }
 
-Move ActionSpace::decode(const State& s, int action) const {
+Move ActionSpace::decode(const State& s, int64_t action) const {
   if (action < 0 || action >= size())
     throw std::invalid_argument("action " + std::to_string(action) + " out of range 0.." + std::to_string(size() - 1));
-  const int opt = action % kOptions;
-  const int rot = (action / kOptions) % 4;
-  const int cell = action / kOptions / 4 % num_cells();
-  const int choice = action / kOptions / 4 / num_cells();
+  const int64_t P = placements();
+  const int f = int(action / P);
+  const int64_t p = action % P;
+  const int opt = int(p % kOptions);
+  const int rot = int(p / kOptions % 4);
+  const int cell = int(p / kOptions / 4 % num_cells());
+  const int choice = int(p / kOptions / 4 / num_cells());
   Move m;
   m.choice = uint8_t(choice);
   m.x = int16_t(cell % width() - radius);
   m.y = int16_t(cell / width() - radius);
   m.rot = uint8_t(rot);
+  m.fruit_type = int8_t(f / kFruitActions - 1);
+  if (const int act = f % kFruitActions; act > kFruitTypes) {
+    m.action = FruitAction::Sell;
+    m.target = sell_set(act - 1 - kFruitTypes);
+  } else if (act > 0) {
+    m.action = FruitAction::Harvest;
+    m.target = uint8_t(act - 1);
+  }
   if (opt >= 1 && opt <= kNumLocations) {
     if (s.phase() != Phase::Place) throw std::invalid_argument("no tile to place now");
     const int t = move_tile(s, m);
@@ -99,14 +172,70 @@ Move ActionSpace::decode(const State& s, int action) const {
   return m;
 }
 
+namespace {
+
+// Calls fn(action) for each legal move inside the window (engine order).
+template <class Fn>
+void for_each_legal_index(const PyState& ps, Fn fn) {
+  std::vector<Move> moves;
+  ps.s.legal_moves(moves);
+  for (const Move& mv : moves)
+    if (int64_t a = ps.space.encode(ps.s, mv); a >= 0) fn(a);
+}
+
+// The action indices of the legal moves inside the window (engine order).
+std::vector<int64_t> legal_indices(const PyState& ps) {
+  std::vector<Move> moves;
+  ps.s.legal_moves(moves);
+  std::vector<int64_t> out;
+  out.reserve(moves.size());
+  for (const Move& mv : moves)
+    if (int64_t a = ps.space.encode(ps.s, mv); a >= 0) out.push_back(a);
+  return out;
+}
+
+// A contiguous bool array of `n` entries, all false: `out` when given (checked), else new.
+pyb::array_t<bool> cleared_mask(std::optional<pyb::array_t<bool>> out, int64_t n) {
+  pyb::array_t<bool> mask;
+  if (out) {
+    mask = *out;
+    if (mask.ndim() != 1 || mask.shape(0) != n || !(mask.flags() & pyb::array::c_style))
+      throw std::invalid_argument("out must be a contiguous bool array of shape (" + std::to_string(n) + ",)");
+  } else {
+    mask = pyb::array_t<bool>(n);
+  }
+  std::memset(mask.mutable_data(), 0, size_t(n));
+  return mask;
+}
+
+}  // namespace
+
 void bind_actions(pyb::module_& m, StateClass& cls) {
   std::vector<std::string> locs(kLocations, kLocations + kNumLocations);
   m.attr("LOCATIONS") = locs;
   m.attr("NUM_OPTIONS") = kOptions;
   m.attr("MAX_CHOICES") = 1 + kMaxTents;
   m.attr("DEFAULT_RADIUS") = kDefaultRadius;
+  m.attr("FRUIT_TYPES") = std::vector<std::string>(kFruitNames.begin(), kFruitNames.end());
+  std::vector<std::vector<std::string>> sells;
+  for (int j = 0; j < kNumSellSets; ++j) {
+    sells.emplace_back();
+    for (int f = 0; f < kFruitTypes; ++f)
+      if (sell_set(j) >> f & 1) sells.back().push_back(kFruitNames[f]);
+  }
+  pyb::list sell_tuples;
+  for (const auto& v : sells) sell_tuples.append(pyb::tuple(pyb::cast(v)));
+  m.attr("SELL_SETS") = sell_tuples;
+  m.attr("NUM_FRUIT_ACTIONS") = kFruitActions;
+  m.attr("NUM_FRUIT_CODES") = kFruitCodes;
 
   cls.def_property_readonly("num_actions", [](const PyState& ps) { return ps.space.size(); })
+      .def_property_readonly(
+          "num_placements", [](const PyState& ps) { return ps.space.placements(); },
+          "Size of the placement part of the index: choices * (2R+1)^2 * 4 * NUM_OPTIONS.")
+      .def_property_readonly(
+          "num_fruit_codes", [](const PyState& ps) { return ps.space.fruit; },
+          "Size of the fruit part of the index: NUM_FRUIT_CODES (441) with the Fruit-Bearing Trees, else 1.")
       .def_property_readonly(
           "num_choices", [](const PyState& ps) { return ps.space.choices; },
           "Tile choices in the action index: 1, or 3 with the Fortune Teller.")
@@ -114,12 +243,7 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
       .def(
           "legal_actions",
           [](const PyState& ps) {
-            std::vector<Move> moves;
-            ps.s.legal_moves(moves);
-            std::vector<int> out;
-            out.reserve(moves.size());
-            for (const Move& mv : moves)
-              if (int a = ps.space.encode(ps.s, mv); a >= 0) out.push_back(a);
+            std::vector<int64_t> out = legal_indices(ps);
             std::sort(out.begin(), out.end());
             return out;
           },
@@ -127,26 +251,70 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
       .def(
           "legal_action_mask",
           [](const PyState& ps, std::optional<pyb::array_t<bool>> out) {
-            pyb::array_t<bool> mask;
-            if (out) {
-              mask = *out;
-              if (mask.ndim() != 1 || mask.shape(0) != ps.space.size() || !(mask.flags() & pyb::array::c_style))
-                throw std::invalid_argument("out must be a contiguous bool array of shape (" +
-                                            std::to_string(ps.space.size()) + ",)");
-            } else {
-              mask = pyb::array_t<bool>(ps.space.size());
-            }
+            pyb::array_t<bool> mask = cleared_mask(out, ps.space.size());
             bool* p = mask.mutable_data();
-            std::memset(p, 0, size_t(ps.space.size()));
-            std::vector<Move> moves;
-            ps.s.legal_moves(moves);
-            for (const Move& mv : moves)
-              if (int a = ps.space.encode(ps.s, mv); a >= 0) p[a] = true;
+            for_each_legal_index(ps, [p](int64_t a) { p[a] = true; });
             return mask;
           },
           pyb::arg("out").noconvert() = pyb::none(),
           "numpy bool array of shape (num_actions,): True for the legal moves inside the window. `out`: an "
-          "array to fill instead of a new one.")
+          "array to fill instead of a new one. With the Fruit-Bearing Trees prefer the factored masks "
+          "(legal_placement_mask, legal_fruit_masks): this one has num_placements * 441 entries.")
+      .def(
+          "legal_placement_mask",
+          [](const PyState& ps, std::optional<pyb::array_t<bool>> out) {
+            pyb::array_t<bool> mask = cleared_mask(out, ps.space.placements());
+            bool* p = mask.mutable_data();
+            const int64_t P = ps.space.placements();
+            for_each_legal_index(ps, [p, P](int64_t a) { p[a % P] = true; });
+            return mask;
+          },
+          pyb::arg("out").noconvert() = pyb::none(),
+          "numpy bool array of shape (num_placements,): True for the placement parts (action % num_placements) "
+          "of the legal moves inside the window. The same as legal_action_mask() without the Fruit-Bearing "
+          "Trees.")
+      .def(
+          "legal_fruit_mask",
+          [](const PyState& ps, int64_t placement) {
+            const int64_t P = ps.space.placements();
+            if (placement < 0 || placement >= P)
+              throw std::invalid_argument("placement " + std::to_string(placement) + " out of range 0.." +
+                                          std::to_string(P - 1));
+            pyb::array_t<bool> mask = cleared_mask(std::nullopt, ps.space.fruit);
+            bool* p = mask.mutable_data();
+            for_each_legal_index(ps, [&](int64_t a) {
+              if (a % P == placement) p[a / P] = true;
+            });
+            return mask;
+          },
+          pyb::arg("placement"),
+          "numpy bool array of shape (num_fruit_codes,): True for the fruit parts f that make "
+          "f * num_placements + placement a legal action (all False for a placement no legal move has).")
+      .def(
+          "legal_fruit_masks",
+          [](const PyState& ps) {
+            const int64_t P = ps.space.placements();
+            const int F = ps.space.fruit;
+            std::vector<int64_t> acts = legal_indices(ps);
+            std::vector<int64_t> rows;  // placements in increasing order
+            rows.reserve(acts.size());
+            for (int64_t a : acts) rows.push_back(a % P);
+            std::sort(rows.begin(), rows.end());
+            rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
+            pyb::array_t<int64_t> placements(int64_t(rows.size()));
+            std::copy(rows.begin(), rows.end(), placements.mutable_data());
+            pyb::array_t<bool> masks({int64_t(rows.size()), int64_t(F)});
+            bool* p = masks.mutable_data();
+            std::memset(p, 0, rows.size() * size_t(F));
+            for (int64_t a : acts) {
+              const size_t r = size_t(std::lower_bound(rows.begin(), rows.end(), a % P) - rows.begin());
+              p[r * size_t(F) + size_t(a / P)] = true;
+            }
+            return pyb::make_tuple(placements, masks);
+          },
+          "(placements, masks): the distinct placement parts of the legal moves inside the window (sorted "
+          "int64 array of shape (K,)) and for each its legal fruit parts (bool array of shape "
+          "(K, num_fruit_codes)). The legal actions are f * num_placements + placements[i] for masks[i, f].")
       .def(
           "num_moves_outside_window",
           [](const PyState& ps) {
@@ -163,14 +331,14 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
             const Move mv = to_engine(ps.s, pm);
             if (ps.s.phase() != Phase::Place) throw std::invalid_argument("no tile to place now");
             if (auto err = ps.s.check_move(mv); !err.empty()) throw std::invalid_argument(err);
-            const int a = ps.space.encode(ps.s, mv);
+            const int64_t a = ps.space.encode(ps.s, mv);
             if (a < 0) throw std::invalid_argument("the move lies outside the action window");
             return a;
           },
           pyb::arg("move"), "The action index of a legal move.")
       .def(
           "action_to_move",
-          [](const PyState& ps, int action) {
+          [](const PyState& ps, int64_t action) {
             if (ps.s.phase() != Phase::Place) throw std::invalid_argument("no tile to place now");
             return from_engine(ps.s, ps.space.decode(ps.s, action));
           },
@@ -180,7 +348,7 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
           [](const PyState& ps) {
             std::vector<Move> moves;
             ps.s.legal_moves(moves);
-            std::vector<std::pair<PyMove, int>> out;
+            std::vector<std::pair<PyMove, int64_t>> out;
             for (const Move& mv : moves) out.emplace_back(from_engine(ps.s, mv), ps.space.encode(ps.s, mv));
             return out;
           },

@@ -106,11 +106,14 @@ void bind_rules(pyb::module_& m) {
           },
           pyb::arg("tile"), "Description of a tile type: edges, segments, set.")
       .def_property_readonly(
-          "num_actions",
-          [](const PyGame& g) {
-            return ActionSpace{g.radius, num_choices(g.rules)}.size();
-          },
-          "Size of the fixed action space: choices * (2R+1)^2 * 4 * NUM_OPTIONS.")
+          "num_actions", [](const PyGame& g) { return ActionSpace(g.rules, g.radius).size(); },
+          "Size of the fixed action space: num_fruit_codes * num_placements.")
+      .def_property_readonly(
+          "num_placements", [](const PyGame& g) { return ActionSpace(g.rules, g.radius).placements(); },
+          "Size of the placement part of the index: choices * (2R+1)^2 * 4 * NUM_OPTIONS.")
+      .def_property_readonly(
+          "num_fruit_codes", [](const PyGame& g) { return ActionSpace(g.rules, g.radius).fruit; },
+          "Size of the fruit part of the index: NUM_FRUIT_CODES (441) with the Fruit-Bearing Trees, else 1.")
       .def_property_readonly(
           "num_choices", [](const PyGame& g) { return num_choices(g.rules); },
           "Tile choices in the action index: 1, or 3 with the Fortune Teller.")

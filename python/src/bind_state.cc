@@ -112,8 +112,12 @@ std::vector<PyMove> legal_py_moves(const State& s) {
 StateClass bind_state(pyb::module_& m) {
   pyb::class_<PyMove>(m, "Move",
                       "A decision: place the current tile at (x, y) turned `rotation` quarter turns clockwise, "
-                      "optionally with a follower on `location` or (Festival) taking back follower `take_back`.")
-      .def(pyb::init([](int x, int y, int rotation, std::optional<std::string> location, int take_back, int choice) {
+                      "optionally with a follower on `location` or (Festival) taking back follower `take_back`; "
+                      "Fruit-Bearing Trees: `fruit_type` (stack put on a tree tile), `harvest` (fruit type of the tree "
+                      "harvested) or `sell` (fruit types sold).")
+      .def(pyb::init([](int x, int y, int rotation, std::optional<std::string> location, int take_back, int choice,
+                        std::optional<std::string> fruit_type, std::optional<std::string> harvest,
+                        const std::vector<std::string>& sell) {
              if (rotation < 0 || rotation > 3) throw std::invalid_argument("rotation is 0..3 quarter turns");
              PyMove pm;
              pm.m.x = int16_t(x);
@@ -125,10 +129,29 @@ StateClass bind_state(pyb::module_& m) {
                pm.loc = int8_t(location_index(*location));
                if (pm.loc < 0) throw std::invalid_argument("unknown location '" + *location + "'");
              }
+             auto fruit = [](const std::string& name) {
+               const int f = fruit_index(name);
+               if (f < 0) throw std::invalid_argument("unknown fruit type '" + name + "'");
+               return f;
+             };
+             if (fruit_type) pm.m.fruit_type = int8_t(fruit(*fruit_type));
+             if (harvest && !sell.empty()) throw std::invalid_argument("a move either harvests or sells, not both");
+             if (harvest) {
+               pm.m.action = FruitAction::Harvest;
+               pm.m.target = uint8_t(fruit(*harvest));
+             } else if (!sell.empty()) {
+               pm.m.action = FruitAction::Sell;
+               for (const auto& name : sell) {
+                 const int f = fruit(name);
+                 if (pm.m.target >> f & 1) throw std::invalid_argument("fruit type '" + name + "' sold twice");
+                 pm.m.target |= uint8_t(1 << f);
+               }
+             }
              return pm;
            }),
            pyb::arg("x"), pyb::arg("y"), pyb::arg("rotation") = 0, pyb::arg("location") = pyb::none(),
-           pyb::arg("take_back") = -1, pyb::arg("choice") = 0)
+           pyb::arg("take_back") = -1, pyb::arg("choice") = 0, pyb::arg("fruit_type") = pyb::none(),
+           pyb::arg("harvest") = pyb::none(), pyb::arg("sell") = std::vector<std::string>{})
       .def_property_readonly("x", [](const PyMove& pm) { return int(pm.m.x); })
       .def_property_readonly("y", [](const PyMove& pm) { return int(pm.m.y); })
       .def_property_readonly(
@@ -348,7 +371,7 @@ StateClass bind_state(pyb::module_& m) {
       .def("apply", &apply_checked, pyb::arg("move"), "Applies a legal move (ValueError otherwise).")
       .def(
           "apply",
-          [](PyState& ps, int action) {
+          [](PyState& ps, int64_t action) {
             if (ps.s.phase() != Phase::Place) throw std::invalid_argument("no tile to place now");
             apply_checked(ps, from_engine(ps.s, ps.space.decode(ps.s, action)));
           },

@@ -37,13 +37,22 @@ Move to_engine(const State& s, const PyMove& pm);
 // The Python move for a legal engine move in state `s` (phase Place).
 PyMove from_engine(const State& s, const Move& m);
 
-// The fixed action space (docs/python.md): tile choices (Fortune Teller; 1 otherwise), cells
-// of a (2R+1)x(2R+1) window centred on the start tile, 4 rotations, kOptions follower options.
-//   action = ((choice * W * W + cell) * 4 + rotation) * kOptions + option,
-//   cell = (y + R) * W + (x + R)
+// The fixed action space (docs/python.md). A tile placement has a placement part p (tile
+// choice, cell of a (2R+1)x(2R+1) window centred on the start tile, rotation, follower option)
+// and, with the Fruit-Bearing Trees, a fruit part f (stack put on a tree tile, fruit action):
+//   action    = f * placements + p              (f = 0 without fruit parts: the base index)
+//   p         = ((choice * W * W + cell) * 4 + rotation) * kOptions + option,
+//   cell      = (y + R) * W + (x + R)
 //   option 0: no follower; 1 + i: follower on location kLocations[i];
 //          1 + kNumLocations + k: Festival take-back of the player's k-th own follower (in
 //          State.followers() order).
+//   f         = fruit_type_code * kFruitActions + fruit_action_code     (0 .. kFruitCodes - 1)
+//   fruit_type_code   0: no stack; 1 + t: the stack of fruit type t put on the placed tree tile
+//   fruit_action_code 0: none; 1 + t: harvest the tree of fruit type t;
+//                     1 + kFruitTypes + j: sell the fruit types of bit mask sell_set(j)
+// Without the Fruit-Bearing Trees the fruit factor is 1 (sizes and indices as before it).
+// Future decisions (Wheel of Fortune crown spaces, Plague take-back, tile choice) are to be
+// appended as further ranges after size(), so no existing index changes.
 constexpr int kNumLocations = 14;
 extern const char* const kLocations[kNumLocations];
 // The kLocations index of segment `seg` of tile `tt` in rotation `rot` (same naming as
@@ -54,17 +63,33 @@ int location_index(const std::string& name);
 constexpr int kOptions = 1 + kNumLocations + kFollowersPerPlayer;
 constexpr int kDefaultRadius = 20;
 
+// Fruit sales: the 56 bit masks of 1 to 4 fruit types (bit t = kFruitNames[t]), in increasing
+// order. sell_set_index is the inverse (-1 for a mask that is no sale).
+constexpr int kNumSellSets = 56;
+constexpr int kFruitActions = 1 + kFruitTypes + kNumSellSets;     // 63
+constexpr int kFruitCodes = (1 + kFruitTypes) * kFruitActions;   // 441
+uint8_t sell_set(int j);
+int sell_set_index(int mask);
+// The fruit part f of a move (0 for none), or -1 when its fruit parts are out of range.
+int fruit_code(const Move& m);
+// The kFruitNames index of a name, or -1.
+int fruit_index(const std::string& name);
+
 struct ActionSpace {
   int radius = kDefaultRadius;
   int choices = 1;  // drawn tiles a move can choose from: 1 + kMaxTents with the Fortune Teller
+  int fruit = 1;    // fruit codes: kFruitCodes with the Fruit-Bearing Trees, else 1
+  ActionSpace() = default;
+  ActionSpace(const Rules& r, int radius_);
   int width() const { return 2 * radius + 1; }
   int num_cells() const { return width() * width(); }
-  int size() const { return choices * num_cells() * 4 * kOptions; }
+  int64_t placements() const { return int64_t(choices) * num_cells() * 4 * kOptions; }
+  int64_t size() const { return placements() * fruit; }
   // Index of a legal move, or -1 when it lies outside the window.
-  int encode(const State& s, const Move& m) const;
+  int64_t encode(const State& s, const Move& m) const;
   // The move for an action index (not checked for legality). Throws std::invalid_argument
   // when the index is out of range or names a location/follower that does not exist.
-  Move decode(const State& s, int action) const;
+  Move decode(const State& s, int64_t action) const;
 };
 
 // Tiles a move can choose from (Move::choice): 1, or 1 + kMaxTents with the Fortune Teller.
@@ -84,7 +109,7 @@ struct PyState {
   State s;
   bool auto_chance = false;
   ActionSpace space;
-  PyState(State st, bool ac, int radius) : s(std::move(st)), auto_chance(ac), space{radius, num_choices(s.rules())} {
+  PyState(State st, bool ac, int radius) : s(std::move(st)), auto_chance(ac), space(s.rules(), radius) {
     settle();
   }
   void settle() {

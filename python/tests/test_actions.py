@@ -8,7 +8,7 @@ import pytest
 from helpers import carc, make_game
 
 
-# Fruit-Trees moves (fruit stack, harvest, sale) are not in the action index yet.
+# With the Fruit-Bearing Trees (fruit parts in the index): test_fruit_actions.py.
 @pytest.mark.parametrize("expansions", [[], ["festival"], ["fortune-teller"], ["festival", "fortune-teller"]])
 def test_action_round_trip_through_a_game(expansions):
     game = make_game("base", expansions, players=3)
