@@ -76,6 +76,10 @@ void run_game(const Rules& rules, uint64_t seed, bool deep) {
         ASSERT_EQ(s.check_move(m), "") << describe_move(s, m);
         check_follower_rule(s, m);
       }
+      // sample_move is exactly legal_moves()[below(n)], with the same use of the generator.
+      Rng r1(steps), r2(steps);
+      ASSERT_TRUE(s.sample_move(r1) == moves[r2.below(uint32_t(moves.size()))]);
+      ASSERT_TRUE(r1 == r2);
       // State JSON round trip.
       State back = state_from_json(state_to_json(s));
       ASSERT_TRUE(back == s) << "state JSON round trip differs at turn " << s.turn();

@@ -554,7 +554,7 @@ int State::count_legal_moves() const {
 }
 
 Move State::sample_move(Rng& rng) const {
-  if (ndrawn_ > 1 || rules().fruit_trees || game_->has_wheel() || phase_ != Phase::Place) {
+  if (ndrawn_ > 1 || rules().fruit_trees || phase_ != Phase::Place) {
     // Several drawn tiles (Fortune Teller): list them all.
     static thread_local std::vector<Move> list;
     legal_moves(list);
@@ -566,8 +566,15 @@ Move State::sample_move(Rng& rng) const {
   int8_t own[kMaxFollowers];
   const int nown = tt.festival ? own_followers(own) : 0;
   const uint8_t* fit = game_->fit_row(t);
+  // Wheel of Fortune: the free crown spaces (offered with every placement when deploying).
+  uint32_t crowns = 0;
+  if (deploy && game_->has_wheel())
+    for (int c = 0; c < kMaxCrowns; ++c)
+      if (crown_[c] < 0 && game_->crown_exists(c)) crowns |= 1u << c;
+  const uint32_t ncrowns = uint32_t(__builtin_popcount(crowns));
   Move m;
-  // Moves of one placement, in legal_moves() order: no follower, each free segment, each take-back.
+  // Moves of one placement, in legal_moves() order: no follower, each free segment, each free
+  // crown space, each take-back.
   auto pick_within = [&](uint32_t free, uint32_t sub) {
     if (sub == 0) return;
     --sub;
@@ -575,8 +582,12 @@ Move State::sample_move(Rng& rng) const {
     if (sub < nfree) {
       for (; sub; --sub) free &= free - 1;
       m.meeple = int8_t(__builtin_ctz(free));
+    } else if (sub < nfree + ncrowns) {
+      uint32_t c = crowns;
+      for (sub -= nfree; sub; --sub) c &= c - 1;
+      m.meeple = int8_t(kCrownBase + __builtin_ctz(c));
     } else {
-      m.ret = own[sub - nfree];
+      m.ret = own[sub - nfree - ncrowns];
     }
   };
   if (!deploy) {
@@ -613,7 +624,7 @@ Move State::sample_move(Rng& rng) const {
       const int r = __builtin_ctz(mask);
       mask &= mask - 1;
       frees[np] = free_from_ports(tt, r, ports, player_);
-      total += 1 + uint32_t(__builtin_popcount(frees[np])) + uint32_t(nown);
+      total += 1 + uint32_t(__builtin_popcount(frees[np])) + ncrowns + uint32_t(nown);
       ++np;
     }
   }
@@ -624,7 +635,7 @@ Move State::sample_move(Rng& rng) const {
     while (mask) {
       const int r = __builtin_ctz(mask);
       mask &= mask - 1;
-      const uint32_t c = 1 + uint32_t(__builtin_popcount(frees[np])) + uint32_t(nown);
+      const uint32_t c = 1 + uint32_t(__builtin_popcount(frees[np])) + ncrowns + uint32_t(nown);
       if (k < c) {
         m.x = frontier_[i].x;
         m.y = frontier_[i].y;
