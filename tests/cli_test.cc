@@ -16,8 +16,12 @@ struct CmdResult {
   std::string out;
 };
 
-CmdResult run(const std::string& args) {
-  std::string cmd = std::string(CARC_BINARY_DIR) + "/carcassonne " + args + " 2>&1";
+CmdResult run_env(const std::string& env, const std::string& args);
+CmdResult run(const std::string& args) { return run_env("", args); }
+
+// Runs the binary with environment assignments in front ("NAME=value ").
+CmdResult run_env(const std::string& env, const std::string& args) {
+  std::string cmd = env + std::string(CARC_BINARY_DIR) + "/carcassonne " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   std::string out;
   std::array<char, 4096> buf;
@@ -116,4 +120,95 @@ TEST(Cli, BadArgumentsExitTwo) {
   EXPECT_EQ(run("simulate --players 9").status, 2);
   EXPECT_EQ(run("simulate --expansions dragons").status, 1 + 0 * 2) << "unknown expansion";
   EXPECT_EQ(run("frobnicate").status, 2);
+}
+
+TEST(Cli, WheelOfFortuneSimulateReplayShowBench) {
+  auto dir = std::filesystem::temp_directory_path() / ("carc_wof_" + std::to_string(getpid()));
+  CmdResult r = run("simulate --tileset wheel-of-fortune --expansions festival,fortune-teller,fruit-trees --players 3 --games 3 --seed 5 --out " +
+                    dir.string());
+  ASSERT_EQ(r.status, 0) << r.out;
+  int n = 0, wheel_events = 0;
+  std::string one;
+  for (auto& f : std::filesystem::directory_iterator(dir)) {
+    CmdResult rp = run("replay " + f.path().string() + " --json");
+    ASSERT_EQ(rp.status, 0) << rp.out;
+    auto j = nlohmann::json::parse(rp.out);
+    EXPECT_EQ(j["finished"], true);
+    for (auto& e : j["events"])
+      for (const char* k : {"fortuna", "taxes", "famine", "storm", "inquisition", "crown"}) wheel_events += e["kind"] == k;
+    one = f.path().string();
+    ++n;
+  }
+  EXPECT_EQ(n, 3);
+  EXPECT_GT(wheel_events, 0);
+  CmdResult show = run("show " + one + " --color never");
+  ASSERT_EQ(show.status, 0) << show.out;
+  EXPECT_NE(show.out.find("WHEEL OF FORTUNE"), std::string::npos) << show.out;
+  EXPECT_NE(show.out.find("wheel: "), std::string::npos);
+  std::filesystem::remove_all(dir);
+  auto b = nlohmann::json::parse(run("bench --tileset wheel-of-fortune --games 50 --json").out);
+  EXPECT_GT(b["games_per_second"].get<double>(), 0);
+}
+
+// A corrected board layout is a data change: a board whose rim is all city caps, read from a
+// data directory. Then a tile without a city edge has no place (a wheel tile discarded before
+// any wheel step, W-8) and a city completed against the board counts the board's cell.
+TEST(Cli, WheelBoardLayoutIsData) {
+  namespace fs = std::filesystem;
+  const fs::path data = fs::temp_directory_path() / ("carc_data_" + std::to_string(getpid()));
+  fs::create_directories(data / "tiles");
+  fs::create_directories(data / "boards");
+  for (auto& f : fs::directory_iterator(fs::path(carc::test::source_dir()) / "data" / "tiles"))
+    fs::copy_file(f.path(), data / "tiles" / f.path().filename());
+  nlohmann::json cells = nlohmann::json::array();
+  static const char* halves[4][2] = {{"Nw", "Ne"}, {"En", "Es"}, {"Se", "Sw"}, {"Ws", "Wn"}};
+  for (int y = 0; y < 4; ++y)
+    for (int x = 0; x < 4; ++x) {
+      const bool outer[4] = {y == 0, x == 3, y == 3, x == 0};
+      std::string edges, cities, fields, adj;
+      int nc = 0;
+      for (int d = 0; d < 4; ++d) {
+        edges += outer[d] ? 'C' : 'F';
+        if (outer[d]) {
+          ++nc;
+          cities += std::string(cities.empty() ? "" : "; ") + "c" + std::to_string(nc) + "=" + "NESW"[d];
+          adj += std::string(adj.empty() ? "" : ",") + "c" + std::to_string(nc);
+        } else {
+          fields += std::string(fields.empty() ? "" : "+") + halves[d][0] + "+" + halves[d][1];
+        }
+      }
+      cells.push_back({{"x", x}, {"y", y}, {"edges", edges}, {"cities", cities.empty() ? "-" : cities}, {"pennants", "0"},
+                       {"roads", "-"}, {"fields", "f1=" + fields + (adj.empty() ? "" : " [" + adj + "]")}});
+    }
+  nlohmann::json board = {{"board", "wheel-of-fortune"},
+                          {"cells", cells},
+                          {"wheel",
+                           {{"start", "fortuna"},
+                            {"segments",
+                             {{{"name", "fortuna"}, {"crowns", 1}},
+                              {{"name", "taxes"}, {"crowns", 2}},
+                              {{"name", "famine"}, {"crowns", 1}},
+                              {{"name", "storm"}, {"crowns", 2}},
+                              {{"name", "inquisition"}, {"crowns", 1}},
+                              {{"name", "plague"}, {"crowns", 2}}}}}}};
+  std::ofstream(data / "boards" / "wheel-of-fortune.json") << board.dump(1);
+  std::string rec = temp_file("cityrim.json", R"({"format":"carcassonne-record/1","setup":{"players":["Ann","Ben"],"tileset":"wheel-of-fortune","expansions":[],"seed":1,"draws":"scripted"},
+    "turns":[{"discarded":["B@2"],"tile":"E","x":1,"y":-1,"rotation":180,"meeple":"S"}]})");
+  const std::string env = "CARCASSONNE_DATA=" + data.string() + " ";
+  CmdResult r = run_env(env, "replay " + rec + " --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["scores"], nlohmann::json::parse("[4, 0]"));  // E + the board's cell: a city of 2 tiles
+  ASSERT_EQ(j["events"].size(), 1u);
+  EXPECT_EQ(j["events"][0]["kind"], "city");
+  // The embedded (all-field) board rejects the same record: E's city would meet a field.
+  EXPECT_EQ(run("replay " + rec).status, 2);
+  // A broken board file is reported with its name and the problem.
+  cells[1]["edges"] = "CCFF";
+  board["cells"] = cells;
+  std::ofstream(data / "boards" / "wheel-of-fortune.json") << board.dump(1);
+  CmdResult bad = run_env(env, "replay " + rec);
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.out.find("boards/wheel-of-fortune.json"), std::string::npos) << bad.out;
+  fs::remove_all(data);
 }
