@@ -1,6 +1,7 @@
 // Random games over many seeds, player counts and expansion combinations, checking the
 // invariants at every step (OpenSpiel-style generic simulation test).
 #include <gtest/gtest.h>
+#include <cmath>
 
 #include "playout.h"
 #include "test_util.h"
@@ -76,10 +77,10 @@ void run_game(const Rules& rules, uint64_t seed, bool deep) {
         ASSERT_EQ(s.check_move(m), "") << describe_move(s, m);
         check_follower_rule(s, m);
       }
-      // sample_move is exactly legal_moves()[below(n)], with the same use of the generator.
-      Rng r1(steps), r2(steps);
-      ASSERT_TRUE(s.sample_move(r1) == moves[r2.below(uint32_t(moves.size()))]);
-      ASSERT_TRUE(r1 == r2);
+      // sample_move returns a legal move.
+      Rng r1(steps);
+      const Move sm = s.sample_move(r1);
+      ASSERT_TRUE(std::find(moves.begin(), moves.end(), sm) != moves.end()) << describe_move(s, sm);
       // State JSON round trip.
       State back = state_from_json(state_to_json(s));
       ASSERT_TRUE(back == s) << "state JSON round trip differs at turn " << s.turn();
@@ -125,6 +126,41 @@ TEST(RandomGames, InvariantsHoldManySeeds) {
         SCOPED_TRACE(r.to_string() + " seed " + std::to_string(seed));
         run_game(r, seed, false);
       }
+}
+
+// sample_move draws every legal move with the same probability: at positions where the
+// player has followers (so rejection happens), each move's count over 300 draws per move is
+// within 5 standard deviations of the mean.
+TEST(RandomGames, SampleMoveIsUniformOverLegalMoves) {
+  for (const char* tileset : {"base", "wheel-of-fortune"}) {
+    Rules r;
+    r.tileset = tileset;
+    r.festival = true;
+    const Game* g = Game::get(r);
+    std::vector<Move> moves;
+    int checked = 0;
+    for (uint64_t seed = 1; checked < 6 && seed < 100; ++seed) {
+      State s(g, seed);
+      Rng rng(seed);
+      play_random_until(s, rng, 5 + int(seed % 20));
+      if (s.is_terminal() || s.phase() != Phase::Place || s.num_drawn() != 1 || s.supply(s.turn_player()) == 0) continue;
+      s.legal_moves(moves);
+      const int per = 300;
+      std::vector<int> count(moves.size(), 0);
+      Rng sr(seed * 3);
+      for (size_t n = 0; n < moves.size() * per; ++n) {
+        const Move m = s.sample_move(sr);
+        const auto it = std::find(moves.begin(), moves.end(), m);
+        ASSERT_TRUE(it != moves.end());
+        ++count[size_t(it - moves.begin())];
+      }
+      const double p = 1.0 / double(moves.size()), sd = std::sqrt(per * moves.size() * p * (1 - p));
+      for (size_t k = 0; k < moves.size(); ++k)
+        EXPECT_NEAR(count[k], per, 5 * sd) << tileset << " seed " << seed << ": " << describe_move(s, moves[k]);
+      ++checked;
+    }
+    EXPECT_EQ(checked, 6);
+  }
 }
 
 TEST(RandomGames, SameSeedSameGame) {

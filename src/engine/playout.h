@@ -14,7 +14,7 @@ struct PlayoutStats {
 };
 
 // Plays `s` to the end: chance nodes with the state's own generator, decisions uniformly
-// with `rng` (State::sample_move: the same moves as picking from legal_moves()). `moves` is
+// with `rng` (State::sample_move: uniform over legal_moves(), without listing them). `moves` is
 // scratch space kept for callers that list moves.
 inline PlayoutStats random_playout(State& s, Rng& rng, std::vector<Move>& moves) {
   PlayoutStats st;

@@ -555,7 +555,7 @@ int State::count_legal_moves() const {
 
 Move State::sample_move(Rng& rng) const {
   if (ndrawn_ > 1 || rules().fruit_trees || phase_ != Phase::Place) {
-    // Several drawn tiles (Fortune Teller): list them all.
+    // Several drawn tiles (Fortune Teller), fruit actions, the Plague: list them all.
     static thread_local std::vector<Move> list;
     legal_moves(list);
     return list[rng.below(uint32_t(list.size()))];
@@ -572,82 +572,48 @@ Move State::sample_move(Rng& rng) const {
     for (int c = 0; c < kMaxCrowns; ++c)
       if (crown_[c] < 0 && game_->crown_exists(c)) crowns |= 1u << c;
   const uint32_t ncrowns = uint32_t(__builtin_popcount(crowns));
-  Move m;
-  // Moves of one placement, in legal_moves() order: no follower, each free segment, each free
-  // crown space, each take-back.
-  auto pick_within = [&](uint32_t free, uint32_t sub) {
-    if (sub == 0) return;
-    --sub;
-    const uint32_t nfree = uint32_t(__builtin_popcount(free));
-    if (sub < nfree) {
-      for (; sub; --sub) free &= free - 1;
-      m.meeple = int8_t(__builtin_ctz(free));
-    } else if (sub < nfree + ncrowns) {
-      uint32_t c = crowns;
-      for (sub -= nfree; sub; --sub) c &= c - 1;
-      m.meeple = int8_t(kCrownBase + __builtin_ctz(c));
-    } else {
-      m.ret = own[sub - nfree - ncrowns];
-    }
-  };
-  if (!deploy) {
-    // Without a follower in supply only the number of fitting rotations per cell matters.
-    uint8_t counts[512];
-    uint32_t placements = 0;
-    for (int i = 0; i < nfrontier_; ++i) {
-      counts[i] = uint8_t(__builtin_popcount(fit[need_[i]]));
-      placements += counts[i];
-    }
-    const uint32_t per = uint32_t(1 + nown);
+  // Rejection sampling over (placement, option) pairs, so that only the sampled placement's
+  // follower spots are computed: every placement offers at most 1 + nseg + crowns + take-backs
+  // options (no follower, a follower on each segment, each free crown space, each own
+  // follower); a pair whose segment is taken is rejected and drawn again. Uniform over all
+  // legal moves, like legal_moves()[below(n)], but a different draw.
+  uint8_t counts[512];
+  uint32_t placements = 0;
+  for (int i = 0; i < nfrontier_; ++i) {
+    counts[i] = uint8_t(__builtin_popcount(fit[need_[i]]));
+    placements += counts[i];
+  }
+  const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
+  const uint32_t per = 1 + segs + ncrowns + uint32_t(nown);
+  for (;;) {
     const uint32_t k = rng.below(placements * per);
-    uint32_t idx = k / per;
+    uint32_t idx = k / per, sub = k % per;
     int i = 0;
     while (idx >= counts[i]) idx -= counts[i++];
     uint8_t mask = fit[need_[i]];
     for (; idx; --idx) mask &= mask - 1;
+    Move m;
     m.x = frontier_[i].x;
     m.y = frontier_[i].y;
     m.rot = uint8_t(__builtin_ctz(mask));
-    pick_within(0, k % per);
+    if (sub-- == 0) return m;
+    if (sub < segs) {
+      Ports ports;
+      cell_ports(frontier_[i], ports);
+      if (!(free_from_ports(tt, m.rot, ports, player_) >> sub & 1)) continue;  // taken: draw again
+      m.meeple = int8_t(sub);
+      return m;
+    }
+    sub -= segs;
+    if (sub < ncrowns) {
+      uint32_t c = crowns;
+      for (; sub; --sub) c &= c - 1;
+      m.meeple = int8_t(kCrownBase + __builtin_ctz(c));
+      return m;
+    }
+    m.ret = own[sub - ncrowns];
     return m;
   }
-  // With a follower in supply every placement has its own number of options.
-  uint32_t frees[4 * 512];
-  uint32_t total = 0;
-  int np = 0;
-  for (int i = 0; i < nfrontier_; ++i) {
-    uint8_t mask = fit[need_[i]];
-    if (!mask) continue;
-    Ports ports;
-    cell_ports(frontier_[i], ports);
-    while (mask) {
-      const int r = __builtin_ctz(mask);
-      mask &= mask - 1;
-      frees[np] = free_from_ports(tt, r, ports, player_);
-      total += 1 + uint32_t(__builtin_popcount(frees[np])) + ncrowns + uint32_t(nown);
-      ++np;
-    }
-  }
-  uint32_t k = rng.below(total);
-  np = 0;
-  for (int i = 0; i < nfrontier_; ++i) {
-    uint8_t mask = fit[need_[i]];
-    while (mask) {
-      const int r = __builtin_ctz(mask);
-      mask &= mask - 1;
-      const uint32_t c = 1 + uint32_t(__builtin_popcount(frees[np])) + ncrowns + uint32_t(nown);
-      if (k < c) {
-        m.x = frontier_[i].x;
-        m.y = frontier_[i].y;
-        m.rot = uint8_t(r);
-        pick_within(frees[np], k);
-        return m;
-      }
-      k -= c;
-      ++np;
-    }
-  }
-  return m;
 }
 
 std::string State::check_move(const Move& m) const {

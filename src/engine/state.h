@@ -271,8 +271,9 @@ class State : private StateTables {
   void legal_moves(std::vector<Move>& out) const;
   // Number of legal moves (same as legal_moves().size()).
   int count_legal_moves() const;
-  // A uniformly random legal move: exactly legal_moves()[rng.below(n)] (same move, same use
-  // of the generator), found without building the list. The playout hot path.
+  // A uniformly random legal move, found without building the list (rejection sampling over
+  // placement x follower option; tested against the uniform distribution). The playout hot
+  // path. Deterministic for a given generator state.
   Move sample_move(Rng& rng) const;
   // "" if `m` is legal, otherwise why not (for records and user input).
   std::string check_move(const Move& m) const;
