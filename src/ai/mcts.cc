@@ -204,9 +204,15 @@ class Tree {
         s.draw_random();
         continue;
       }
+      if (keep >= 65536) {
+        // Uniform over the legal moves without listing them (the playout hot path).
+        s.apply(s.sample_move(rng_));
+        --left;
+        continue;
+      }
       s.legal_moves(moves_);
       Move m = moves_[rng_.below(uint32_t(moves_.size()))];
-      if (m.meeple >= 0 && keep < 65536 && rng_.below(65536) >= keep) {
+      if (m.meeple >= 0 && rng_.below(65536) >= keep) {
         // The same placement without the follower, when that is legal (it always is in the base game).
         Move bare = m;
         bare.meeple = -1;
