@@ -64,7 +64,7 @@ void show_events(Session& ss) {
   }
   for (; ss.events_shown < ss.events.size(); ++ss.events_shown) {
     const ScoreEvent& e = ss.events[ss.events_shown];
-    std::cout << "  " << ss.names[e.player] << " scores " << e.points << (e.points == 1 ? " point" : " points")
+    std::cout << "  " << ss.names[e.player] << (ss.names[e.player] == "You" ? " score " : " scores ") << e.points << (e.points == 1 ? " point" : " points")
               << " for " << event_words(e) << (e.final ? " (final scoring)" : "") << "\n";
   }
 }
@@ -281,9 +281,17 @@ void register_play(CLI::App& app) {
         throw Exit{130};
       }
       if (ss.s.is_chance()) {
+        const int drawer = ss.s.turn_player();
         ss.s.draw_random();
         show_draws(ss);
-        show_events(ss);  // a wheel tile turns the wheel at once
+        if (ss.s.has_wheel() && ss.s.pig() != ss.pig_shown && ss.s.num_drawn() == 1) {
+          // A wheel tile turns the wheel at once, before it is placed.
+          const TileType& tt = ss.s.game().type(ss.s.drawn_tile(0));
+          ss.pig_shown = ss.s.pig();
+          std::cout << ss.names[drawer] << (ss.names[drawer] == "You" ? " draw " : " draws ") << tt.id << ": the pig moves " << tt.wheel << " to "
+                    << kWheelEventNames[int(ss.s.game().wheel()[ss.pig_shown].event)] << "\n";
+        }
+        show_events(ss);
         continue;
       }
       const int p = ss.s.current_player();
