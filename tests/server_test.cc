@@ -980,3 +980,57 @@ TEST_F(ServerTest, WheelOfFortuneChooseThroughTheApi) {
   EXPECT_TRUE(chose) << "no wheel tile to choose among several drawn";
   EXPECT_NO_THROW(carc::replay(carc::parse_record(get("/api/games/" + id + "/record").text)));
 }
+
+// The Wheel of Fortune with the Festival: a festival tile may take back a follower from a crown
+// space ({"return": {"at": "crown:..."}}); a space the player does not hold is refused.
+TEST_F(ServerTest, WheelOfFortuneFestivalCrownTakeBack) {
+  json g = create(hotseat(), 6, json{{"tileset", "wheel-of-fortune"}, {"expansions", {"festival"}}});
+  const std::string id = g["id"];
+  json tokens = tokens_of(g);
+  const std::string move_path = "/api/games/" + id + "/move";
+  bool took_back = false;
+  for (int step = 0; step < 300 && !took_back; ++step) {
+    json v = get("/api/games/" + id).body;
+    if (v["status"] != "playing") break;
+    const int p = v["current_player"];
+    json legal = get("/api/games/" + id + "/legal").body;
+    if (v["phase"] == "plague") {
+      const json& f = legal["plague"][0];
+      ASSERT_EQ(post(move_path, json{{"token", tokens[p]}, {"kind", "plague"}, {"x", f["x"]}, {"y", f["y"]}, {"at", f["at"]}}).status, 200);
+      continue;
+    }
+    const json& pl = legal["placements"][size_t(step) % legal["placements"].size()];
+    json mv = {{"token", tokens[p]}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]}};
+    for (const auto& r : pl["returns"]) {
+      if (!r.value("crown", false)) continue;
+      const std::string space = r["at"];
+      // a space the player does not hold is refused
+      for (const auto& seg : v["wheel"]["segments"])
+        for (const auto& c : seg["crowns"])
+          if (c["player"] != p) {
+            json bad = mv;
+            bad["return"] = {{"at", c["space"]}};
+            Resp rb = post(move_path, bad);
+            EXPECT_EQ(rb.status, 422) << rb.text;
+            EXPECT_NE(rb.body.value("error", "").find("no follower on crown:"), std::string::npos) << rb.text;
+          }
+      mv["return"] = {{"at", space}};
+      Resp res = post(move_path, mv);
+      ASSERT_EQ(res.status, 200) << res.text;
+      EXPECT_GE(res.body["supply"][p].get<int>(), v["supply"][p].get<int>() + 1);
+      took_back = true;
+      break;
+    }
+    if (took_back) break;
+    // otherwise fill crown spaces while there are free ones
+    if (!pl["crowns"].empty()) mv["meeple"] = pl["crowns"][0];
+    else if (!pl["plain"].get<bool>() && !pl["meeples"].empty()) mv["meeple"] = pl["meeples"][0]["at"];
+    Resp r = post(move_path, mv);
+    ASSERT_EQ(r.status, 200) << r.text;
+  }
+  EXPECT_TRUE(took_back) << "no festival tile offered a crown take-back";
+  Resp rec = get("/api/games/" + id + "/record");
+  carc::Record parsed = carc::parse_record(rec.text);
+  EXPECT_TRUE(std::any_of(parsed.turns.begin(), parsed.turns.end(), [](const carc::TurnRecord& t) { return t.ret && t.ret->crown(); }));
+  EXPECT_NO_THROW(carc::replay(parsed));
+}
