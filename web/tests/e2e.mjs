@@ -322,6 +322,21 @@ async function wheelGame(browser, url, errors) {
   await page.waitForFunction(() => /the Plague took back/.test(document.querySelector('[data-testid="replay-move"]')?.textContent || ''));
   const replayLog = await page.locator('.log').textContent();
   check(/The pig moves 1 to the Plague/.test(replayLog) && /Ann scores 6 for a crown space of the Plague/.test(replayLog), 'the replay log tells the pig and the crown scoring');
+
+  // a new game from the lobby form: the Wheel of Fortune against the computer
+  await page.goto(url);
+  await page.getByTestId('tileset').selectOption('wheel-of-fortune');
+  await page.getByTestId('create-game').click();
+  await page.waitForURL(/#\/game\//);
+  await page.getByTestId('wheel').waitFor();
+  const gid = page.url().match(/#\/game\/([a-z0-9]+)/)[1];
+  const g = await api(`/api/games/${gid}`);
+  check(g.tileset === 'wheel-of-fortune' && g.board.length === 16 && g.players[1].type === 'ai', 'the lobby form starts a Wheel of Fortune game against the computer');
+  await page.locator('[data-testid^="cell-"]').first().waitFor();
+  await page.locator('[data-testid^="cell-"]').first().click();
+  await page.getByTestId('confirm').click();
+  await page.waitForFunction(() => /turn [3-9]$|turn \d\d$/.test(document.querySelector('[data-testid="tiles-left"]')?.textContent || ''), null, { timeout: 30000 });
+  check(true, 'the computer answered on the wheel board');
   await page.close();
 }
 
