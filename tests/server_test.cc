@@ -714,3 +714,323 @@ TEST_F(ServerTest, FruitHarvestAndSaleThroughTheApi) {
   EXPECT_EQ(r.status, 422) << r.text;
   EXPECT_FALSE(base["game"].contains("fruit"));
 }
+
+// The Wheel of Fortune through the API: the tile data has the start board; a new game shows
+// the wheel (segments, crown spaces, the pig on Fortuna); a follower goes to a crown space and
+// the view shows it there; the Plague is decided seat by seat: a non-active human seat decides
+// (the active seat's token is refused with 409, a crown follower or a placement with 422), a
+// restart in the middle of the Plague keeps the decisions made so far; the log tells the wheel
+// in words; the record keeps the crown and Plague entries and replays to the same scores.
+TEST_F(ServerTest, WheelOfFortuneThroughTheApi) {
+  Resp tiles = get("/api/tiles?tileset=wheel-of-fortune");
+  ASSERT_EQ(tiles.status, 200) << tiles.text;
+  EXPECT_TRUE(tiles.body["start"].is_null());
+  ASSERT_EQ(tiles.body["board"]["cells"].size(), 16u);
+  ASSERT_EQ(tiles.body["board"]["wheel"].size(), 6u);
+  EXPECT_EQ(tiles.body["board"]["wheel"][5]["event"], "plague");
+  int numbered = 0;
+  for (const auto& t : tiles.body["tiles"]) numbered += t["wheel"].get<int>() > 0 ? t["count"].get<int>() : 0;
+  EXPECT_EQ(numbered, 19);
+
+  // With every other expansion too.
+  json all = create(hotseat(), 5, json{{"tileset", "wheel-of-fortune"}, {"expansions", {"festival", "fortune-teller", "fruit-trees"}}});
+  EXPECT_EQ(all["game"]["tileset"], "wheel-of-fortune");
+  EXPECT_EQ(all["game"]["expansions"].size(), 3u);
+  EXPECT_TRUE(all["game"].contains("wheel"));
+  EXPECT_EQ(post("/api/games", json{{"players", hotseat()}, {"tileset", "wheel"}}).status, 400);
+
+  json g = create(hotseat(), 21, json{{"tileset", "wheel-of-fortune"}});
+  const std::string id = g["id"];
+  json tokens = tokens_of(g);
+  json v0 = g["game"];
+  ASSERT_TRUE(v0.contains("wheel"));
+  EXPECT_EQ(v0["board"].size(), 16u);
+  EXPECT_TRUE(v0["last"].is_null());
+  EXPECT_EQ(v0["wheel"]["segments"].size(), 6u);
+  int spaces = 0;
+  for (const auto& s : v0["wheel"]["segments"]) spaces += int(s["crowns"].size());
+  EXPECT_EQ(spaces, 9);
+  const std::string move_path = "/api/games/" + id + "/move";
+  auto crown_player = [](const json& v, const std::string& space) {
+    for (const auto& s : v["wheel"]["segments"])
+      for (const auto& c : s["crowns"])
+        if (c["space"] == space) return c["player"].get<int>();
+    return -2;
+  };
+  auto land_followers = [](const json& v, int p) {
+    int n = 0;
+    for (const auto& f : v["followers"]) n += f["player"] == p;
+    return n;
+  };
+
+  bool crowned = false, bad_crown_checked = false, nonactive_plague = false, restarted = false;
+  int plague_decisions = 0, plague_turn = 0;
+  for (int step = 0; step < 400; ++step) {
+    json v = get("/api/games/" + id).body;
+    if (v["status"] != "playing") break;
+    // done when the turn of the last Plague is complete (the record holds whole turns)
+    if (crowned && nonactive_plague && plague_decisions >= 2 && v["turn"].get<int>() >= plague_turn) break;
+    const int p = v["current_player"];
+    json legal = get("/api/games/" + id + "/legal").body;
+    ASSERT_EQ(legal["player"], p);
+    if (v["phase"] == "plague") {
+      ASSERT_EQ(legal["phase"], "plague");
+      ASSERT_EQ(v["wheel"]["plague_player"], p);
+      EXPECT_EQ(v["wheel"]["pig_event"], "plague");
+      ASSERT_FALSE(legal["plague"].empty());
+      EXPECT_TRUE(legal["placements"].empty());
+      EXPECT_EQ(legal["reason"], "The Plague: take back one of your followers");
+      const int tp = v["turn_player"];
+      const json& f = legal["plague"][0];
+      json mv = {{"token", tokens[p]}, {"kind", "plague"}, {"x", f["x"]}, {"y", f["y"]}, {"at", f["at"]}, {"turn", legal["turn"]}};
+      if (tp != p) {
+        // the active seat may not decide for the deciding one
+        json wrong = mv;
+        wrong["token"] = tokens[tp];
+        Resp r = post(move_path, wrong);
+        EXPECT_EQ(r.status, 409) << r.text;
+        EXPECT_NE(r.body.value("error", "").find("Plague"), std::string::npos) << r.text;
+        // nor may the deciding seat place the tile now, name a crown follower or another's follower
+        Resp r2 = post(move_path, json{{"token", tokens[p]}, {"x", 0}, {"y", -1}, {"rotation", 0}});
+        EXPECT_EQ(r2.status, 422) << r2.text;
+        EXPECT_NE(r2.body.value("error", "").find("Plague"), std::string::npos) << r2.text;
+        Resp r3 = post(move_path, json{{"token", tokens[p]}, {"kind", "plague"}, {"at", "crown:plague:0"}});
+        EXPECT_EQ(r3.status, 422) << r3.text;
+        EXPECT_NE(r3.body.value("error", "").find("immune"), std::string::npos) << r3.text;
+        Resp r4 = post(move_path, json{{"token", tokens[p]}, {"kind", "plague"}, {"x", 1}, {"y", 1}, {"at", "C"}});
+        EXPECT_EQ(r4.status, 422) << r4.text;
+        Resp r5 = post(move_path, json{{"token", tokens[p]}, {"kind", "plague"}, {"x", f["x"]}, {"y", f["y"]}});
+        EXPECT_EQ(r5.status, 400) << r5.text;
+        EXPECT_EQ(get("/api/games/" + id).body["version"], v["version"]);  // nothing changed
+        // a restart in the middle of the Plague keeps it (and the decisions made so far)
+        if (!restarted) {
+          restarted = true;
+          restart();
+          json after = get("/api/games/" + id).body;
+          for (const char* key : {"board", "followers", "scores", "supply", "tile", "phase", "current_player", "wheel", "events"})
+            EXPECT_EQ(after[key], v[key]) << key;
+        }
+      }
+      const int before = land_followers(v, p);
+      Resp r = post(move_path, mv);
+      ASSERT_EQ(r.status, 200) << r.text;
+      EXPECT_EQ(land_followers(r.body, p), before - 1);
+      EXPECT_GE(r.body["supply"][p].get<int>(), v["supply"][p].get<int>() + 1);
+      bool logged = false;
+      for (const auto& e : r.body["wheel"]["log"])
+        if (e["kind"] == "plague" && e["turn"] == legal["turn"] && e["x"] == f["x"] && e["y"] == f["y"] && e["player"] == p)
+          logged = e["text"].get<std::string>().find("for the Plague") != std::string::npos;
+      EXPECT_TRUE(logged) << r.body["wheel"]["log"].dump();
+      ++plague_decisions;
+      plague_turn = legal["turn"];
+      if (tp != p) nonactive_plague = true;
+      continue;
+    }
+    ASSERT_EQ(v["phase"], "place");
+    ASSERT_FALSE(legal["placements"].empty());
+    const json& pl = legal["placements"][size_t(step * 5) % legal["placements"].size()];
+    ASSERT_TRUE(pl.contains("crowns"));
+    json mv = {{"token", tokens[p]}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]}, {"turn", legal["turn"]}};
+    if (!crowned && !pl["crowns"].empty() && step >= 2) {
+      const std::string space = pl["crowns"].back();
+      if (!bad_crown_checked) {
+        bad_crown_checked = true;
+        json bad = mv;
+        bad["meeple"] = "crown:nowhere:0";
+        Resp r = post(move_path, bad);
+        EXPECT_EQ(r.status, 422) << r.text;
+        EXPECT_NE(r.body.value("error", "").find("no crown space"), std::string::npos) << r.text;
+        bad["kind"] = "dance";
+        EXPECT_EQ(post(move_path, bad).status, 400);
+      }
+      mv["meeple"] = space;
+      Resp r = post(move_path, mv);
+      ASSERT_EQ(r.status, 200) << r.text;
+      // the crown follower stays unless the very next draw turned the wheel onto its segment
+      const bool scored = r.body["events"].size() > v["events"].size() && r.body["events"].back()["kind"] == "crown";
+      if (!scored) {
+        EXPECT_EQ(crown_player(r.body, space), p);
+        EXPECT_EQ(r.body["supply"][p].get<int>(), v["supply"][p].get<int>() - 1);
+      }
+      crowned = true;
+      continue;
+    }
+    if (!pl["meeples"].empty()) mv["meeple"] = pl["meeples"][0]["at"];
+    Resp r = post(move_path, mv);
+    ASSERT_EQ(r.status, 200) << r.text;
+  }
+  EXPECT_TRUE(crowned) << "no crown placement";
+  EXPECT_TRUE(nonactive_plague) << "no Plague decision by a non-active seat";
+  EXPECT_TRUE(restarted);
+  json v = get("/api/games/" + id).body;
+  // the log in words: the pig's moves, wheel scorings
+  bool pig_line = false;
+  for (const auto& e : v["wheel"]["log"])
+    if (e["kind"] == "pig") pig_line |= e["text"].get<std::string>().rfind("The pig moves ", 0) == 0;
+  EXPECT_TRUE(pig_line);
+  for (const auto& e : v["events"]) {
+    const std::string k = e["kind"], text = e["text"];
+    if (k == "fortuna") EXPECT_NE(text.find(": Fortuna"), std::string::npos) << text;
+    if (k == "storm") EXPECT_NE(text.find("in the storm for"), std::string::npos) << text;
+    if (k == "crown") EXPECT_NE(text.find("for a crown space of "), std::string::npos) << text;
+  }
+  // the record keeps the crown placement and the Plague, and replays to the same scores
+  Resp rec = get("/api/games/" + id + "/record");
+  ASSERT_EQ(rec.status, 200);
+  EXPECT_NE(rec.text.find("\"crown:"), std::string::npos);
+  EXPECT_NE(rec.text.find("\"plague\""), std::string::npos);
+  carc::Replay rp = carc::replay(carc::parse_record(rec.text));
+  json scores = v["scores"];  // less what the turn in progress scored (its wheel turned at the draw)
+  for (const auto& e : v["events"])
+    if (e["turn"].get<int>() > v["turn"].get<int>()) scores[e["player"].get<int>()] = scores[e["player"].get<int>()].get<int>() - e["points"].get<int>();
+  EXPECT_EQ(json(rp.state.scores()), scores);
+}
+
+// The Wheel of Fortune against an AI seat: the AI decides its own Plague choices (and the human
+// theirs when the AI's wheel tile starts the Plague); the game runs to its end.
+TEST_F(ServerTest, WheelOfFortuneAiDecidesItsPlague) {
+  json g = create(json::array({{{"name", "Ann"}, {"type", "human"}}, {{"name", "Bot"}, {"type", "ai"}, {"ai", "greedy"}}}), 8,
+                  json{{"tileset", "wheel-of-fortune"}});
+  const std::string id = g["id"];
+  json tokens = tokens_of(g);
+  int human_plague = 0;
+  json v;
+  for (int i = 0; i < 300; ++i) {
+    v = wait_for_human(id);
+    if (v["status"] != "playing") break;
+    ASSERT_EQ(v["current_player"], 0);
+    json legal = get("/api/games/" + id + "/legal").body;
+    if (v["phase"] == "plague") {
+      const json& f = legal["plague"][0];
+      Resp r = post("/api/games/" + id + "/move", json{{"token", tokens[0]}, {"kind", "plague"}, {"x", f["x"]}, {"y", f["y"]}, {"at", f["at"]}});
+      ASSERT_EQ(r.status, 200) << r.text;
+      ++human_plague;
+      continue;
+    }
+    ASSERT_EQ(play_one(id, tokens, size_t(i), true).status, 200);
+  }
+  EXPECT_EQ(v["status"], "finished");
+  carc::Record rec = carc::parse_record(get("/api/games/" + id + "/record").text);
+  int ai_plague = 0;
+  for (size_t t = 0; t < rec.turns.size(); ++t) {
+    // turn t's Plague entries: the active player first, then in turn order
+    const auto& pl = rec.turns[t].plague;
+    for (size_t k = 0; k < pl.size(); ++k) ai_plague += 1;
+  }
+  ai_plague -= human_plague;
+  EXPECT_GT(ai_plague, 0) << "the AI never decided a Plague";
+  RecordProperty("human_plague_decisions", human_plague);
+  EXPECT_EQ(json(carc::replay(rec, true).state.scores()), v["scores"]);
+}
+
+// The Wheel of Fortune with the Fortune Teller: a wheel tile among several drawn tiles is
+// chosen first ({"kind": "choose"}), which turns the wheel, then placed.
+TEST_F(ServerTest, WheelOfFortuneChooseThroughTheApi) {
+  json g = create(hotseat(), 2, json{{"tileset", "wheel-of-fortune"}, {"expansions", {"fortune-teller"}}});
+  const std::string id = g["id"];
+  json tokens = tokens_of(g);
+  const std::string move_path = "/api/games/" + id + "/move";
+  bool chose = false;
+  for (int step = 0; step < 400 && !chose; ++step) {
+    json v = get("/api/games/" + id).body;
+    if (v["status"] != "playing") break;
+    const int p = v["current_player"];
+    json legal = get("/api/games/" + id + "/legal").body;
+    if (v["phase"] == "plague") {
+      const json& f = legal["plague"][0];
+      ASSERT_EQ(post(move_path, json{{"token", tokens[p]}, {"kind", "plague"}, {"x", f["x"]}, {"y", f["y"]}, {"at", f["at"]}}).status, 200);
+      continue;
+    }
+    if (legal.contains("choices")) {
+      const json& c = legal["choices"][0];
+      const std::string tile = c["tile"];
+      for (const auto& pl : legal["placements"]) EXPECT_NE(pl["choice"], c["choice"]);  // placed only once chosen
+      // placing it without choosing it first is refused
+      Resp bad = post(move_path, json{{"token", tokens[p]}, {"tile", tile}, {"x", 0}, {"y", -1}, {"rotation", 0}});
+      EXPECT_EQ(bad.status, 422) << bad.text;
+      EXPECT_NE(bad.body.value("error", "").find("choose it first"), std::string::npos) << bad.text;
+      Resp r = post(move_path, json{{"token", tokens[p]}, {"kind", "choose"}, {"tile", tile}, {"turn", legal["turn"]}});
+      ASSERT_EQ(r.status, 200) << r.text;
+      EXPECT_EQ(r.body["chosen"], c["choice"]);
+      EXPECT_EQ(r.body["tile"], tile);
+      const json& last = r.body["wheel"]["log"].back();
+      EXPECT_EQ(last["turn"], legal["turn"]);
+      EXPECT_EQ(last["tile"], tile);
+      EXPECT_EQ(last["steps"], c["wheel"]);
+      // choosing again is refused
+      EXPECT_EQ(post(move_path, json{{"token", tokens[r.body["current_player"].get<int>()]}, {"kind", "choose"}, {"tile", tile}}).status, 422);
+      chose = true;
+      continue;
+    }
+    // prefer a fortune teller on a tent (draws more tiles), else the first follower spot
+    const json* pick = &legal["placements"][size_t(step) % legal["placements"].size()];
+    std::string meeple;
+    for (const auto& pl : legal["placements"])
+      for (const auto& m : pl["meeples"])
+        if (m["kind"] == "tent" && meeple.empty()) {
+          pick = &pl;
+          meeple = m["at"];
+        }
+    json mv = {{"token", tokens[p]}, {"x", (*pick)["x"]}, {"y", (*pick)["y"]}, {"rotation", (*pick)["rotation"]},
+               {"choice", pick->value("choice", 0)}};
+    if (!meeple.empty()) mv["meeple"] = meeple;
+    Resp r = post(move_path, mv);
+    ASSERT_EQ(r.status, 200) << r.text;
+  }
+  EXPECT_TRUE(chose) << "no wheel tile to choose among several drawn";
+  EXPECT_NO_THROW(carc::replay(carc::parse_record(get("/api/games/" + id + "/record").text)));
+}
+
+// The Wheel of Fortune with the Festival: a festival tile may take back a follower from a crown
+// space ({"return": {"at": "crown:..."}}); a space the player does not hold is refused.
+TEST_F(ServerTest, WheelOfFortuneFestivalCrownTakeBack) {
+  json g = create(hotseat(), 6, json{{"tileset", "wheel-of-fortune"}, {"expansions", {"festival"}}});
+  const std::string id = g["id"];
+  json tokens = tokens_of(g);
+  const std::string move_path = "/api/games/" + id + "/move";
+  bool took_back = false;
+  for (int step = 0; step < 300 && !took_back; ++step) {
+    json v = get("/api/games/" + id).body;
+    if (v["status"] != "playing") break;
+    const int p = v["current_player"];
+    json legal = get("/api/games/" + id + "/legal").body;
+    if (v["phase"] == "plague") {
+      const json& f = legal["plague"][0];
+      ASSERT_EQ(post(move_path, json{{"token", tokens[p]}, {"kind", "plague"}, {"x", f["x"]}, {"y", f["y"]}, {"at", f["at"]}}).status, 200);
+      continue;
+    }
+    const json& pl = legal["placements"][size_t(step) % legal["placements"].size()];
+    json mv = {{"token", tokens[p]}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]}};
+    for (const auto& r : pl["returns"]) {
+      if (!r.value("crown", false)) continue;
+      const std::string space = r["at"];
+      // a space the player does not hold is refused
+      for (const auto& seg : v["wheel"]["segments"])
+        for (const auto& c : seg["crowns"])
+          if (c["player"] != p) {
+            json bad = mv;
+            bad["return"] = {{"at", c["space"]}};
+            Resp rb = post(move_path, bad);
+            EXPECT_EQ(rb.status, 422) << rb.text;
+            EXPECT_NE(rb.body.value("error", "").find("no follower on crown:"), std::string::npos) << rb.text;
+          }
+      mv["return"] = {{"at", space}};
+      Resp res = post(move_path, mv);
+      ASSERT_EQ(res.status, 200) << res.text;
+      EXPECT_GE(res.body["supply"][p].get<int>(), v["supply"][p].get<int>() + 1);
+      took_back = true;
+      break;
+    }
+    if (took_back) break;
+    // otherwise fill crown spaces while there are free ones
+    if (!pl["crowns"].empty()) mv["meeple"] = pl["crowns"][0];
+    else if (!pl["plain"].get<bool>() && !pl["meeples"].empty()) mv["meeple"] = pl["meeples"][0]["at"];
+    Resp r = post(move_path, mv);
+    ASSERT_EQ(r.status, 200) << r.text;
+  }
+  EXPECT_TRUE(took_back) << "no festival tile offered a crown take-back";
+  Resp rec = get("/api/games/" + id + "/record");
+  carc::Record parsed = carc::parse_record(rec.text);
+  EXPECT_TRUE(std::any_of(parsed.turns.begin(), parsed.turns.end(), [](const carc::TurnRecord& t) { return t.ret && t.ret->crown(); }));
+  EXPECT_NO_THROW(carc::replay(parsed));
+}

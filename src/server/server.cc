@@ -86,6 +86,23 @@ std::string kind_words(const std::string& kind) {
   return kind;
 }
 
+// Wheel of Fortune: a segment's event in words ("Fortuna", "the Plague").
+std::string segment_words(const Game& g, int seg) {
+  static const char* k[kWheelEvents] = {"Fortuna", "Taxes", "the Famine", "the Storm", "the Inquisition", "the Plague"};
+  if (seg < 0 || seg >= int(g.wheel().size())) return "?";
+  return k[int(g.wheel()[seg].event)];
+}
+
+// A follower's role by the kind of feature it stands on.
+std::string follower_role(const std::string& kind) {
+  if (kind == "road") return "thief";
+  if (kind == "city") return "knight";
+  if (kind == "monastery") return "monk";
+  if (kind == "farm") return "farmer";
+  if (kind == "tent") return "fortune teller";
+  return "follower";
+}
+
 json parse_body(const httplib::Request& req) {
   if (req.body.empty()) return json::object();
   json j = json::parse(req.body, nullptr, false);
@@ -252,6 +269,98 @@ json follower_json(const State& s, int i) {
           {"at", t.location_name(seg, P.rot)}, {"kind", kind_name(t.rot[0].seg[seg].kind)}};
 }
 
+// Wheel of Fortune: every turn of the wheel so far, the turn in progress included when its
+// wheel tile has already turned the wheel (a single drawn wheel tile at once, else after the
+// Choose decision). A placed wheel tile always turned the wheel before it was placed.
+struct PigMove {
+  int turn, player, type, steps, from, to;
+};
+std::vector<PigMove> pig_moves(const State& s) {
+  std::vector<PigMove> out;
+  const Game& g = s.game();
+  if (!s.has_wheel()) return out;
+  const int nseg = int(g.wheel().size());
+  int pig = g.wheel_start();
+  for (const Draw& d : s.draws()) {
+    const int w = g.type(d.type).wheel;
+    if (d.fate != Fate::Placed || !w) continue;
+    const int to = (pig + w) % nseg;
+    out.push_back({d.turn, (d.turn - 1) % s.num_players(), d.type, w, pig, to});
+    pig = to;
+  }
+  if ((s.phase() == Phase::Place || s.phase() == Phase::Plague) && s.chosen() >= 0) {
+    const int t = s.drawn_tile(s.chosen());
+    if (const int w = g.type(t).wheel; w) out.push_back({s.turn() + 1, s.turn_player(), t, w, pig, (pig + w) % nseg});
+  }
+  return out;
+}
+
+// A follower's place given by its slot, and who put it there (the player of the turn that
+// placed the tile: followers are only ever deployed on the tile just placed).
+json slot_json(const State& s, uint16_t slot) {
+  const int pi = s.slot_tile(slot);
+  const PlacedTile& P = s.placed(pi);
+  const TileType& t = s.game().type(P.type);
+  const int seg = s.slot_segment(slot);
+  const int turn = pi - s.game().num_setup_tiles() + 1;
+  return {{"player", turn >= 1 ? (turn - 1) % s.num_players() : -1},
+          {"x", P.x},
+          {"y", P.y},
+          {"seg", seg},
+          {"at", t.location_name(seg, P.rot)},
+          {"follower", follower_role(kind_name(t.rot[0].seg[seg].kind))}};
+}
+
+// Wheel of Fortune, public part: the segments clockwise with their crown spaces (the player on
+// each, -1 when free), the pig's segment, the player deciding the Plague now (-1), and the
+// wheel's log in words: each turn of the wheel and each follower taken back for the Plague.
+json wheel_json(const State& s, const std::vector<std::string>& names) {
+  const Game& g = s.game();
+  auto who = [&](int p) { return p >= 0 && p < int(names.size()) ? names[p] : std::string("?"); };
+  json segs = json::array();
+  for (int i = 0; i < int(g.wheel().size()); ++i) {
+    json crowns = json::array();
+    for (int k = 0; k < kMaxCrownsPerSegment; ++k) {
+      const int c = i * kMaxCrownsPerSegment + k;
+      if (g.crown_exists(c)) crowns.push_back({{"space", g.crown_name(c)}, {"player", s.crown(c)}});
+    }
+    segs.push_back({{"event", kWheelEventNames[int(g.wheel()[i].event)]}, {"name", segment_words(g, i)}, {"crowns", crowns}});
+  }
+  json log = json::array();
+  for (const PigMove& m : pig_moves(s)) {
+    const std::string& id = g.type(m.type).id;
+    log.push_back({{"turn", m.turn},
+                   {"player", m.player},
+                   {"kind", "pig"},
+                   {"tile", id},
+                   {"steps", m.steps},
+                   {"from", kWheelEventNames[int(g.wheel()[m.from].event)]},
+                   {"to", kWheelEventNames[int(g.wheel()[m.to].event)]},
+                   {"text", "The pig moves " + std::to_string(m.steps) + " to " + segment_words(g, m.to) + " (tile " + id +
+                                " drawn by " + who(m.player) + ")"}});
+    std::vector<uint16_t> picks;
+    if (m.turn <= int(s.history().size())) {
+      const TurnLog& tl = s.history()[size_t(m.turn - 1)];
+      for (int k = 0; k < tl.nplague; ++k) picks.push_back(tl.plague[k]);
+    } else {
+      for (int k = 0; k < s.num_plague_picks(); ++k) picks.push_back(s.plague_pick(k));
+    }
+    for (uint16_t slot : picks) {
+      json f = slot_json(s, slot);
+      f["turn"] = m.turn;
+      f["kind"] = "plague";
+      f["text"] = who(f["player"]) + " takes back a " + f["follower"].get<std::string>() + " from (" +
+                  std::to_string(f["x"].get<int>()) + "," + std::to_string(f["y"].get<int>()) + ") for the Plague";
+      log.push_back(f);
+    }
+  }
+  return {{"segments", segs},
+          {"pig", s.pig()},
+          {"pig_event", kWheelEventNames[int(g.wheel()[s.pig()].event)]},
+          {"plague_player", s.phase() == Phase::Plague ? s.plague_player() : -1},
+          {"log", log}};
+}
+
 // "an apple", "a cherry".
 std::string fruit_words(int f) {
   const std::string n = kFruitNames[f];
@@ -261,13 +370,31 @@ std::string fruit_words(int f) {
 // One scoring in words. Fruit scorings name what happened: "Ann harvests an apple worth 4",
 // "Ben sells 3 fruits for 10" (the move of the event's turn tells which), and at the end
 // "Ann scores 2 for 2 fruit tokens held (final scoring)". A harvest is shown on its tree.
-json event_json(const ScoreEvent& e, const std::vector<std::string>& names, const State& s) {
+// Wheel of Fortune events: "Ann scores 3: Fortuna", "Ben scores 8 in taxes for knights in a
+// city", "Ann scores 6 for a crown space of the Plague" (`pig_at`: the pig's segment after each
+// turn's turn of the wheel).
+json event_json(const ScoreEvent& e, const std::vector<std::string>& names, const State& s,
+                const std::map<int, int>& pig_at = {}) {
   const std::string who = e.player >= 0 && e.player < int(names.size()) ? names[e.player] : "?";
-  std::string text = who + " scores " + std::to_string(e.points) + (e.points == 1 ? " point" : "") + " for " +
-                     kind_words(e.kind);
+  const std::string pts = std::to_string(e.points);
+  std::string text = who + " scores " + pts + (e.points == 1 ? " point" : "") + " for " + kind_words(e.kind);
   int x = e.x, y = e.y;
   json fruit;
-  if (e.kind == "fruit" && e.final) {
+  if (e.kind == "fortuna") {
+    text = who + " scores " + pts + ": Fortuna";
+  } else if (e.kind == "taxes") {
+    text = who + " scores " + pts + " in taxes for knights in a city";
+  } else if (e.kind == "famine") {
+    text = who + " scores " + pts + " in the famine for a farmer";
+  } else if (e.kind == "storm") {
+    text = who + " scores " + pts + " in the storm for " + pts + " follower" + (e.points == 1 ? "" : "s") + " in supply";
+  } else if (e.kind == "inquisition") {
+    text = who + " scores " + pts + " in the inquisition for a monk";
+  } else if (e.kind == "crown") {
+    auto it = pig_at.find(e.turn);
+    text = who + " scores " + pts + " for a crown space" +
+           (it != pig_at.end() ? " of " + segment_words(s.game(), it->second) : std::string());
+  } else if (e.kind == "fruit" && e.final) {
     text = who + " scores " + std::to_string(e.points) + " for " + std::to_string(e.points) + " fruit token" +
            (e.points == 1 ? "" : "s") + " held";
   } else if (e.kind == "fruit" && e.turn >= 1 && e.turn <= int(s.history().size())) {
@@ -323,14 +450,22 @@ json board_json(const State& s, const std::vector<ScoreEvent>& events, const std
   j["tileset"] = s.rules().tileset;
   j["expansions"] = s.rules().expansions();
   j["turn"] = s.turn();
-  j["phase"] = s.is_terminal() ? "over" : s.is_chance() ? "draw" : "place";
-  j["current_player"] = s.is_terminal() ? -1 : s.turn_player();
-  j["tile"] = s.phase() == Phase::Place ? json(g.type(s.current_tile()).id) : json(nullptr);
+  const bool placing = s.phase() == Phase::Place || s.phase() == Phase::Plague;
+  j["phase"] = s.is_terminal() ? "over" : s.is_chance() ? "draw" : s.phase() == Phase::Plague ? "plague" : "place";
+  // The player to decide: during the Plague the player taking a follower back, who may not be
+  // the player whose turn it is (turn_player).
+  j["current_player"] = s.is_terminal() ? -1 : s.phase() == Phase::Plague ? s.current_player() : s.turn_player();
+  j["turn_player"] = s.is_terminal() ? -1 : s.turn_player();
+  j["tile"] = placing ? json(g.type(s.current_tile()).id) : json(nullptr);
   json drawn = json::array();  // Fortune Teller: every tile drawn this turn, the player picks one
-  if (s.phase() == Phase::Place)
+  if (placing)
     for (int i = 0; i < s.num_drawn(); ++i)
-      drawn.push_back({{"tile", g.type(s.drawn_tile(i)).id}, {"placeable", s.drawn_placeable(i)}});
+      drawn.push_back({{"tile", g.type(s.drawn_tile(i)).id},
+                       {"placeable", s.drawn_placeable(i)},
+                       {"wheel", g.type(s.drawn_tile(i)).wheel}});
   j["drawn"] = drawn;
+  // Wheel of Fortune: the drawn tile chosen to turn the wheel (-1: none yet)
+  if (s.has_wheel()) j["chosen"] = placing ? s.chosen() : -1;
   j["bag"] = s.bag_size();
   j["total_tiles"] = g.total_tiles();
   json bag = json::object();  // what is left in the bag (public: every draw is seen)
@@ -353,11 +488,14 @@ json board_json(const State& s, const std::vector<ScoreEvent>& events, const std
   }
   j["scores"] = scores;
   j["supply"] = supply;
+  std::map<int, int> pig_at;  // turn -> the pig's segment after that turn's wheel
+  for (const PigMove& m : pig_moves(s)) pig_at[m.turn] = m.to;
   json ev = json::array();
-  for (const auto& e : events) ev.push_back(event_json(e, names, s));
+  for (const auto& e : events) ev.push_back(event_json(e, names, s, pig_at));
   j["events"] = ev;
   if (s.rules().fruit_trees) j["fruit"] = fruit_json(s);
-  if (s.num_placed() > 1) {
+  if (s.has_wheel()) j["wheel"] = wheel_json(s, names);
+  if (s.num_placed() > g.num_setup_tiles()) {
     const PlacedTile& P = s.placed(s.num_placed() - 1);
     j["last"] = {{"x", P.x}, {"y", P.y}};
   } else {
@@ -373,10 +511,31 @@ json board_json(const State& s, const std::vector<ScoreEvent>& events, const std
 // followed by a fruit action has "fruit": {"harvest": [{type, x, y, left, new}], "sell": [types
 // held]} (any set of 1 to 4 of them); "new" marks the tree of the placed tile itself, which gets
 // the stack chosen by "fruit_type" (the listed type is the default, the first unused stack).
+// Wheel of Fortune: during the Plague, "phase": "plague", "player" is the player deciding and
+// "plague" lists their followers on the land ({x, y, at, seg, kind}); "placements" is empty.
+// A wheel tile among several drawn tiles must be chosen first: "choices" lists them
+// ({choice, tile, wheel}) and their placements follow once chosen. A placement lists in
+// "crowns" the free crown spaces its follower may go to instead of onto the tile, and in
+// "returns" (Festival) the player's crown followers as {"at": "crown:taxes:0", "crown": true}.
 json legal_json(const State& s) {
   json out;
   out["turn"] = s.turn() + 1;
-  out["player"] = s.is_terminal() ? -1 : s.turn_player();
+  out["player"] = s.is_terminal() ? -1 : s.phase() == Phase::Plague ? s.current_player() : s.turn_player();
+  out["phase"] = s.phase() == Phase::Plague ? "plague" : "place";
+  if (s.phase() == Phase::Plague) {
+    out["tile"] = s.game().type(s.current_tile()).id;
+    out["placements"] = json::array();
+    std::vector<Move> moves;
+    s.legal_moves(moves);
+    json pl = json::array();
+    for (const Move& m : moves) {
+      json f = follower_json(s, m.ret);
+      pl.push_back({{"x", f["x"]}, {"y", f["y"]}, {"at", f["at"]}, {"seg", f["seg"]}, {"kind", f["kind"]}});
+    }
+    out["plague"] = pl;
+    out["reason"] = "The Plague: take back one of your followers";
+    return out;
+  }
   if (s.phase() != Phase::Place) {
     out["tile"] = nullptr;
     out["placements"] = json::array();
@@ -385,10 +544,19 @@ json legal_json(const State& s) {
   out["tile"] = s.game().type(s.current_tile()).id;
   std::vector<Move> moves;
   s.legal_moves(moves);
+  json choices = json::array();
+  for (const Move& m : moves)
+    if (m.kind == MoveKind::Choose) {
+      const TileType& t = s.game().type(s.drawn_tile(m.choice));
+      choices.push_back({{"choice", m.choice}, {"tile", t.id}, {"wheel", t.wheel}});
+    }
+  if (!choices.empty()) out["choices"] = choices;
   struct Group {
     bool plain = false;
     std::vector<int> segs;
     std::vector<int> rets;
+    std::vector<int> crowns;      // free crown spaces for the follower
+    std::vector<int> crown_rets;  // Festival: own crown followers that may be taken back
     uint32_t fruit_types = 0;  // stacks that may go on a tree tile
     int8_t first_type = -1;    // the default stack (the first listed)
     uint32_t harvest = 0;      // with the default stack: trees that may be harvested
@@ -399,6 +567,7 @@ json legal_json(const State& s) {
   };
   std::map<std::tuple<int, int, int, int>, Group> groups;  // (choice, x, y, rot)
   for (const Move& m : moves) {
+    if (m.kind != MoveKind::Place) continue;
     Group& g = groups[{m.choice, m.x, m.y, m.rot}];
     if (m.fruit_type >= 0) {
       g.fruit_types |= 1u << m.fruit_type;
@@ -406,8 +575,12 @@ json legal_json(const State& s) {
     }
     if (m.action == FruitAction::Harvest && m.fruit_type == g.first_type) g.harvest |= 1u << m.target;
     if (m.action == FruitAction::Sell) g.sell |= m.target;
-    if (m.meeple >= 0)
+    if (m.crown())
+      add(g.crowns, m.meeple - kCrownBase);
+    else if (m.meeple >= 0)
       add(g.segs, m.meeple);
+    else if (m.ret >= kCrownBase)
+      add(g.crown_rets, m.ret - kCrownBase);
     else if (m.ret >= 0)
       add(g.rets, m.ret);
     else
@@ -441,8 +614,14 @@ json legal_json(const State& s) {
         json f = follower_json(s, ri);
         rets.push_back({{"x", f["x"]}, {"y", f["y"]}, {"at", f["at"]}, {"seg", f["seg"]}, {"kind", f["kind"]}});
       }
+      for (int c : g.crown_rets) rets.push_back({{"at", s.game().crown_name(c)}, {"crown", true}});
       json p = {{"x", x}, {"y", y}, {"rotation", 90 * r}, {"choice", choice}, {"tile", t.id}, {"plain", g.plain},
                 {"meeples", meeples}, {"returns", rets}};
+      if (s.has_wheel()) {
+        json crowns = json::array();
+        for (int c : g.crowns) crowns.push_back(s.game().crown_name(c));
+        p["crowns"] = crowns;
+      }
       if (g.fruit_types) {
         json types = json::array();
         for (int f = 0; f < kFruitTypes; ++f)
@@ -457,8 +636,41 @@ json legal_json(const State& s) {
   return out;
 }
 
+// Wheel of Fortune, the Plague: {"kind": "plague", "x", "y", "at"} names one of the deciding
+// player's followers on the land.
+Move plague_move_from(const State& s, const json& body) {
+  if (s.phase() != Phase::Plague) fail(422, "illegal move: no Plague decision is pending");
+  const std::string at = str_field(body, "at");
+  if (at.rfind("crown:", 0) == 0)
+    fail(422, "illegal move: followers on crown spaces are immune to the Plague: take back one from the land");
+  if (at.empty()) fail(400, "'at' is required: the location of the follower taken back (e.g. \"N\")");
+  const int x = int_required(body, "x"), y = int_required(body, "y");
+  const std::string where = "(" + std::to_string(x) + "," + std::to_string(y) + ")";
+  const int pt = std::abs(x) > 1000 || std::abs(y) > 1000 ? -1 : s.tile_at(x, y);
+  if (pt < 0) fail(422, "illegal move: no tile at " + where);
+  const PlacedTile& P = s.placed(pt);
+  const int seg = s.game().type(P.type).segment_at(at, P.rot);
+  if (seg < 0) fail(422, "illegal move: no location '" + at + "' on the tile at " + where);
+  Move m;
+  m.kind = MoveKind::Plague;
+  m.x = int16_t(x);
+  m.y = int16_t(y);
+  for (int i = 0; i < s.num_followers(); ++i)
+    if (s.followers()[i].slot == P.slot_base + seg && s.followers()[i].player == s.plague_player()) m.ret = int8_t(i);
+  if (m.ret < 0) fail(422, "illegal move: you have no follower at " + where + " " + at + " to take back");
+  if (auto err = s.check_move(m); !err.empty()) fail(422, "illegal move: " + err);
+  return m;
+}
+
 // A move request (record-style: board-oriented locations) -> the engine's Move. Throws 422.
+// "kind": "place" (default), "choose" (Wheel of Fortune: a wheel tile among several drawn,
+// named by "choice" or "tile") or "plague".
 Move move_from(const State& s, const json& body) {
+  const std::string kind = str_field(body, "kind", "place");
+  if (kind != "place" && kind != "choose" && kind != "plague") fail(400, "'kind' must be place, choose or plague");
+  if (kind == "plague") return plague_move_from(s, body);
+  if (s.phase() == Phase::Plague)
+    fail(422, "illegal move: the Plague: take back one of your followers first ({\"kind\": \"plague\", \"x\", \"y\", \"at\"})");
   // Which drawn tile: "choice" (index into the view's "drawn"), or "tile" (its id), else the
   // first placeable one.
   int choice = int_field(body, "choice", -1);
@@ -477,6 +689,11 @@ Move move_from(const State& s, const json& body) {
   const TileType& t = s.game().type(s.drawn_tile(choice));
   Move m;
   m.choice = uint8_t(choice);
+  if (kind == "choose") {
+    m.kind = MoveKind::Choose;
+    if (auto err = s.check_move(m); !err.empty()) fail(422, "illegal move: " + err);
+    return m;
+  }
   const int x = int_required(body, "x"), y = int_required(body, "y");
   const int rotation = int_field(body, "rotation", 0);
   if (rotation % 90 != 0 || rotation < 0 || rotation >= 360) fail(400, "'rotation' must be 0, 90, 180 or 270");
@@ -486,7 +703,12 @@ Move move_from(const State& s, const json& body) {
   const int rot = rotation / 90;
   m.rot = t.canonical_rot[rot];
   const std::string meeple = str_field(body, "meeple");
-  if (!meeple.empty()) {
+  if (meeple.rfind("crown:", 0) == 0) {
+    if (!s.has_wheel()) fail(422, "illegal move: crown spaces are on the Wheel of Fortune, which this game does not have");
+    const int c = s.game().crown_index(meeple);
+    if (c < 0) fail(422, "illegal move: no crown space '" + meeple + "' on this wheel (crown:SEGMENT:K, e.g. crown:taxes:0)");
+    m.meeple = int8_t(kCrownBase + c);
+  } else if (!meeple.empty()) {
     const int seg = t.segment_at(meeple, rot);
     if (seg < 0) fail(422, "illegal move: tile " + t.id + " rotated " + std::to_string(rotation) + " has no location '" + meeple + "'");
     m.meeple = int8_t(t.segment_at(t.location_name(seg, rot), m.rot));
@@ -494,6 +716,15 @@ Move move_from(const State& s, const json& body) {
   auto it = body.find("return");
   if (it != body.end() && !it->is_null()) {
     if (!it->is_object()) fail(400, "'return' must be an object {x, y, at}");
+    const std::string at = str_field(*it, "at");
+    if (at.rfind("crown:", 0) == 0) {  // Festival: a follower back from a crown space
+      const int c = s.has_wheel() ? s.game().crown_index(at) : -1;
+      if (c < 0) fail(422, "illegal move: no crown space '" + at + "' in this game");
+      if (s.crown(c) != s.turn_player()) fail(422, "illegal move: you have no follower on " + at);
+      m.ret = int8_t(kCrownBase + c);
+    }
+  }
+  if (it != body.end() && !it->is_null() && m.ret < 0) {
     const int rx = int_required(*it, "x"), ry = int_required(*it, "y");
     const std::string at = str_field(*it, "at");
     const int pt = s.tile_at(rx, ry);
@@ -653,6 +884,41 @@ json view_json(const Session& s) {
   return j;
 }
 
+// Decisions of the turn in progress that the record cannot hold yet (it keeps whole turns):
+// the Wheel of Fortune Choose and the Plague take-backs so far. Kept in the meta so that a
+// reloaded game (the same tile is drawn again) replays them.
+json pending_json(const State& s) {
+  json p = json::object();
+  if (s.phase() != Phase::Place && s.phase() != Phase::Plague) return p;
+  if (s.chosen() >= 0 && s.num_drawn() > 1) p["choice"] = s.chosen();
+  json plague = json::array();
+  for (int i = 0; i < s.num_plague_picks(); ++i) {
+    json f = slot_json(s, s.plague_pick(i));
+    plague.push_back({{"x", f["x"]}, {"y", f["y"]}, {"at", f["at"]}});
+  }
+  if (!plague.empty()) p["plague"] = plague;
+  return p;
+}
+
+void apply_pending(State& s, const json& p) {
+  if (!p.is_object()) return;
+  if (p.contains("choice") && s.phase() == Phase::Place && s.chosen() < 0) {
+    Move c;
+    c.kind = MoveKind::Choose;
+    c.choice = uint8_t(p["choice"].get<int>());
+    if (!s.check_move(c).empty()) return;
+    s.apply(c);
+  }
+  for (const auto& e : p.value("plague", json::array())) {
+    if (s.phase() != Phase::Plague) return;
+    try {
+      s.apply(plague_move_from(s, e));
+    } catch (const ApiError&) {
+      return;
+    }
+  }
+}
+
 json meta_json(const Session& s) {
   json seats = json::array();
   for (const Seat& seat : s.seats)
@@ -663,13 +929,14 @@ json meta_json(const Session& s) {
                      {"resigned", seat.resigned},
                      {"joined", seat.joined}});
   return {{"seats", seats},
+          {"pending", pending_json(*s.state)},
           {"view_only", s.view_only},
           {"end_reason", s.end_reason},
           {"summary",
            {{"status", s.status()},
             {"turn", s.state->turn()},
             {"scores", s.state->scores()},
-            {"current_player", s.over() ? -1 : s.state->turn_player()},
+            {"current_player", s.over() ? -1 : s.state->phase() == Phase::Plague ? s.state->current_player() : s.state->turn_player()},
             {"tileset", s.state->rules().tileset},
             {"expansions", s.state->rules().expansions()}}}};
 }
@@ -765,11 +1032,13 @@ struct Server::Impl {
     auto s = std::make_shared<Session>();
     s->id = id;
     s->created = row->created;
+    json pending;
     try {
       json meta = json::parse(row->meta);
       s->seats = seats_from_meta(meta);
       s->view_only = meta.value("view_only", false);
       s->end_reason = meta.value("end_reason", "");
+      pending = meta.value("pending", json::object());
       Record rec = parse_record(row->record);
       Replay rp = replay(rec);
       s->state = std::make_unique<State>(std::move(rp.state));
@@ -778,7 +1047,10 @@ struct Server::Impl {
       fail(500, "game '" + id + "' cannot be loaded: " + e.what());
     }
     s->state->set_event_log(&s->events);
-    if (!s->view_only) advance(*s->state);
+    if (!s->view_only) {
+      advance(*s->state);  // the same tile as before the restart: the generator continues
+      apply_pending(*s->state, pending);
+    }
     s->players.resize(s->seats.size());
     sessions[id] = s;
     {
@@ -992,10 +1264,18 @@ struct Server::Impl {
               tiles.push_back(t);
             }
             res.set_header("Cache-Control", "max-age=300");
-            send(res, {{"tileset", tileset},
-                       {"expansions", rules.expansions()},
-                       {"start", {{"tile", g->type(g->start_type()).id}, {"rotation", 90 * g->start_rotation()}}},
-                       {"tiles", tiles}});
+            json out = {{"tileset", tileset}, {"expansions", rules.expansions()}, {"tiles", tiles}};
+            out["start"] = g->start_type() >= 0
+                               ? json{{"tile", g->type(g->start_type()).id}, {"rotation", 90 * g->start_rotation()}}
+                               : json(nullptr);
+            if (!g->board_cells().empty()) {  // Wheel of Fortune: the start board and its wheel
+              json cells = json::array(), segs = json::array();
+              for (const auto& c : g->board_cells()) cells.push_back({{"x", c.x}, {"y", c.y}, {"tile", g->type(c.type).id}});
+              for (int i = 0; i < int(g->wheel().size()); ++i)
+                segs.push_back({{"event", kWheelEventNames[int(g->wheel()[i].event)]}, {"crowns", g->wheel()[i].crowns}});
+              out["board"] = {{"cells", cells}, {"wheel", segs}, {"pig", g->wheel_start()}};
+            }
+            send(res, out);
           }));
 
     h.Get("/api/games", wrap([this](const httplib::Request& req, httplib::Response& res) {
@@ -1088,8 +1368,11 @@ struct Server::Impl {
              if (s->view_only) fail(409, "this game is only for viewing");
              if (s->over()) fail(409, "the game is over");
              State& st = *s->state;
-             if (st.current_player() != seat)
+             if (st.current_player() != seat) {
+               if (st.phase() == Phase::Plague)
+                 fail(409, "the Plague: it is " + s->seats[st.current_player()].name + "'s decision, not " + s->seats[seat].name + "'s");
                fail(409, "it is " + s->seats[st.turn_player()].name + "'s turn, not " + s->seats[seat].name + "'s");
+             }
              if (s->seats[seat].resigned) fail(409, "you resigned from this game");
              const int turn = int_field(body, "turn", st.turn() + 1);
              if (turn != st.turn() + 1)
@@ -1196,6 +1479,12 @@ struct Server::Impl {
               if (!t.fruit_type.empty()) j["move"]["fruit_type"] = t.fruit_type;
               if (t.harvest) j["move"]["fruit"] = {{"harvest", {{"x", t.harvest->x}, {"y", t.harvest->y}}}};
               if (!t.sell.empty()) j["move"]["fruit"] = {{"sell", t.sell}};
+              if (t.ret) j["move"]["return"] = t.ret->crown() ? json{{"at", t.ret->at}} : json{{"x", t.ret->x}, {"y", t.ret->y}, {"at", t.ret->at}};
+              if (!t.plague.empty()) {
+                json pl = json::array();
+                for (const auto& p : t.plague) pl.push_back({{"x", p.x}, {"y", p.y}, {"at", p.at}});
+                j["move"]["plague"] = pl;
+              }
             }
             send(res, j);
           }));

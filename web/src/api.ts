@@ -25,8 +25,11 @@ export interface TileData {
 export interface TileSet {
   tileset: string;
   expansions: string[];
-  start: { tile: string; rotation: number };
+  start: { tile: string; rotation: number } | null;  // null when the game starts with a board
   tiles: TileData[];
+  // Wheel of Fortune: the start board's cells (tile types "board:X:Y" at rotation 0) and the
+  // wheel's segments clockwise with their number of crown spaces; `pig` is the start segment.
+  board?: { cells: { x: number; y: number; tile: string }[]; wheel: { event: string; crowns: number }[]; pig: number };
 }
 
 export interface SeatView {
@@ -64,6 +67,40 @@ export interface FruitView {
   stacks: string[];
 }
 
+// Wheel of Fortune, public part of a view: the segments clockwise with their crown spaces
+// (player -1 when free), the pig's segment, the player deciding the Plague (-1), and the
+// wheel's log (each turn of the wheel, each follower taken back for the Plague).
+export interface CrownView {
+  space: string;   // "crown:taxes:0"
+  player: number;
+}
+export interface WheelSegmentView {
+  event: string;   // fortuna taxes famine storm inquisition plague
+  name: string;    // "Fortuna", "the Plague"
+  crowns: CrownView[];
+}
+export interface WheelLogEntry {
+  turn: number;
+  player: number;
+  kind: 'pig' | 'plague';
+  text: string;
+  tile?: string;
+  steps?: number;
+  from?: string;
+  to?: string;
+  x?: number;
+  y?: number;
+  at?: string;
+  follower?: string;
+}
+export interface WheelView {
+  segments: WheelSegmentView[];
+  pig: number;
+  pig_event: string;
+  plague_player: number;
+  log: WheelLogEntry[];
+}
+
 export interface FollowerView {
   player: number;
   x: number;
@@ -88,13 +125,15 @@ export interface GameView {
   tileset: string;
   expansions: string[];
   turn: number;
-  phase: 'place' | 'draw' | 'over';
-  current_player: number;
+  phase: 'place' | 'draw' | 'over' | 'plague';
+  current_player: number;   // the player to decide (during the Plague: the one taking a follower back)
+  turn_player?: number;     // the player whose turn it is
   tile: string | null;
   bag: number;
   total_tiles: number;
   bag_counts?: Record<string, number>;  // tiles left in the bag per type
-  drawn?: { tile: string; placeable: boolean }[];  // Fortune Teller: every tile drawn this turn
+  drawn?: { tile: string; placeable: boolean; wheel?: number }[];  // Fortune Teller: every tile drawn this turn
+  chosen?: number;  // Wheel of Fortune: the drawn tile that turned the wheel this turn, or -1
   board: PlacedView[];
   followers: FollowerView[];
   scores: number[];
@@ -110,8 +149,10 @@ export interface GameView {
   move?: {
     player: number; tile: string; x: number; y: number; rotation: number; meeple: string;
     fruit_type?: string; fruit?: { harvest?: { x: number; y: number }; sell?: string[] };
+    return?: { x?: number; y?: number; at: string }; plague?: { x: number; y: number; at: string }[];
   };
   fruit?: FruitView;  // with the Fruit-Bearing Trees
+  wheel?: WheelView;  // with the Wheel of Fortune
 }
 
 export interface MeepleOption {
@@ -120,6 +161,15 @@ export interface MeepleOption {
   kind: string;
 }
 export interface ReturnOption {
+  x: number;
+  y: number;
+  at: string;
+  seg: number;
+  kind: string;
+  crown?: boolean;  // Wheel of Fortune: a follower on crown space `at` (no x, y, seg, kind)
+}
+// The Plague: one of the deciding player's followers on the land.
+export interface PlagueOption {
   x: number;
   y: number;
   at: string;
@@ -146,12 +196,17 @@ export interface Placement {
   returns: ReturnOption[];
   fruit_types?: string[];  // a tree tile: the stacks that may go on it (the first is the default)
   fruit?: { harvest: HarvestOption[]; sell: string[] };  // fruit actions offered with a follower
+  crowns?: string[];  // Wheel of Fortune: free crown spaces the follower may go to instead
 }
 export interface Legal {
   turn: number;
   player: number;
+  phase?: 'place' | 'plague';
   tile: string | null;
   placements: Placement[];
+  choices?: { choice: number; tile: string; wheel: number }[];  // wheel tiles to choose first
+  plague?: PlagueOption[];  // the Plague: followers the player may take back
+  reason?: string;
   version?: number;
 }
 

@@ -1,8 +1,9 @@
 // The board: an SVG with pan (drag) and zoom (wheel, buttons), placed tiles, followers, the
 // legal places for the drawn tile, the tile being placed (ghost) and its follower spots.
-import type { FollowerView, GameView, HarvestOption, Placement, TileData, TileSet } from './api';
+import type { FollowerView, GameView, HarvestOption, Placement, PlagueOption, TileData, TileSet } from './api';
 import { treeBadge } from './fruit';
 import { anchors, drawTile, el, meeple, PLAYER_COLORS, rotatePt, treeSpot, type Pt } from './tiles';
+import { WheelDrawing, WheelGeometry } from './wheel';
 
 export const CELL = 100;
 
@@ -11,7 +12,8 @@ export interface PendingPlacement {
   y: number;
   rotation: number;
   meeple: number | null;          // segment index (displayed rotation) chosen for a follower
-  ret: { x: number; y: number; at: string } | null;  // Festival: follower taken back instead
+  ret: { x: number; y: number; at: string } | null;  // Festival: follower taken back instead (at "crown:..." for a crown space)
+  crown: string | null;           // Wheel of Fortune: the crown space chosen for the follower instead
 }
 
 // Fruit-Bearing Trees, for the tile being placed: the stack put on it (a tree tile), and the
@@ -27,6 +29,8 @@ export interface BoardCallbacks {
   onSpotClick(seg: number): void;
   onReturnClick(r: { x: number; y: number; at: string }): void;
   onTreeClick?(x: number, y: number): void;
+  onCrownClick?(space: string): void;
+  onPlagueClick?(f: { x: number; y: number; at: string }): void;
 }
 
 export class BoardView {
@@ -35,6 +39,8 @@ export class BoardView {
   private layerTiles: SVGGElement;
   private layerHighlights: SVGGElement;
   private layerFollowers: SVGGElement;
+  private layerWheel: SVGGElement;
+  private wheel: WheelDrawing | null = null;
   private layerFruit: SVGGElement;
   private layerPending: SVGGElement;
   private layerFx: SVGGElement;
@@ -61,10 +67,11 @@ export class BoardView {
     this.layerTiles = el('g');
     this.layerHighlights = el('g');
     this.layerFollowers = el('g');
+    this.layerWheel = el('g', { class: 'wheel-layer' });
     this.layerFruit = el('g', { class: 'fruit-layer' });
     this.layerPending = el('g');
     this.layerFx = el('g', { 'pointer-events': 'none' });
-    this.viewport.append(this.layerTiles, this.layerFollowers, this.layerFruit, this.layerHighlights, this.layerPending, this.layerFx);
+    this.viewport.append(this.layerTiles, this.layerWheel, this.layerFollowers, this.layerFruit, this.layerHighlights, this.layerPending, this.layerFx);
     this.svg.append(this.viewport);
     parent.append(this.svg);
     this.installPanZoom();
@@ -83,6 +90,14 @@ export class BoardView {
         defs.append(g);
       }
     }
+    // Wheel of Fortune: the wheel over the start board's inner cells
+    this.layerWheel.replaceChildren();
+    this.wheel = ts.board ? new WheelDrawing(new WheelGeometry(ts.board, CELL)) : null;
+    if (this.wheel) this.layerWheel.append(this.wheel.g);
+  }
+
+  get wheelGeometry(): WheelGeometry | null {
+    return this.wheel?.geo ?? null;
   }
 
   tile(id: string): TileData | undefined {
@@ -114,6 +129,7 @@ export class BoardView {
         fill: 'none', stroke: '#fff', 'stroke-width': 3, 'stroke-dasharray': '8 5', class: 'last-move', 'pointer-events': 'none',
       }));
     }
+    this.wheel?.update(view);
     this.renderFollowers(view.followers, view);
     this.renderFruit(view);
     const xs = view.board.map((b) => b.x), ys = view.board.map((b) => b.y);
@@ -236,6 +252,40 @@ export class BoardView {
         });
         g.append(spot);
       }
+      // Wheel of Fortune: free crown spaces for the follower instead of the tile, and (Festival)
+      // own crown followers that may be taken back
+      const geo = this.wheel?.geo;
+      for (const space of geo ? pl.crowns ?? [] : []) {
+        const pos = geo!.crownPos(space);
+        if (!pos) continue;
+        const chosen = pending.crown === space;
+        const spot = el('g', { class: `spot crown-spot${chosen ? ' chosen' : ''}`, 'data-testid': `spot-${space}`, 'data-at': space, 'data-kind': 'crown' });
+        spot.append(el('circle', { cx: pos[0], cy: pos[1], r: 13, class: 'spot-ring' }));
+        if (chosen) spot.append(meeple(color, pos[0], pos[1], false, 0.8));
+        const title = el('title');
+        title.textContent = `Put your follower on this crown space (${space}) instead of on the tile`;
+        spot.append(title);
+        spot.addEventListener('click', (e) => {
+          e.stopPropagation();
+          this.cb.onCrownClick?.(space);
+        });
+        g.append(spot);
+      }
+      for (const r of geo ? pl.returns.filter((x) => x.crown) : []) {
+        const pos = geo!.crownPos(r.at);
+        if (!pos) continue;
+        const chosen = pending.ret?.at === r.at;
+        const spot = el('g', { class: `return-spot${chosen ? ' chosen' : ''}`, 'data-testid': `return-${r.at}` });
+        spot.append(el('circle', { cx: pos[0], cy: pos[1], r: 15, class: 'return-ring' }));
+        const title = el('title');
+        title.textContent = 'Festival: take this follower back from the crown space instead of placing one';
+        spot.append(title);
+        spot.addEventListener('click', (e) => {
+          e.stopPropagation();
+          this.cb.onReturnClick({ x: 0, y: 0, at: r.at });
+        });
+        g.append(spot);
+      }
     }
     if (fruit?.stack) {
       // the stack put on the tree of the tile being placed
@@ -264,6 +314,37 @@ export class BoardView {
       rings.append(ring);
     }
     this.layerPending.append(g);
+  }
+
+  // The Plague: rings around the deciding player's followers on the land; a click takes one back.
+  renderPlague(options: PlagueOption[], player: number) {
+    this.layerHighlights.replaceChildren();
+    this.layerPending.replaceChildren();
+    const g = el('g', { class: 'plague' });
+    for (const o of options) {
+      const placed = this.placedTiles.get(`${o.x},${o.y}`);
+      if (!placed) continue;
+      const [px, py] = this.spot(placed.tile, o.x, o.y, placed.rotation, o.seg);
+      const spot = el('g', { class: 'plague-spot', 'data-testid': `plague-${o.x}_${o.y}_${o.at}`, 'data-player': player });
+      spot.append(el('circle', { cx: px, cy: py, r: 16, class: 'plague-ring' }));
+      const title = el('title');
+      title.textContent = 'The Plague: take this follower back';
+      spot.append(title);
+      spot.addEventListener('click', (e) => {
+        e.stopPropagation();
+        this.cb.onPlagueClick?.({ x: o.x, y: o.y, at: o.at });
+      });
+      g.append(spot);
+    }
+    this.layerPending.append(g);
+  }
+
+  // A floating text at a board point (e.g. over the wheel).
+  floatAt(px: number, py: number, text: string, color: string, cls = 'float-score') {
+    const t = el('text', { x: px, y: py, 'text-anchor': 'middle', class: cls, fill: color });
+    t.textContent = text;
+    this.layerFx.append(t);
+    setTimeout(() => t.remove(), 2400);
   }
 
   private placedTiles = new Map<string, { tile: string; rotation: number }>();

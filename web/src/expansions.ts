@@ -4,17 +4,20 @@
 // "plague": [...], a crown "meeple": "crown:taxes:0"), and add a line to each player's row of
 // the scoreboard. The game page calls every registered panel on each update.
 // Done: the Festival take-back, the Fortune Teller tile choice, the Fruit-Bearing Trees (stack
-// on a new tree, harvest or sale after a follower, tokens held and left). Still placeholders:
-// the Wheel of Fortune (crown spaces, the wheel, the Plague choice).
+// on a new tree, harvest or sale after a follower, tokens held and left), the Wheel of Fortune
+// (the wheel and crown spaces on the board, the pig, the Plague choice, the wheel tile choice).
 import type { GameView, Legal, MeepleOption, Placement } from './api';
 import { fruitArticle, fruitIcon, SALE_POINTS } from './fruit';
+import { PLAYER_COLORS } from './tiles';
 import { h } from './ui';
+import { pigIcon, WHEEL_EVENT_HELP, WHEEL_EVENT_LABELS } from './wheel';
 
 // The tile being placed: its legal entry (position, rotation, offers) and the follower chosen.
 export interface PendingContext {
   placement: Placement;
   meeple: MeepleOption | null;
   ret: boolean;  // Festival: a follower is taken back instead
+  crown: string | null;  // Wheel of Fortune: the follower goes to this crown space instead
 }
 
 export interface ExpansionContext {
@@ -189,14 +192,51 @@ registerExpansionPanel({
   },
 });
 
-// Placeholders where the engine's support will plug in (kept visible so the hooks are used).
+// The Wheel of Fortune: the wheel itself is drawn on the board (segments, crown spaces with
+// the followers on them, the pig). This panel names the pig's segment and its last move, lists
+// the segments with their crown spaces, explains the crown spaces when a follower may go there,
+// and explains the Plague while it lasts. Each player's crown followers are in the scoreboard.
 registerExpansionPanel({
   expansion: 'wheel-of-fortune',
   title: 'Wheel of Fortune',
-  render() {
-    const p = document.createElement('p');
-    p.className = 'hint';
-    p.textContent = 'The wheel with the pig, crown spaces and the Plague choice will appear here.';
-    return p;
+  playerInfo(view, seat) {
+    const n = view.wheel?.segments.reduce((a, s) => a + s.crowns.filter((c) => c.player === seat).length, 0) ?? 0;
+    if (!n) return null;
+    return h('div', { class: 'crowns-held', 'data-testid': `crowns-held-${seat}`, 'data-count': n, title: 'followers on crown spaces of the wheel' }, `♛ ${n} on the wheel`);
+  },
+  render(ctx) {
+    const w = ctx.view.wheel;
+    if (!w) return null;
+    const box = h('div', { class: 'wheel-panel', 'data-testid': 'wheel-panel' });
+    const here = w.segments[w.pig];
+    box.append(h('div', { class: 'wheel-pig', 'data-testid': 'wheel-pig', 'data-event': w.pig_event },
+      pigIcon(18), ' The pig is on ', h('b', {}, WHEEL_EVENT_LABELS[w.pig_event] ?? w.pig_event), h('small', {}, ` (${WHEEL_EVENT_HELP[w.pig_event] ?? ''})`)));
+    const last = [...w.log].reverse().find((e) => e.kind === 'pig');
+    if (last) box.append(h('div', { class: 'wheel-last', 'data-testid': 'wheel-last' }, h('small', {}, `Turn ${last.turn}: ${last.text}`)));
+    if (ctx.view.phase === 'plague') {
+      const who = ctx.view.players?.[ctx.view.current_player]?.name ?? '…';
+      box.append(h('p', { class: 'hint plague-hint', 'data-testid': 'plague-hint' }, ctx.myTurn
+        ? 'The Plague: take back one of your followers. Every player with followers on the land takes one back, in turn order; followers on crown spaces are safe.'
+        : `The Plague: ${who} takes back a follower; followers on crown spaces are safe.`));
+    }
+    const list = h('div', { class: 'wheel-segments' });
+    for (const seg of w.segments) {
+      const line = h('div', { class: `wheel-seg-line${seg === here ? ' here' : ''}`, title: WHEEL_EVENT_HELP[seg.event] ?? '' },
+        h('span', { class: 'seg-name' }, WHEEL_EVENT_LABELS[seg.event] ?? seg.event));
+      for (const c of seg.crowns)
+        line.append(h('span', {
+          class: `crown-chip${c.player >= 0 ? ' taken' : ''}`, 'data-space': c.space,
+          style: c.player >= 0 ? `background:${PLAYER_COLORS[c.player % PLAYER_COLORS.length]}` : '',
+          title: c.player >= 0 ? `${ctx.view.players?.[c.player]?.name ?? ''} on ${c.space}` : `${c.space}: free`,
+        }, '♛'));
+      list.append(line);
+    }
+    box.append(list);
+    const crowns = ctx.pending?.placement.crowns?.length ?? 0;
+    if (ctx.myTurn && ctx.view.phase === 'place' && ctx.pending && crowns > 0)
+      box.append(h('p', { class: 'hint' }, ctx.pending.crown
+        ? 'Your follower goes to the crown space: it scores when the pig stops on its segment (3, or 6 alone on a two-space segment).'
+        : 'Instead of on the tile, you may put your follower on a free crown space of the wheel (click a ringed crown).'));
+    return box;
   },
 });

@@ -1,14 +1,41 @@
 // The game page: board, drawn tile, scoreboard, log, controls, live updates (server-sent
 // events), and the final scoring shown step by step.
-import { api, ApiError, tokens, type GameView, type Legal, type TileSet } from './api';
+import { api, ApiError, tokens, type GameView, type Legal, type TileSet, type WheelLogEntry } from './api';
 import { BoardView, tilePreview, type PendingFruit, type PendingPlacement } from './board';
 import { activePanels, type ExpansionContext, type PendingContext } from './expansions';
 import { meeple, PLAYER_COLORS } from './tiles';
 import { h, toast } from './ui';
 
-// "You scores 8" -> "You score 8" (a player may be called "You"); also harvests and sells.
+// "You scores 8" -> "You score 8" (a player may be called "You"); also harvests, sells and
+// takes back (the Plague).
 function words(text: string): string {
-  return text.replace(/^You (scores|harvests|sells) /, (_m, verb: string) => `You ${verb.slice(0, -1)} `);
+  return text.replace(/^You (scores|harvests|sells|takes) /, (_m, verb: string) => `You ${verb.slice(0, -1)} `);
+}
+
+// Wheel of Fortune event kinds scored for the wheel as a whole (shown over the wheel).
+const WHEEL_WIDE = new Set(['fortuna', 'storm', 'crown']);
+
+// The log: the scoring events with the Wheel of Fortune's lines (the pig's moves, the Plague's
+// take-backs) in order: a turn's wheel lines come first (the wheel turns before the tile is
+// placed), then the followers taken back, then that turn's scorings after the wheel's.
+type LogLine = { turn: number; player: number; text: string; kind: string; final?: boolean };
+export function mergeLog(v: GameView): LogLine[] {
+  const wheel: WheelLogEntry[] = v.wheel?.log ?? [];
+  if (!wheel.length) return v.events;
+  const out: LogLine[] = [];
+  let w = 0;
+  const WHEEL_EVENTS = new Set(['fortuna', 'taxes', 'famine', 'storm', 'inquisition', 'crown']);
+  for (let i = 0; i < v.events.length; ++i) {
+    const e = v.events[i];
+    // the pig's move before the turn's first event; Plague take-backs before its crown scoring
+    // and its placement scorings (the Plague has no scoring of its own)
+    while (w < wheel.length && !e.final && (wheel[w].turn < e.turn || (wheel[w].turn === e.turn && (wheel[w].kind === 'pig' || !WHEEL_EVENTS.has(e.kind) || e.kind === 'crown'))))
+      out.push(wheel[w++]);
+    while (w < wheel.length && e.final) out.push(wheel[w++]);
+    out.push(e);
+  }
+  while (w < wheel.length) out.push(wheel[w++]);
+  return out;
 }
 
 export class GamePage {
@@ -54,6 +81,8 @@ export class GamePage {
       onSpotClick: (seg) => this.clickSpot(seg),
       onReturnClick: (r) => this.clickReturn(r),
       onTreeClick: (x, y) => this.clickTree(x, y),
+      onCrownClick: (space) => this.clickCrown(space),
+      onPlagueClick: (f) => void this.clickPlague(f),
     });
     boardWrap.append(h('div', { class: 'zoom-buttons' },
       h('button', { title: 'Zoom in', onclick: () => this.board.zoom(1.25) }, '+'),
@@ -134,17 +163,31 @@ export class GamePage {
         this.choice = i >= 0 ? i : 0;
       }
     }
+    if (prev && prev.phase !== v.phase) this.pending = null;  // e.g. the Plague is over
+    if ((v.chosen ?? -1) >= 0) this.choice = v.chosen!;  // Wheel of Fortune: the wheel tile chosen
     this.board.setPlaced(v);
     this.board.render(v);
     // new scoring events: float the points over the board
     if (this.seenEvents >= 0 && v.events.length > this.seenEvents) {
       const onCell = new Map<string, number>();  // several scorings on one tile float one above the other
+      const wgeo = this.board.wheelGeometry;
+      let onWheel = 0;
       for (const ev of v.events.slice(this.seenEvents)) {
         if (ev.final) continue;
+        if (wgeo && WHEEL_WIDE.has(ev.kind)) {  // Fortuna, the storm, crown spaces: over the wheel
+          this.board.floatAt(wgeo.cx, wgeo.cy - wgeo.r * 0.35 + 30 * onWheel++, `+${ev.points}`, PLAYER_COLORS[ev.player % PLAYER_COLORS.length]);
+          continue;
+        }
         const k = onCell.get(`${ev.x},${ev.y}`) ?? 0;
         onCell.set(`${ev.x},${ev.y}`, k + 1);
         this.board.floatText(ev.x, ev.y, `+${ev.points}`, PLAYER_COLORS[ev.player % PLAYER_COLORS.length], k);
       }
+    }
+    // Wheel of Fortune: the pig moved: say where, over the wheel
+    const geo = this.board.wheelGeometry;
+    if (geo && prev?.wheel && v.wheel && prev.wheel.pig !== v.wheel.pig) {
+      const seg = v.wheel.segments[v.wheel.pig];
+      this.board.floatAt(geo.cx, geo.cy + geo.r * 0.45, `→ ${seg?.name ?? ''}`, '#ad1457', 'float-wheel');
     }
     if (v.events.length < this.seenEvents) this.finalShown = false;  // undo
     this.seenEvents = v.events.length;
@@ -203,7 +246,7 @@ export class GamePage {
     }
     const rots = options.map((p) => p.rotation);
     const rotation = rots.includes(this.previewRot) ? this.previewRot : rots[0];
-    this.pending = { x, y, rotation, meeple: null, ret: null };
+    this.pending = { x, y, rotation, meeple: null, ret: null, crown: null };
     this.placementFields = {};
     this.previewRot = rotation;
     this.renderPlacement();
@@ -222,6 +265,7 @@ export class GamePage {
       this.pending.rotation = rots[(i + (dir > 0 ? 1 : rots.length - 1)) % rots.length];
       this.pending.meeple = null;
       this.pending.ret = null;
+      this.pending.crown = null;
       this.placementFields = {};
       this.previewRot = this.pending.rotation;
     } else {
@@ -235,6 +279,7 @@ export class GamePage {
     if (!this.pending) return;
     this.pending.meeple = this.pending.meeple === seg ? null : seg;
     this.pending.ret = null;
+    this.pending.crown = null;
     this.placementFields = {};
     this.renderPlacement();
     this.renderSide();
@@ -247,9 +292,54 @@ export class GamePage {
     const same = this.pending.ret && this.pending.ret.x === r.x && this.pending.ret.y === r.y && this.pending.ret.at === r.at;
     this.pending.ret = same ? null : r;
     this.pending.meeple = null;
+    this.pending.crown = null;
     this.placementFields = {};
     this.renderPlacement();
     this.renderSide();
+  }
+
+  // Wheel of Fortune: a free crown space for the follower instead of the tile (click again: none).
+  private clickCrown(space: string) {
+    if (!this.pending) return;
+    const pl = this.pendingPlacement();
+    if (!pl?.crowns?.includes(space)) return;
+    this.pending.crown = this.pending.crown === space ? null : space;
+    this.pending.meeple = null;
+    this.pending.ret = null;
+    this.placementFields = {};
+    this.renderPlacement();
+    this.renderSide();
+    this.side.querySelector('[data-testid="confirm"]')?.scrollIntoView({ block: 'nearest' });
+  }
+
+  // Sends a decision that is not a placement (the Plague, the Wheel of Fortune tile choice).
+  private async sendDecision(fields: Record<string, unknown>) {
+    const v = this.view;
+    if (!v || this.sending) return;
+    const token = this.myTokens()[v.current_player];
+    if (!token) return;
+    this.sending = true;
+    try {
+      const nv = await api.move(this.id, { token, turn: v.turn + 1, ...fields });
+      this.pending = null;
+      await this.update(nv);
+    } catch (e) {
+      toast(e instanceof ApiError ? e.message : String(e));
+    } finally {
+      this.sending = false;
+    }
+  }
+
+  // The Plague: clicking a ringed follower of yours takes it back.
+  private async clickPlague(f: { x: number; y: number; at: string }) {
+    if (!this.myTurn() || this.view?.phase !== 'plague' || !this.legal?.plague) return;
+    await this.sendDecision({ kind: 'plague', x: f.x, y: f.y, at: f.at });
+  }
+
+  // Wheel of Fortune with the Fortune Teller: a drawn wheel tile is chosen before it is placed
+  // (the wheel turns at once).
+  private async chooseWheelTile(i: number) {
+    await this.sendDecision({ kind: 'choose', choice: i });
   }
 
   // Fruit-Bearing Trees: clicking a ringed tree chooses (or drops) harvesting it.
@@ -277,7 +367,7 @@ export class GamePage {
   private pendingContext(): PendingContext | null {
     const pl = this.pendingPlacement();
     if (!this.pending || !pl) return null;
-    return { placement: pl, meeple: pl.meeples.find((m) => m.seg === this.pending!.meeple) ?? null, ret: !!this.pending.ret };
+    return { placement: pl, meeple: pl.meeples.find((m) => m.seg === this.pending!.meeple) ?? null, ret: !!this.pending.ret, crown: this.pending.crown };
   }
 
   // The fields of the expansions, only those that fit the placement being sent: a fruit stack
@@ -297,7 +387,7 @@ export class GamePage {
     if (!token) return;
     const pl = this.placementsFor(this.pending.x, this.pending.y).find((p) => p.rotation === this.pending!.rotation);
     if (!pl) return;
-    if (this.pending.meeple === null && !this.pending.ret && !pl.plain) {
+    if (this.pending.meeple === null && !this.pending.ret && !this.pending.crown && !pl.plain) {
       toast('Choose a follower spot or a follower to take back');
       return;
     }
@@ -305,7 +395,8 @@ export class GamePage {
       token, x: this.pending.x, y: this.pending.y, rotation: this.pending.rotation, turn: v.turn + 1, choice: pl.choice ?? 0, ...this.moveFields(),
     };
     if (this.pending.meeple !== null) body.meeple = pl.meeples.find((m) => m.seg === this.pending!.meeple)?.at;
-    if (this.pending.ret) body.return = this.pending.ret;
+    else if (this.pending.crown) body.meeple = this.pending.crown;
+    if (this.pending.ret) body.return = this.pending.ret.at.startsWith('crown:') ? { at: this.pending.ret.at } : this.pending.ret;
     this.sending = true;
     try {
       const nv = await api.move(this.id, body);
@@ -361,6 +452,10 @@ export class GamePage {
     const v = this.view;
     if (!v) return;
     const mine = this.myTurn(v) && this.legal && this.legal.turn === v.turn + 1;
+    if (v.phase === 'plague') {
+      this.board.renderPlague(mine && this.legal?.phase === 'plague' ? this.legal.plague ?? [] : [], v.current_player);
+      return;
+    }
     // Fruit-Bearing Trees: the stack on a new tree, the trees a follower lets you harvest
     let fruit: PendingFruit | null = null;
     const pl = mine ? this.pendingPlacement() : undefined;
@@ -396,10 +491,19 @@ export class GamePage {
       status = h('div', { class: 'status', 'data-testid': 'status' }, 'Viewing an uploaded game');
     } else if ((v.thinking ?? -1) >= 0) {
       status = h('div', { class: 'status thinking', 'data-testid': 'status' }, h('span', { class: 'spinner' }), `${players[v.thinking!]?.name} is thinking…`);
+    } else if (v.phase === 'plague' && this.myTurn(v)) {
+      const who = Object.keys(mine).length > 1 ? `${players[v.current_player]?.name}: ` : '';
+      status = h('div', { class: 'status mine plague', 'data-testid': 'status' }, `${who}The Plague: take back one of your followers (click a ringed follower on the land)`);
+    } else if (v.phase === 'plague') {
+      const p = players[v.current_player];
+      status = h('div', { class: 'status plague', 'data-testid': 'status' }, `The Plague: waiting for ${p?.name ?? '…'} to take back a follower`);
+    } else if (this.myTurn(v) && (this.legal?.choices?.length ?? 0) > 0 && !this.choicePlacements().length) {
+      const who = Object.keys(mine).length > 1 ? `${players[v.current_player]?.name}, your turn` : 'Your turn';
+      status = h('div', { class: 'status mine', 'data-testid': 'status' }, `${who}: choose the tile to place (a wheel tile turns the wheel first)`);
     } else if (this.myTurn(v)) {
       const who = Object.keys(mine).length > 1 ? `${players[v.current_player]?.name}, your turn` : 'Your turn';
       const fruitOffered = this.pending?.meeple != null && !!this.pendingPlacement()?.fruit;
-      const what = this.pending ? (fruitOffered ? 'choose a fruit action, then confirm' : this.pending.meeple !== null || this.pending.ret ? 'confirm the move' : 'choose a follower spot or confirm') : 'click a highlighted square';
+      const what = this.pending ? (fruitOffered ? 'choose a fruit action, then confirm' : this.pending.meeple !== null || this.pending.ret || this.pending.crown ? 'confirm the move' : 'choose a follower spot or confirm') : 'click a highlighted square';
       status = h('div', { class: 'status mine', 'data-testid': 'status' }, `${who}: ${what}`);
     } else {
       const p = players[v.current_player];
@@ -451,9 +555,12 @@ export class GamePage {
     if (v.status === 'playing' && v.tile) {
       const t = this.board.tile(this.choiceTile() ?? v.tile);
       const rot = this.pending ? this.pending.rotation : this.previewRot;
-      const canAct = this.myTurn(v);
+      // during the Plague the tile waits: the turn's player places it afterwards
+      const plague = v.phase === 'plague';
+      const canAct = this.myTurn(v) && !plague;
+      const owner = players[v.turn_player ?? v.current_player]?.name ?? '';
       const box = h('div', { class: 'drawn' },
-        h('div', { class: 'drawn-title' }, canAct ? 'Your tile' : `${players[v.current_player]?.name ?? ''}'s tile`),
+        h('div', { class: 'drawn-title' }, canAct ? 'Your tile' : plague ? `${owner}'s tile (placed after the Plague)` : `${owner}'s tile`),
         h('div', { class: 'drawn-body' }, tilePreview(t, rot, 110)),
       );
       box.querySelector('.tile-preview')?.setAttribute('data-testid', 'drawn-tile');
@@ -461,15 +568,23 @@ export class GamePage {
       if (drawn.length > 1) {
         // Fortune Teller: several tiles drawn, the player places one, the others go back
         const pick = h('div', { class: 'drawn-choice' }, h('small', {}, canAct ? 'Choose the tile to place:' : 'Drawn tiles:'));
+        const chosen = v.chosen ?? -1;
         drawn.forEach((d, i) => {
           const b = h('button', {
-            class: `choice-tile${i === this.choice ? ' chosen' : ''}`, disabled: !canAct || !d.placeable,
-            title: d.placeable ? `Place ${d.tile}` : `${d.tile} fits nowhere`, 'data-testid': `choose-${i}`,
+            class: `choice-tile${i === this.choice ? ' chosen' : ''}`, disabled: !canAct || !d.placeable || (chosen >= 0 && i !== chosen),
+            title: d.placeable ? `Place ${d.tile}${d.wheel ? ` (wheel tile: the pig moves ${d.wheel})` : ''}` : `${d.tile} fits nowhere`, 'data-testid': `choose-${i}`,
             onclick: () => this.choose(i),
           }, tilePreview(this.board.tile(d.tile), 0, 44));
           pick.append(b);
         });
         box.append(pick);
+        // Wheel of Fortune: a wheel tile among them is chosen first, which turns the wheel
+        const wheelChoice = canAct ? this.legal?.choices?.find((c) => c.choice === this.choice) : undefined;
+        if (wheelChoice) {
+          box.append(h('div', { class: 'wheel-choose' },
+            h('p', { class: 'hint' }, `${wheelChoice.tile} is a wheel tile: choosing it turns the wheel first (the pig moves ${wheelChoice.wheel}), then you place it.`),
+            h('button', { class: 'btn primary', 'data-testid': 'choose-wheel-tile', disabled: this.sending, onclick: () => void this.chooseWheelTile(wheelChoice.choice) }, `Play ${wheelChoice.tile} and turn the wheel`)));
+        }
       }
       if (canAct) {
         const pl = this.pending ? this.placementsFor(this.pending.x, this.pending.y).find((p) => p.rotation === this.pending!.rotation) : undefined;
@@ -477,8 +592,11 @@ export class GamePage {
         if (this.pending?.meeple != null && pl) {
           const m = pl.meeples.find((m) => m.seg === this.pending!.meeple);
           choice = m ? `follower on the ${m.kind === 'farm' ? 'field' : m.kind}` : choice;
+        } else if (this.pending?.crown) {
+          const seg = v.wheel?.segments.find((s) => s.crowns.some((c) => c.space === this.pending!.crown));
+          choice = `follower on a crown space of ${seg?.name ?? 'the wheel'}`;
         } else if (this.pending?.ret) {
-          choice = 'take a follower back (Festival)';
+          choice = this.pending.ret.at.startsWith('crown:') ? 'take a follower back from the wheel (Festival)' : 'take a follower back (Festival)';
         }
         box.append(
           h('div', { class: 'row' },
@@ -487,7 +605,8 @@ export class GamePage {
           ),
           this.pending
             ? h('div', { class: 'choice' }, `At (${this.pending.x}, ${this.pending.y}), ${choice}.`,
-              (pl?.meeples.length ?? 0) > 0 && v.supply[v.current_player] > 0 ? h('small', {}, ' Click a circle on the tile to place a follower.') : '')
+              ((pl?.meeples.length ?? 0) > 0 || (pl?.crowns?.length ?? 0) > 0) && v.supply[v.current_player] > 0
+                ? h('small', {}, (pl?.crowns?.length ?? 0) > 0 ? ' Click a circle on the tile or a free crown space on the wheel to place a follower.' : ' Click a circle on the tile to place a follower.') : '')
             : h('div', { class: 'choice' }, t?.note ?? ''),
           ...activePanels(v).map((p) => p.choice?.(ctx) ?? null).filter((x): x is HTMLElement => !!x),
           h('div', { class: 'row' },
@@ -530,12 +649,14 @@ export class GamePage {
 
     // log
     const log = h('div', { class: 'log', 'data-testid': 'log' });
-    const evs = [...v.events].reverse();
+    const evs = mergeLog(v).reverse();
     if (!evs.length) log.append(h('div', { class: 'muted' }, 'No points scored yet.'));
     for (const e of evs.slice(0, 60)) {
-      log.append(h('div', { class: `ev${e.final ? ' final' : ''}` },
-        h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }),
-        words(e.text), h('small', {}, e.final ? '' : ` · turn ${e.turn}`)));
+      const kind = 'kind' in e && (e.kind === 'pig' || e.kind === 'plague') ? ` wheel-${e.kind}` : '';
+      const final = 'final' in e && e.final;
+      log.append(h('div', { class: `ev${final ? ' final' : ''}${kind}` },
+        h('span', { class: 'dot', style: `background:${e.kind === 'pig' ? '#f48fb1' : PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }),
+        words(e.text), h('small', {}, final ? '' : ` · turn ${e.turn}`)));
     }
     parts.push(h('h4', {}, 'Scoring'), log);
     if (v.status === 'finished') parts.push(h('div', { class: 'row' }, h('button', { class: 'btn', onclick: () => this.showFinal(v) }, 'Show final scoring'), h('a', { class: 'btn', href: '#/' }, 'New game')));

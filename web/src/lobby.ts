@@ -28,6 +28,7 @@ export async function renderLobby(parent: HTMLElement) {
     { name: 'Computer', type: 'ai', ai: 'mcts:level=easy' },
   ];
   const expansions = new Set<string>();
+  let tileset = 'base';
   const playersBox = h('div', { class: 'seats' });
   const error = h('div', { class: 'error' });
 
@@ -36,7 +37,7 @@ export async function renderLobby(parent: HTMLElement) {
     try {
       const body = {
         players: players.map((r) => ({ name: r.name, type: r.type, ai: r.type === 'ai' ? r.ai : undefined })),
-        tileset: 'base',
+        tileset,
         expansions: [...expansions],
       };
       const g = await api.create(body);
@@ -67,6 +68,13 @@ export async function renderLobby(parent: HTMLElement) {
     ...[['festival', 'The Festival'], ['fortune-teller', 'The Fortune Teller'], ['fruit-trees', 'Fruit-Bearing Trees']].map(([id, label]) =>
       h('label', {}, h('input', { type: 'checkbox', onchange: (e: Event) => { if ((e.target as HTMLInputElement).checked) expansions.add(id); else expansions.delete(id); } }), ` ${label}`)));
 
+  // The tile set: the base game, or the Wheel of Fortune (its board replaces the start tile);
+  // either goes with any of the expansions.
+  const tilesetBox = h('div', { class: 'row' }, h('label', {}, 'Tile set: ',
+    h('select', { 'aria-label': 'Tile set', 'data-testid': 'tileset', onchange: (e: Event) => { tileset = (e.target as HTMLSelectElement).value; } },
+      h('option', { value: 'base', selected: true }, 'Base game (start tile)'),
+      h('option', { value: 'wheel-of-fortune' }, 'The Wheel of Fortune (wheel board, pig, crown spaces, Plague)'))));
+
   const quick = h('div', { class: 'quick' },
     h('button', { class: 'btn primary big', 'data-testid': 'play-vs-ai', onclick: () => create([{ name: 'You', type: 'human', ai: '' }, { name: 'Computer', type: 'ai', ai: 'mcts:level=easy' }]) }, 'Play against the computer'),
     h('button', { class: 'btn big', onclick: () => create([{ name: 'Ann', type: 'human', ai: '' }, { name: 'Ben', type: 'human', ai: '' }]) }, 'Two players on this screen'),
@@ -77,6 +85,8 @@ export async function renderLobby(parent: HTMLElement) {
     playersBox,
     h('div', { class: 'row' },
       h('button', { class: 'btn', onclick: () => { if (rows.length < 6) { rows.push({ name: `Player ${rows.length + 1}`, type: 'ai', ai: 'mcts:level=easy' }); drawRows(); } } }, '+ Add player')),
+    h('h4', {}, 'Tile set'),
+    tilesetBox,
     h('h4', {}, 'Expansions'),
     expBox,
     h('div', { class: 'row' }, h('button', { class: 'btn primary', 'data-testid': 'create-game', onclick: () => create(rows) }, 'Start game')),

@@ -1,7 +1,7 @@
 // The client's entry point: a hash router over the lobby, the game page and the replay page.
 import { api, type GameView } from './api';
 import { BoardView, tilePreview } from './board';
-import { GamePage } from './game';
+import { GamePage, mergeLog } from './game';
 import { joinSeat, renderLobby } from './lobby';
 import { PLAYER_COLORS } from './tiles';
 import { h } from './ui';
@@ -39,7 +39,7 @@ async function replayPage(id: string) {
         h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i % PLAYER_COLORS.length]}` }),
         h('div', { class: 'pname' }, h('b', {}, p.name)), h('div', { class: 'followers' }, `${v.supply[i]}`, h('small', {}, ' left')),
         h('div', { class: 'score', 'data-testid': `score-${i}` }, String(v.scores[i]))))),
-      mv ? h('p', {}, `${players[mv.player]?.name} placed ${mv.tile} at (${mv.x}, ${mv.y})${mv.meeple ? `, follower on ${mv.meeple}` : ''}${mv.fruit_type ? `, ${mv.fruit_type} stack on the tree` : ''}${mv.fruit?.harvest ? `, harvested the tree at (${mv.fruit.harvest.x}, ${mv.fruit.harvest.y})` : ''}${mv.fruit?.sell ? `, sold ${mv.fruit.sell.join(', ')}` : ''}.`) : h('p', {}, 'The start tile.'),
+      mv ? h('p', { 'data-testid': 'replay-move' }, `${players[mv.player]?.name} placed ${mv.tile} at (${mv.x}, ${mv.y})${mv.meeple ? `, follower on ${mv.meeple.startsWith('crown:') ? `a crown space (${mv.meeple})` : mv.meeple}` : ''}${mv.return ? `, took back the follower ${mv.return.at.startsWith('crown:') ? `on ${mv.return.at}` : `at (${mv.return.x}, ${mv.return.y}) ${mv.return.at}`}` : ''}${mv.plague?.length ? `; the Plague took back ${mv.plague.map((p) => `(${p.x}, ${p.y}) ${p.at}`).join(', ')}` : ''}${mv.fruit_type ? `, ${mv.fruit_type} stack on the tree` : ''}${mv.fruit?.harvest ? `, harvested the tree at (${mv.fruit.harvest.x}, ${mv.fruit.harvest.y})` : ''}${mv.fruit?.sell ? `, sold ${mv.fruit.sell.join(', ')}` : ''}.`) : h('p', {}, v.wheel ? 'The Wheel of Fortune board.' : 'The start tile.'),
       h('div', { class: 'row' },
         h('button', { class: 'btn', onclick: () => show(0) }, '⏮'),
         h('button', { class: 'btn', 'data-testid': 'replay-prev', onclick: () => show(turn - 1) }, '◀'),
@@ -48,7 +48,7 @@ async function replayPage(id: string) {
         h('button', { class: 'btn', onclick: () => show(total) }, '⏭')),
       h('input', { type: 'range', min: 0, max: total, value: turn, class: 'slider', onchange: (e: Event) => show(Number((e.target as HTMLInputElement).value)) }),
       h('h4', {}, 'Scoring so far'),
-      h('div', { class: 'log' }, ...[...v.events].reverse().map((e) => h('div', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }), e.text))),
+      h('div', { class: 'log' }, ...mergeLog(v).reverse().map((e) => h('div', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }), e.text))),
     );
   };
   await show(0);

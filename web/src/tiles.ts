@@ -301,11 +301,15 @@ export function drawTile(t: TileData, rot = 0): SVGGElement {
     festival(up, R(p));
   }
   if (t.wheel > 0) {
-    const p = freeSpot(t, used);
+    // clear of the farmers' spots too, so a farmer never hides the pig number
+    const farms = anchors(t).filter((_, i) => t.segments[i].kind === 'farm');
+    const p = freeSpot(t, [...used, ...farms]);
     used.push(p);
     wheelNumber(up, t.wheel, R(p));
   }
-  outer.append(el('rect', { x: 0.25, y: 0.25, width: 99.5, height: 99.5, fill: 'none', stroke: 'rgba(0,0,0,0.25)', 'stroke-width': 0.5 }));
+  // the cells of a start board (Wheel of Fortune) make one piece: no tile edge drawn
+  if (!t.id.startsWith('board:'))
+    outer.append(el('rect', { x: 0.25, y: 0.25, width: 99.5, height: 99.5, fill: 'none', stroke: 'rgba(0,0,0,0.25)', 'stroke-width': 0.5 }));
   return outer;
 }
 

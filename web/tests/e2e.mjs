@@ -170,6 +170,176 @@ async function fruitGame(browser, url, errors) {
   await page.close();
 }
 
+// The Wheel of Fortune, by clicking: a hot-seat game opened from a record file (seed 4: turn 1
+// draws G, turn 2 V@2 moves the pig to the Famine, turn 3 L@2 to the Inquisition, turn 4 a
+// "1" tile to the Plague on Ben's turn). Ann puts her first follower on the Plague's crown
+// space by clicking it on the wheel; both then put farmers on the land (farmers stay); on
+// turn 4 the Plague asks Ben, then Ann (not the active player) to take a follower back, each
+// by clicking a ringed follower; then Ann's crown follower scores 6 (alone on a two-space
+// segment). The test asks the API only which placement to click.
+const WHEEL_RECORD = {
+  format: 'carcassonne-record/1',
+  setup: { players: ['Ann', 'Ben'], tileset: 'wheel-of-fortune', expansions: [], seed: 4, draws: 'random' },
+  turns: [],
+};
+
+async function wheelGame(browser, url, errors) {
+  console.log('wheel of fortune: crown space, the pig, the Plague by clicking');
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  await page.goto(url);
+  await page.getByTestId('play-vs-ai').waitFor();
+  check(await page.getByTestId('tileset').locator('option[value="wheel-of-fortune"]').count() === 1, 'the lobby offers the Wheel of Fortune tile set');
+  await page.locator('input[type=file]').setInputFiles({ name: 'wheel.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(WHEEL_RECORD)) });
+  await page.getByRole('button', { name: 'Open', exact: true }).click();
+  await page.waitForURL(/#\/game\//);
+  const id = page.url().match(/#\/game\/([a-z0-9]+)/)[1];
+  await page.getByTestId('wheel').waitFor();
+  const api = (path) => page.evaluate((p) => fetch(p).then((r) => r.json()), path);
+  const view = () => api(`/api/games/${id}`);
+  const legalMoves = () => api(`/api/games/${id}/legal`);
+  const waitTurn = async (turn) => {
+    await page.waitForFunction((t) => new RegExp(`turn ${t}$`).test(document.querySelector('[data-testid="tiles-left"]')?.textContent || ''), turn);
+    await page.locator('[data-testid^="cell-"]').first().waitFor();
+  };
+  const placeAt = async (pl) => {
+    await page.locator('.zoom-buttons button').nth(2).click();
+    await page.getByTestId(`cell-${pl.x}_${pl.y}`).click();
+    await page.getByTestId('pending-tile').waitFor();
+    for (let i = 0; i < 4; i++) {
+      const href = await page.getByTestId('pending-tile').getAttribute('href');
+      if (href.endsWith(`-${pl.rotation}`)) return true;
+      await page.getByTestId('rotate').click();
+    }
+    return false;
+  };
+  const confirmMove = async () => {
+    await page.getByTestId('confirm').click();
+    await page.waitForFunction(() => !document.querySelector('[data-testid="pending-tile"]'));
+  };
+  const supplyOf = async (i) => parseInt(await page.getByTestId(`player-${i}`).locator('.followers').textContent());
+  const pigAt = () => page.getByTestId('pig').getAttribute('data-segment');
+  const logText = async () => page.getByTestId('log').textContent();
+  // a farmer (they stay on the land), else any follower on the tile
+  const landMove = async (turn) => {
+    await waitTurn(turn);
+    const legal = await legalMoves();
+    const pl = legal.placements[0];
+    const m = pl.meeples.find((x) => x.kind === 'farm') ?? pl.meeples[0];
+    check(await placeAt(pl), `turn ${turn}: the tile is on (${pl.x}, ${pl.y}) turned ${pl.rotation}`);
+    await page.getByTestId(`spot-${m.at}`).click({ force: true });
+    await confirmMove();
+    return m;
+  };
+
+  // the board: 16 cells as one board, the wheel with six segments, nine free crown spaces, the pig on Fortuna
+  await waitTurn(1);
+  check(await page.locator('use.placed').count() === 16, 'the wheel board is drawn: 16 cells');
+  check(await page.locator('.wheel-seg').count() === 6, 'the wheel has 6 segments');
+  check(await page.locator('[data-testid^="crown-crown-"]').count() === 9 && await page.locator('.crown.taken').count() === 0, 'the wheel shows 9 free crown spaces');
+  check(await pigAt() === 'fortuna', 'the pig starts on Fortuna');
+  check(/The pig is on\s*Fortuna/.test(await page.getByTestId('wheel-pig').textContent()), 'the wheel panel says the pig is on Fortuna');
+
+  // turn 1, Ann: her follower on the Plague's crown space, by clicking it on the wheel
+  let legal = await legalMoves();
+  const pl1 = legal.placements[0];
+  check(pl1.crowns.includes('crown:plague:0'), 'the legal moves offer the crown spaces');
+  check(await placeAt(pl1), `turn 1: the tile is on (${pl1.x}, ${pl1.y})`);
+  check(await page.locator('[data-testid^="spot-crown:"]').count() === 9, 'all 9 free crown spaces are ringed as follower spots');
+  await page.getByTestId('spot-crown:plague:0').click({ force: true });
+  check(/crown space of the Plague/.test(await page.locator('.drawn .choice').textContent()), 'the tile box says the follower goes on a crown space of the Plague');
+  const supply0 = await supplyOf(0);
+  await confirmMove();
+  await page.waitForFunction(() => document.querySelector('[data-testid="crown-crown-plague-0"]')?.getAttribute('data-player') === '0');
+  check(true, "Ann's follower stands on the Plague's crown space (drawn in her colour on the wheel)");
+  check(await supplyOf(0) === supply0 - 1, `the crown follower comes from Ann's supply (${supply0} -> ${await supplyOf(0)})`);
+  check(await page.getByTestId('crowns-held-0').getAttribute('data-count') === '1', "Ann's scoreboard row shows her follower on the wheel");
+  let v = await view();
+  check(v.wheel.segments[5].crowns[0].player === 0 && v.followers.length === 0, 'the server has her on crown:plague:0, nobody on the land');
+
+  // turn 2, Ben: V@2 turns the wheel to the Famine; he puts a farmer on the land
+  await waitTurn(2);
+  await page.waitForFunction(() => document.querySelector('[data-testid="pig"]')?.getAttribute('data-segment') === 'famine');
+  check(true, 'the pig turned to the Famine (V@2 drawn)');
+  check(/The pig moves 2 to the Famine/.test(await logText()), 'the log says "The pig moves 2 to the Famine"');
+  await landMove(2);
+  // turn 3, Ann: L@2 to the Inquisition; a follower on the land
+  await waitTurn(3);
+  check(await pigAt() === 'inquisition', 'the pig turned on to the Inquisition (L@2)');
+  await page.waitForTimeout(2500);  // the pig's turn and the floating texts settle
+  await page.screenshot({ path: join(artifacts, 'wheel-game.png') });
+  await landMove(3);
+
+  // turn 4, Ben's tile turns the wheel to the Plague: Ben, then Ann take back a follower
+  await page.waitForFunction(() => /The Plague/.test(document.querySelector('[data-testid="status"]')?.textContent || ''));
+  v = await view();
+  check(v.phase === 'plague' && v.turn_player === 1 && v.current_player === 1, `the Plague: Ben (the active player) decides first (phase ${v.phase}, player ${v.current_player})`);
+  check(await pigAt() === 'plague', 'the pig is on the Plague');
+  check(/Ben: The Plague: take back one of your followers/.test(await page.getByTestId('status').textContent()), 'the status says why: "The Plague: take back one of your followers"');
+  check(await page.getByTestId('plague-hint').count() === 1, 'the wheel panel explains the Plague');
+  check(await page.locator('[data-testid^="cell-"]').count() === 0, 'no tile can be placed during the Plague');
+  const benRings = page.locator('.plague-spot[data-player="1"]');
+  check(await benRings.count() >= 1, `Ben's followers on the land are ringed (${await benRings.count()})`);
+  await page.waitForTimeout(2500);  // the pig's turn and the floating texts settle
+  await page.screenshot({ path: join(artifacts, 'wheel-plague.png') });
+  const scoresBefore = await scores(page);
+  const benSupply = await supplyOf(1);
+  await benRings.first().click({ force: true });
+  await page.waitForFunction(() => document.querySelector('.plague-spot[data-player="0"]'));
+  check(await supplyOf(1) === benSupply + 1, `Ben's follower is back in his supply (${benSupply} -> ${await supplyOf(1)})`);
+  v = await view();
+  check(v.phase === 'plague' && v.current_player === 0 && v.turn_player === 1, 'then Ann decides, though it is Ben\'s turn');
+  check(/Ann: The Plague: take back one of your followers/.test(await page.getByTestId('status').textContent()), 'the status asks Ann now');
+  const annFollowers = v.followers.filter((f) => f.player === 0).length;
+  await page.locator('.plague-spot[data-player="0"]').first().click({ force: true });
+  // the Plague is over: the crown spaces of the Plague are scored, Ben places his tile
+  await page.waitForFunction(() => /Ben, your turn/.test(document.querySelector('[data-testid="status"]')?.textContent || ''));
+  v = await view();
+  check(v.phase === 'place' && v.followers.filter((f) => f.player === 0).length === annFollowers - 1, "Ann's follower left the land");
+  const scoresAfter = await scores(page);
+  check(scoresAfter[0] === scoresBefore[0] + 6, `Ann's crown follower scores 6, alone on the Plague's two spaces (${scoresBefore[0]} -> ${scoresAfter[0]})`);
+  check(await page.getByTestId('crown-crown-plague-0').getAttribute('data-player') === '-1', 'the crown space is free again');
+  const log = await logText();
+  check(/The pig moves 1 to the Plague/.test(log), 'the log says "The pig moves 1 to the Plague"');
+  check(/Ben takes back a \w+ from \(-?\d+,-?\d+\) for the Plague/.test(log) && /Ann takes back a \w+ from/.test(log), 'the log tells both Plague take-backs in words');
+  check(/Ann scores 6 for a crown space of the Plague/.test(log), 'the log says "Ann scores 6 for a crown space of the Plague"');
+  await page.waitForTimeout(2500);  // the pig's turn and the floating texts settle
+  await page.screenshot({ path: join(artifacts, 'wheel-after-plague.png') });
+  // and Ben places his tile
+  await landMove(4);
+  await waitTurn(5);
+  check((await view()).turn === 4, 'Ben placed his tile after the Plague');
+
+  // the replay names the crown space and the Plague's take-backs
+  await page.goto(`${url}#/replay/${id}`);
+  await page.getByTestId('replay-next').waitFor();
+  await page.getByTestId('wheel').waitFor();
+  await page.getByTestId('replay-next').click();
+  await page.waitForFunction(() => /crown space \(crown:plague:0\)/.test(document.querySelector('[data-testid="replay-move"]')?.textContent || ''));
+  check(true, 'the replay shows turn 1: "follower on a crown space (crown:plague:0)"');
+  for (let i = 0; i < 3; i++) await page.getByTestId('replay-next').click();
+  await page.waitForFunction(() => /the Plague took back/.test(document.querySelector('[data-testid="replay-move"]')?.textContent || ''));
+  const replayLog = await page.locator('.log').textContent();
+  check(/The pig moves 1 to the Plague/.test(replayLog) && /Ann scores 6 for a crown space of the Plague/.test(replayLog), 'the replay log tells the pig and the crown scoring');
+
+  // a new game from the lobby form: the Wheel of Fortune against the computer
+  await page.goto(url);
+  await page.getByTestId('tileset').selectOption('wheel-of-fortune');
+  await page.getByTestId('create-game').click();
+  await page.waitForURL(/#\/game\//);
+  await page.getByTestId('wheel').waitFor();
+  const gid = page.url().match(/#\/game\/([a-z0-9]+)/)[1];
+  const g = await api(`/api/games/${gid}`);
+  check(g.tileset === 'wheel-of-fortune' && g.board.length === 16 && g.players[1].type === 'ai', 'the lobby form starts a Wheel of Fortune game against the computer');
+  await page.locator('[data-testid^="cell-"]').first().waitFor();
+  await page.locator('[data-testid^="cell-"]').first().click();
+  await page.getByTestId('confirm').click();
+  await page.waitForFunction(() => /turn [3-9]$|turn \d\d$/.test(document.querySelector('[data-testid="tiles-left"]')?.textContent || ''), null, { timeout: 30000 });
+  check(true, 'the computer answered on the wheel board');
+  await page.close();
+}
+
 async function main() {
   if (!existsSync(bin)) throw new Error(`no server binary at ${bin} (build it, or set CARC_BIN)`);
   if (!existsSync(join(dist, 'index.html'))) throw new Error('web/dist is missing: run npm --prefix web run build');
@@ -183,8 +353,17 @@ async function main() {
       '--disable-component-update', '--disable-sync'],
   });
   try {
-    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const errors = [];
+    // E2E_ONLY=wheel|fruit runs one expansion's part only (quicker while working on it)
+    const only = process.env.E2E_ONLY;
+    if (only) {
+      if (only === 'fruit') await fruitGame(browser, url, errors);
+      else if (only === 'wheel') await wheelGame(browser, url, errors);
+      else throw new Error(`E2E_ONLY: unknown part '${only}' (fruit, wheel)`);
+      check(errors.length === 0, `no errors in the page${errors.length ? ': ' + errors.join(' | ') : ''}`);
+      return;
+    }
+    const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     page.on('pageerror', (e) => errors.push(String(e)));
     page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
 
@@ -352,6 +531,7 @@ async function main() {
     await ctx2.close();
 
     await fruitGame(browser, url, errors);
+    await wheelGame(browser, url, errors);
 
     check(errors.length === 0, `no errors in the page${errors.length ? ': ' + errors.join(' | ') : ''}`);
   } finally {
