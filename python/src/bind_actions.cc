@@ -370,7 +370,8 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
           pyb::arg("out").noconvert() = pyb::none(),
           "numpy bool array of shape (num_actions,): True for the legal moves inside the window. `out`: an "
           "array to fill instead of a new one. With the Fruit-Bearing Trees prefer the factored masks "
-          "(legal_placement_mask, legal_fruit_masks): this one has num_placements * 441 entries.")
+          "(legal_placement_mask, legal_fruit_masks, legal_range_mask): this one has over num_placements * 441 "
+          "entries.")
       .def(
           "legal_placement_mask",
           [](const PyState& ps, std::optional<pyb::array_t<bool>> out) {

@@ -239,10 +239,13 @@ std::vector<PyMove> legal_py_moves(const State& s) {
 
 StateClass bind_state(pyb::module_& m) {
   pyb::class_<PyMove>(m, "Move",
-                      "A decision: place the current tile at (x, y) turned `rotation` quarter turns clockwise, "
-                      "optionally with a follower on `location` or (Festival) taking back follower `take_back`; "
-                      "Fruit-Bearing Trees: `fruit_type` (stack put on a tree tile), `harvest` (fruit type of the tree "
-                      "harvested) or `sell` (fruit types sold).")
+                      "A decision. kind 'place': place the current tile at (x, y) turned `rotation` quarter turns "
+                      "clockwise, optionally with a follower on `location` or (Festival) taking back follower "
+                      "`take_back`; Fruit-Bearing Trees: `fruit_type` (stack put on a tree tile), `harvest` (fruit "
+                      "type of the tree harvested) or `sell` (fruit types sold); Wheel of Fortune: a follower on "
+                      "crown space `crown` instead of the tile, or (Festival) taken back from `take_back_crown`. "
+                      "kind 'plague': take back the follower at (x, y) on `location` (Plague). kind 'choose': play "
+                      "drawn wheel tile number `choice` (Fortune Teller).")
       .def(pyb::init([](int x, int y, int rotation, std::optional<std::string> location, int take_back, int choice,
                         std::optional<std::string> fruit_type, std::optional<std::string> harvest,
                         const std::vector<std::string>& sell, pyb::object crown, pyb::object take_back_crown,
