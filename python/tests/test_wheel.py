@@ -302,6 +302,11 @@ def test_crown_moves_by_name_and_index():
     before = fs.supply()[me]
     fs.apply(h)
     assert fs.crowns()[idx] == -1 and fs.supply()[me] >= before + 1
+    # Malformed wheel moves are refused when built.
+    for bad in (dict(kind="plague", x=1, y=0), dict(kind="plague", x=1, y=0, location="C", crown=2),
+                dict(kind="bogus"), dict(take_back=0, take_back_crown="taxes:0")):
+        with pytest.raises(ValueError):
+            carc.Move(**bad)
     # Crown moves in a game without the wheel are refused, not crashes.
     base = carc.new_game(seed=1, auto_chance=True)
     assert base.check_move(carc.Move(0, 1, crown="taxes:0")) != ""
