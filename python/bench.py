@@ -4,6 +4,7 @@ through one batch call (play_games, C++ threads, GIL released), next to the C++ 
 `carcassonne bench`.
 
     PYTHONPATH=build/python /usr/bin/python3 python/bench.py [--seconds 3] [--build-dir build]
+        [--players 2] [--tileset base|wheel-of-fortune] [--expansions festival,...]
 """
 import argparse
 import json
@@ -50,12 +51,13 @@ def main():
     ap.add_argument("--seconds", type=float, default=3.0, help="time per step-by-step measurement")
     ap.add_argument("--batch-games", type=int, default=20000)
     ap.add_argument("--players", type=int, default=2)
+    ap.add_argument("--tileset", default="base", help="base or wheel-of-fortune")
     ap.add_argument("--expansions", default="", help="comma-separated")
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()
     carc = find_module(args.build_dir)
     exps = [e for e in args.expansions.split(",") if e]
-    game = carc.Game(players=args.players, expansions=exps)
+    game = carc.Game(players=args.players, tileset=args.tileset, expansions=exps)
     res = {"rules": str(game.rules), "cores": os.cpu_count()}
 
     def py_moves(i):
@@ -72,9 +74,13 @@ def main():
 
     fruit = game.num_fruit_codes > 1
 
+    wheel = game.has_wheel
+    extra_ranges = [r for r in ("crown", "plague", "choose") if game.action_ranges[r][1] > game.action_ranges[r][0]]
+
     def py_rl(i):
         # What a learning loop does per step: observation + mask, then an action. With the
-        # Fruit-Bearing Trees the flat mask is num_placements * 441 entries: use the factored masks.
+        # Fruit-Bearing Trees the flat mask is num_placements * 441 entries: use the factored masks
+        # (and, with the Wheel of Fortune, one mask per wheel range).
         rng = random.Random(i)
         s = game.new_initial_state(seed=i, auto_chance=True)
         while not s.is_terminal():
@@ -82,6 +88,8 @@ def main():
             if fruit:
                 s.legal_placement_mask()
                 s.legal_fruit_masks()
+                for r in extra_ranges:
+                    s.legal_range_mask(r)
             else:
                 s.legal_action_mask()
             s.apply(rng.choice(s.legal_actions()))
@@ -111,6 +119,18 @@ def main():
                 moves = s.legal_moves()
                 s.apply(moves[rng.randrange(len(moves))])
 
+    # Decisions per game (placements, and with the wheel also Plague and Choose decisions).
+    decisions, kinds = 0, {}
+    for i in range(20):
+        rng = random.Random(i)
+        s = game.new_initial_state(seed=i, auto_chance=True)
+        while not s.is_terminal():
+            m = rng.choice(s.legal_moves())
+            kinds[m.kind] = kinds.get(m.kind, 0) + 1
+            s.apply(m)
+    res["decisions_per_game"] = sum(kinds.values()) / 20
+    res["decision_kinds_per_game"] = {k: v / 20 for k, v in sorted(kinds.items())}
+
     res["python_step_moves"] = timed(py_moves, args.seconds)
     res["python_step_actions"] = timed(py_actions, args.seconds)
     res["python_step_explicit_chance"] = timed(py_explicit_chance, args.seconds)
@@ -136,14 +156,14 @@ def main():
     for threads, records in ((1, False), (1, True), (0, False)):
         t0, c0 = time.perf_counter(), time.process_time()
         carc.play_games(players=["random"] * args.players, games=args.batch_games, seed=1, threads=threads,
-                        expansions=exps, records=records)
+                        tileset=args.tileset, expansions=exps, records=records)
         wall, cpu = time.perf_counter() - t0, time.process_time() - c0
         key = f"batch_threads{'_all' if threads == 0 else threads}{'_records' if records else ''}"
         res[key] = args.batch_games / (wall if threads == 0 else cpu)
 
     cli = pathlib.Path(args.build_dir) / "carcassonne"
     if cli.exists():
-        cmd = [str(cli), "bench", "--json", "--players", str(args.players)]
+        cmd = [str(cli), "bench", "--json", "--players", str(args.players), "--tileset", args.tileset]
         if exps:
             cmd += ["--expansions", ",".join(exps)]
         out = subprocess.run(cmd, capture_output=True, text=True, check=False).stdout.strip().splitlines()
@@ -153,7 +173,8 @@ def main():
     if args.json:
         print(json.dumps(res, indent=1))
         return
-    print(f"{res['rules']}, random games per CPU second ({res['cores']} cores):")
+    print(f"{res['rules']}, random games per CPU second ({res['cores']} cores; "
+          f"{res['decisions_per_game']:.1f} decisions per game: {res['decision_kinds_per_game']}):")
     labels = {
         "python_step_moves": "Python, step by step: legal_moves() + apply(move), auto chance",
         "python_step_actions": "Python, step by step: legal_actions() + apply(action)",
@@ -167,7 +188,8 @@ def main():
     }
     if fruit:
         labels["python_step_obs_mask"] = ("Python, step by step + observation() + legal_placement_mask() + "
-                                          "legal_fruit_masks()")
+                                          "legal_fruit_masks()" + (" + legal_range_mask() per wheel range"
+                                                                   if wheel else ""))
     for k, label in labels.items():
         if k in res:
             print(f"  {res[k]:10.0f}  {label}")

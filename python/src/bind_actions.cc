@@ -1,6 +1,6 @@
 // Bindings: the fixed action space for learning code (action index <-> move, legal masks).
 // Layout (docs/python.md, common.h):
-//   action = fruit * placements + placement
+//   action = fruit * placements + placement                       ('place' range)
 //   placement = ((choice * W * W + cell) * 4 + rotation) * NUM_OPTIONS + option,
 //   cell = (y + R) * W + (x + R),  W = 2R + 1
 //   option 0: no follower; 1 + i: a follower on LOCATIONS[i];
@@ -8,6 +8,9 @@
 //   (State.followers() order, counting only the player's own).
 //   fruit = fruit_type_code * NUM_FRUIT_ACTIONS + fruit_action_code (Fruit-Bearing Trees; 0
 //   otherwise): stack (0 none, 1 + t) and action (0 none, 1 + t harvest, 7 + j sell SELL_SETS[j]).
+// Wheel of Fortune, after those: the 'crown' range (placements with a follower put on / taken
+// back from a crown space, times the stack code), the 'plague' range (cell and location of
+// the follower taken back) and, with the Fortune Teller, the 'choose' range (drawn tile).
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
@@ -97,15 +100,47 @@ int fruit_code(const Move& m) {
 }
 
 ActionSpace::ActionSpace(const Rules& r, int radius_)
-    : radius(radius_), choices(num_choices(r)), fruit(r.fruit_trees ? kFruitCodes : 1) {}
+    : radius(radius_),
+      choices(num_choices(r)),
+      fruit(r.fruit_trees ? kFruitCodes : 1),
+      stacks(r.fruit_trees ? 1 + kFruitTypes : 1),
+      wheel(Game::get(r)->has_wheel()),
+      choose(wheel && r.fortune_teller ? num_choices(r) : 0) {}
+
+pyb::dict action_ranges(const ActionSpace& a) {
+  pyb::dict d;
+  d["place"] = pyb::make_tuple(int64_t(0), a.place_size());
+  d["crown"] = pyb::make_tuple(a.crown_base(), a.plague_base());
+  d["plague"] = pyb::make_tuple(a.plague_base(), a.choose_base());
+  d["choose"] = pyb::make_tuple(a.choose_base(), a.size());
+  return d;
+}
 
 int64_t ActionSpace::encode(const State& s, const Move& m) const {
   const int R = radius, W = width();
+  if (m.kind == MoveKind::Choose) return m.choice < choose ? choose_base() + m.choice : -1;
+  if (m.kind == MoveKind::Plague) {
+    if (!wheel || m.ret < 0 || m.ret >= s.num_followers()) return -1;
+    const Follower& f = s.followers()[m.ret];
+    const PlacedTile& P = s.placed(s.slot_tile(f.slot));
+    if (P.x < -R || P.x > R || P.y < -R || P.y > R) return -1;
+    const int li = location_code(s.game().type(P.type), s.slot_segment(f.slot), P.rot);
+    if (li < 0) return -1;
+    return plague_base() + int64_t((P.y + R) * W + (P.x + R)) * kNumLocations + li;
+  }
   if (m.choice >= choices) return -1;
   if (m.x < -R || m.x > R || m.y < -R || m.y > R) return -1;
+  const int cell = (m.y + R) * W + (m.x + R);
+  if (m.meeple >= kCrownBase || m.ret >= kCrownBase) {
+    // Wheel of Fortune: a follower put on / taken back from a crown space (no fruit action).
+    if (!wheel || m.action != FruitAction::None || m.fruit_type + 1 >= stacks) return -1;
+    const int opt = m.meeple >= kCrownBase ? crown_from_engine(s.game(), m.meeple - kCrownBase)
+                                           : kNumCrowns + crown_from_engine(s.game(), m.ret - kCrownBase);
+    const int64_t q = (int64_t(m.choice * num_cells() + cell) * 4 + m.rot) * kCrownOptions + opt;
+    return crown_base() + (m.fruit_type + 1) * crown_placements() + q;
+  }
   const int f = fruit_code(m);
   if (f < 0 || f >= fruit) return -1;
-  const int cell = (m.y + R) * W + (m.x + R);
   int opt = 0;
   if (m.meeple >= 0) {
     const int t = move_tile(s, m);
@@ -115,6 +150,7 @@ int64_t ActionSpace::encode(const State& s, const Move& m) const {
     if (li < 0) return -1;
     opt = 1 + li;
   } else if (m.ret >= 0) {
+    if (m.ret >= s.num_followers()) return -1;
     const int me = s.followers()[m.ret].player;
     int k = 0;
     for (int i = 0; i < m.ret; ++i) k += s.followers()[i].player == me;
@@ -124,21 +160,64 @@ int64_t ActionSpace::encode(const State& s, const Move& m) const {
   return f * placements() + p;
 }
 
+namespace {
+
+int8_t engine_crown_or_throw(const State& s, int pc) {
+  const int c = s.has_wheel() ? crown_to_engine(s.game(), pc) : -1;
+  if (c < 0) throw std::invalid_argument("the wheel has no crown space " + crown_label(pc));
+  return int8_t(kCrownBase + c);
+}
+
+}  // namespace
+
 Move ActionSpace::decode(const State& s, int64_t action) const {
   if (action < 0 || action >= size())
     throw std::invalid_argument("action " + std::to_string(action) + " out of range 0.." + std::to_string(size() - 1));
-  const int64_t P = placements();
-  const int f = int(action / P);
-  const int64_t p = action % P;
-  const int opt = int(p % kOptions);
-  const int rot = int(p / kOptions % 4);
-  const int cell = int(p / kOptions / 4 % num_cells());
-  const int choice = int(p / kOptions / 4 / num_cells());
   Move m;
+  if (action >= choose_base()) {
+    m.kind = MoveKind::Choose;
+    m.choice = uint8_t(action - choose_base());
+    return m;
+  }
+  if (action >= plague_base()) {
+    const int64_t r = action - plague_base();
+    const int li = int(r % kNumLocations), cell = int(r / kNumLocations);
+    m.kind = MoveKind::Plague;
+    m.x = int16_t(cell % width() - radius);
+    m.y = int16_t(cell / width() - radius);
+    for (int i = 0; i < s.num_followers(); ++i) {
+      const Follower& f = s.followers()[i];
+      const PlacedTile& P = s.placed(s.slot_tile(f.slot));
+      if (P.x == m.x && P.y == m.y && location_code(s.game().type(P.type), s.slot_segment(f.slot), P.rot) == li) {
+        m.ret = int8_t(i);
+        return m;
+      }
+    }
+    throw std::invalid_argument("no follower stands at (" + std::to_string(m.x) + "," + std::to_string(m.y) + ") " +
+                                kLocations[li]);
+  }
+  const bool crown = action >= crown_base();
+  const int64_t P = crown ? crown_placements() : placements();
+  const int64_t r = crown ? action - crown_base() : action;
+  const int f = int(r / P);  // fruit code (stack code in the crown range)
+  const int64_t p = r % P;
+  const int K = crown ? kCrownOptions : kOptions;
+  const int opt = int(p % K);
+  const int rot = int(p / K % 4);
+  const int cell = int(p / K / 4 % num_cells());
+  const int choice = int(p / K / 4 / num_cells());
   m.choice = uint8_t(choice);
   m.x = int16_t(cell % width() - radius);
   m.y = int16_t(cell / width() - radius);
   m.rot = uint8_t(rot);
+  if (crown) {
+    m.fruit_type = int8_t(f - 1);
+    if (opt < kNumCrowns)
+      m.meeple = engine_crown_or_throw(s, opt);
+    else
+      m.ret = engine_crown_or_throw(s, opt - kNumCrowns);
+    return m;
+  }
   m.fruit_type = int8_t(f / kFruitActions - 1);
   if (const int act = f % kFruitActions; act > kFruitTypes) {
     m.action = FruitAction::Sell;
@@ -148,7 +227,6 @@ Move ActionSpace::decode(const State& s, int64_t action) const {
     m.target = uint8_t(act - 1);
   }
   if (opt >= 1 && opt <= kNumLocations) {
-    if (s.phase() != Phase::Place) throw std::invalid_argument("no tile to place now");
     const int t = move_tile(s, m);
     if (t < 0) throw std::invalid_argument("no drawn tile number " + std::to_string(choice));
     const TileType& tt = s.game().type(t);
@@ -228,6 +306,11 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
   m.attr("SELL_SETS") = sell_tuples;
   m.attr("NUM_FRUIT_ACTIONS") = kFruitActions;
   m.attr("NUM_FRUIT_CODES") = kFruitCodes;
+  m.attr("WHEEL_EVENTS") = std::vector<std::string>(kWheelEventNames.begin(), kWheelEventNames.end());
+  std::vector<std::string> crowns;
+  for (int pc = 0; pc < kNumCrowns; ++pc) crowns.push_back(crown_label(pc));
+  m.attr("CROWN_SPACES") = crowns;
+  m.attr("NUM_CROWN_OPTIONS") = kCrownOptions;
 
   cls.def_property_readonly("num_actions", [](const PyState& ps) { return ps.space.size(); })
       .def_property_readonly(
@@ -240,6 +323,34 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
           "num_choices", [](const PyState& ps) { return ps.space.choices; },
           "Tile choices in the action index: 1, or 3 with the Fortune Teller.")
       .def_property_readonly("radius", [](const PyState& ps) { return ps.space.radius; })
+      .def_property_readonly(
+          "action_ranges", [](const PyState& ps) { return action_ranges(ps.space); },
+          "{'place': (start, stop), 'crown': ..., 'plague': ..., 'choose': ...}: the parts of the action index.")
+      .def(
+          "legal_range_mask",
+          [](const PyState& ps, const std::string& range, std::optional<pyb::array_t<bool>> out) {
+            int64_t lo, hi;
+            if (range == "place") {
+              lo = 0, hi = ps.space.place_size();
+            } else if (range == "crown") {
+              lo = ps.space.crown_base(), hi = ps.space.plague_base();
+            } else if (range == "plague") {
+              lo = ps.space.plague_base(), hi = ps.space.choose_base();
+            } else if (range == "choose") {
+              lo = ps.space.choose_base(), hi = ps.space.size();
+            } else {
+              throw std::invalid_argument("range is 'place', 'crown', 'plague' or 'choose'");
+            }
+            pyb::array_t<bool> mask = cleared_mask(out, hi - lo);
+            bool* p = mask.mutable_data();
+            for_each_legal_index(ps, [=](int64_t a) {
+              if (a >= lo && a < hi) p[a - lo] = true;
+            });
+            return mask;
+          },
+          pyb::arg("range"), pyb::arg("out").noconvert() = pyb::none(),
+          "numpy bool array over one range of the action index (action_ranges[range]; entry i stands for "
+          "action start + i): True for the legal moves inside the window.")
       .def(
           "legal_actions",
           [](const PyState& ps) {
@@ -259,20 +370,24 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
           pyb::arg("out").noconvert() = pyb::none(),
           "numpy bool array of shape (num_actions,): True for the legal moves inside the window. `out`: an "
           "array to fill instead of a new one. With the Fruit-Bearing Trees prefer the factored masks "
-          "(legal_placement_mask, legal_fruit_masks): this one has num_placements * 441 entries.")
+          "(legal_placement_mask, legal_fruit_masks, legal_range_mask): this one has over num_placements * 441 "
+          "entries.")
       .def(
           "legal_placement_mask",
           [](const PyState& ps, std::optional<pyb::array_t<bool>> out) {
             pyb::array_t<bool> mask = cleared_mask(out, ps.space.placements());
             bool* p = mask.mutable_data();
             const int64_t P = ps.space.placements();
-            for_each_legal_index(ps, [p, P](int64_t a) { p[a % P] = true; });
+            const int64_t main = ps.space.place_size();
+            for_each_legal_index(ps, [p, P, main](int64_t a) {
+              if (a < main) p[a % P] = true;
+            });
             return mask;
           },
           pyb::arg("out").noconvert() = pyb::none(),
           "numpy bool array of shape (num_placements,): True for the placement parts (action % num_placements) "
-          "of the legal moves inside the window. The same as legal_action_mask() without the Fruit-Bearing "
-          "Trees.")
+          "of the legal actions in the 'place' range (action < num_fruit_codes * num_placements). The same as "
+          "legal_action_mask() without the Fruit-Bearing Trees and the Wheel of Fortune.")
       .def(
           "legal_fruit_mask",
           [](const PyState& ps, int64_t placement) {
@@ -282,8 +397,9 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
                                           std::to_string(P - 1));
             pyb::array_t<bool> mask = cleared_mask(std::nullopt, ps.space.fruit);
             bool* p = mask.mutable_data();
+            const int64_t main = ps.space.place_size();
             for_each_legal_index(ps, [&](int64_t a) {
-              if (a % P == placement) p[a / P] = true;
+              if (a < main && a % P == placement) p[a / P] = true;
             });
             return mask;
           },
@@ -296,6 +412,9 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
             const int64_t P = ps.space.placements();
             const int F = ps.space.fruit;
             std::vector<int64_t> acts = legal_indices(ps);
+            acts.erase(std::remove_if(acts.begin(), acts.end(),
+                                      [&](int64_t a) { return a >= ps.space.place_size(); }),
+                       acts.end());
             std::vector<int64_t> rows;  // placements in increasing order
             rows.reserve(acts.size());
             for (int64_t a : acts) rows.push_back(a % P);
@@ -314,7 +433,8 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
           },
           "(placements, masks): the distinct placement parts of the legal moves inside the window (sorted "
           "int64 array of shape (K,)) and for each its legal fruit parts (bool array of shape "
-          "(K, num_fruit_codes)). The legal actions are f * num_placements + placements[i] for masks[i, f].")
+          "(K, num_fruit_codes)). The legal actions of the 'place' range are f * num_placements + placements[i] "
+          "for masks[i, f].")
       .def(
           "num_moves_outside_window",
           [](const PyState& ps) {
@@ -328,8 +448,8 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
       .def(
           "move_to_action",
           [](const PyState& ps, const PyMove& pm) {
+            require_decision(ps.s);
             const Move mv = to_engine(ps.s, pm);
-            if (ps.s.phase() != Phase::Place) throw std::invalid_argument("no tile to place now");
             if (auto err = ps.s.check_move(mv); !err.empty()) throw std::invalid_argument(err);
             const int64_t a = ps.space.encode(ps.s, mv);
             if (a < 0) throw std::invalid_argument("the move lies outside the action window");
@@ -339,7 +459,7 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
       .def(
           "action_to_move",
           [](const PyState& ps, int64_t action) {
-            if (ps.s.phase() != Phase::Place) throw std::invalid_argument("no tile to place now");
+            require_decision(ps.s);
             return from_engine(ps.s, ps.space.decode(ps.s, action));
           },
           pyb::arg("action"), "The move an action index stands for (not checked for legality).")

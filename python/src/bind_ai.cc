@@ -10,11 +10,6 @@ namespace carc::py {
 
 namespace {
 
-void require_decision(const PyState& ps) {
-  if (ps.s.current_player() < 0)
-    throw std::invalid_argument(ps.s.is_terminal() ? "the game is over" : "chance node: draw a tile first");
-}
-
 struct PyPlayer {
   std::unique_ptr<ai::Player> p;
 };
@@ -29,7 +24,7 @@ void bind_ai(pyb::module_& m) {
       .def(
           "choose",
           [](PyPlayer& p, const PyState& ps) {
-            require_decision(ps);
+            require_decision(ps.s);
             const State copy = ps.s;  // the search runs without the GIL: never on a shared object
             Move mv;
             {
@@ -42,7 +37,7 @@ void bind_ai(pyb::module_& m) {
       .def(
           "analyse",
           [](PyPlayer& p, const PyState& ps) {
-            require_decision(ps);
+            require_decision(ps.s);
             const State copy = ps.s;
             std::vector<ai::MoveEval> ev;
             {
@@ -60,7 +55,7 @@ void bind_ai(pyb::module_& m) {
   m.def(
       "choose_move",
       [](const PyState& ps, const std::string& spec, uint64_t seed) {
-        require_decision(ps);
+        require_decision(ps.s);
         auto player = ai::make_player(spec, seed);  // invalid spec: ValueError, with the GIL held
         const State copy = ps.s;
         Move mv;

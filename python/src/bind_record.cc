@@ -22,6 +22,13 @@ pyb::dict turn_dict(const TurnRecord& t) {
   d["drawn"] = t.drawn;
   d["player"] = t.player ? pyb::object(pyb::int_(*t.player)) : pyb::object(pyb::none());
   d["take_back"] = t.ret ? pyb::object(pyb::make_tuple(t.ret->x, t.ret->y, t.ret->at)) : pyb::object(pyb::none());
+  d["fruit_type"] = t.fruit_type.empty() ? pyb::object(pyb::none()) : pyb::object(pyb::str(t.fruit_type));
+  d["harvest"] = t.harvest ? pyb::object(pyb::make_tuple(t.harvest->x, t.harvest->y)) : pyb::object(pyb::none());
+  d["harvest_value"] = t.harvest_value ? pyb::object(pyb::int_(*t.harvest_value)) : pyb::object(pyb::none());
+  d["sell"] = t.sell;
+  pyb::list plague;
+  for (const auto& p : t.plague) plague.append(pyb::make_tuple(p.x, p.y, p.at));
+  d["plague"] = plague;
   return d;
 }
 
@@ -58,8 +65,10 @@ void bind_record(pyb::module_& m) {
             for (const auto& t : r.turns) l.append(turn_dict(t));
             return l;
           },
-          "The turns as dicts: tile, x, y, rotation (degrees), meeple, discarded, player, "
-          "take_back.")
+          "The turns as dicts: tile, x, y, rotation (degrees), meeple (a location, 'crown:taxes:0' or None), "
+          "discarded, drawn, player, take_back ((x, y, at) or None), fruit_type, harvest ((x, y) or None), "
+          "harvest_value, sell, plague ([(x, y, at)]: the followers taken back for the Plague before the tile "
+          "was placed).")
       .def("__len__", [](const Record& r) { return r.turns.size(); })
       .def("rules", &rules_of)
       .def("to_json", &record_to_json)

@@ -79,7 +79,47 @@ void bind_rules(pyb::module_& m) {
           },
           "Tiles of each type in the bag at the start (start tile taken out).")
       .def_property_readonly("total_tiles", [](const PyGame& g) { return g.game->total_tiles(); })
-      .def_property_readonly("start_tile", [](const PyGame& g) { return g.game->type(g.game->start_type()).id; })
+      .def_property_readonly(
+          "start_tile",
+          [](const PyGame& g) -> std::optional<std::string> {
+            if (g.game->start_type() < 0) return std::nullopt;
+            return g.game->type(g.game->start_type()).id;
+          },
+          "The start tile's id, or None when the game starts with a board (Wheel of Fortune).")
+      .def_property_readonly(
+          "board_cells",
+          [](const PyGame& g) {
+            std::vector<std::tuple<int, int, std::string>> out;
+            for (const auto& c : g.game->board_cells()) out.emplace_back(c.x, c.y, g.game->type(c.type).id);
+            return out;
+          },
+          "Wheel of Fortune: [(x, y, tile id)] of the start board's cells (placed before the first turn, "
+          "rotation 0); empty otherwise.")
+      .def_property_readonly(
+          "num_setup_tiles", [](const PyGame& g) { return g.game->num_setup_tiles(); },
+          "Tiles on the board before the first turn: 1 start tile, or the board's 16 cells.")
+      .def_property_readonly(
+          "has_wheel", [](const PyGame& g) { return g.game->has_wheel(); }, "True for the Wheel of Fortune.")
+      .def_property_readonly(
+          "wheel",
+          [](const PyGame& g) {
+            std::vector<std::pair<std::string, int>> out;
+            for (const auto& w : g.game->wheel()) out.emplace_back(kWheelEventNames[int(w.event)], w.crowns);
+            return out;
+          },
+          "Wheel of Fortune: [(event, crown spaces)] of the wheel's segments, clockwise (State.pig indexes it); "
+          "empty without the wheel.")
+      .def_property_readonly(
+          "crown_spaces",
+          [](const PyGame& g) {
+            std::vector<std::string> out;
+            if (g.game->has_wheel())
+              for (int pc = 0; pc < kNumCrowns; ++pc)
+                if (crown_to_engine(*g.game, pc) >= 0) out.push_back(crown_label(pc));
+            return out;
+          },
+          "Wheel of Fortune: the crown spaces this wheel has ('fortuna:0', 'taxes:0', 'taxes:1', ...), in "
+          "CROWN_SPACES order.")
       .def(
           "tile_info",
           [](const PyGame& g, const std::string& id) {
@@ -102,12 +142,19 @@ void bind_rules(pyb::module_& m) {
               segs.emplace_back(kind_name(tt.rot[0].seg[s].kind), tt.location_name(s, 0));
             d["segments"] = segs;  // (kind, location at rotation 0)
             d["festival"] = tt.festival;
+            d["tree"] = tt.tree;    // Fruit-Bearing Trees: a tree tile (gets a fruit stack)
+            d["wheel"] = tt.wheel;  // Wheel of Fortune: the pig number (0 = none)
             return d;
           },
           pyb::arg("tile"), "Description of a tile type: edges, segments, set.")
       .def_property_readonly(
           "num_actions", [](const PyGame& g) { return ActionSpace(g.rules, g.radius).size(); },
-          "Size of the fixed action space: num_fruit_codes * num_placements.")
+          "Size of the fixed action space: num_fruit_codes * num_placements, plus the Wheel of Fortune ranges "
+          "(action_ranges).")
+      .def_property_readonly(
+          "action_ranges", [](const PyGame& g) { return action_ranges(ActionSpace(g.rules, g.radius)); },
+          "{'place': (start, stop), 'crown': ..., 'plague': ..., 'choose': ...}: the parts of the action index "
+          "(empty ranges for decisions the game does not have).")
       .def_property_readonly(
           "num_placements", [](const PyGame& g) { return ActionSpace(g.rules, g.radius).placements(); },
           "Size of the placement part of the index: choices * (2R+1)^2 * 4 * NUM_OPTIONS.")
@@ -122,6 +169,7 @@ void bind_rules(pyb::module_& m) {
           [](const PyGame& g, uint64_t seed, bool auto_chance, std::optional<std::string> start_tile,
              int start_rotation) {
             if (!start_tile) return PyState(State(g.game, seed), auto_chance, g.radius);
+            if (g.game->start_type() < 0) throw std::invalid_argument("this tile set starts with a board, not a tile");
             const int t = g.game->type_index(*start_tile);
             if (t < 0) throw std::invalid_argument("unknown tile '" + *start_tile + "'");
             if (start_rotation < 0 || start_rotation > 3)

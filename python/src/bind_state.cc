@@ -2,14 +2,82 @@
 #include <pybind11/operators.h>
 #include <pybind11/stl.h>
 
+#include <map>
+
 #include "common.h"
 #include "playout.h"
 
 namespace carc::py {
 
+std::string crown_label(int pc) {
+  return std::string(kWheelEventNames[size_t(pc / kMaxCrownsPerSegment)]) + ":" +
+         std::to_string(pc % kMaxCrownsPerSegment);
+}
+
+int crown_from_label(const std::string& name) {
+  const std::string n = name.rfind("crown:", 0) == 0 ? name.substr(6) : name;
+  for (int pc = 0; pc < kNumCrowns; ++pc)
+    if (n == crown_label(pc)) return pc;
+  return -1;
+}
+
+int wheel_segment(const Game& g, int event) {
+  for (size_t i = 0; i < g.wheel().size(); ++i)
+    if (int(g.wheel()[i].event) == event) return int(i);
+  return -1;
+}
+
+int crown_to_engine(const Game& g, int pc) {
+  if (pc < 0 || pc >= kNumCrowns) return -1;
+  const int seg = wheel_segment(g, pc / kMaxCrownsPerSegment);
+  if (seg < 0) return -1;
+  const int c = seg * kMaxCrownsPerSegment + pc % kMaxCrownsPerSegment;
+  return g.crown_exists(c) ? c : -1;
+}
+
+namespace {
+
+// The engine crown space of a move's Python crown index (ValueError when it does not exist).
+int8_t engine_crown(const State& s, int pc) {
+  if (!s.has_wheel()) throw std::invalid_argument("this game has no Wheel of Fortune (no crown spaces)");
+  const int c = crown_to_engine(s.game(), pc);
+  if (c < 0) throw std::invalid_argument("the wheel has no crown space " + crown_label(pc));
+  return int8_t(kCrownBase + c);
+}
+
+}  // namespace
+
 Move to_engine(const State& s, const PyMove& pm) {
   Move m = pm.m;
   m.meeple = -1;
+  if (m.kind == MoveKind::Choose) {
+    Move c;
+    c.kind = MoveKind::Choose;
+    c.choice = m.choice;
+    return c;
+  }
+  if (m.kind == MoveKind::Plague) {
+    // The follower is named by its place; find it among the deciding player's followers.
+    m.ret = -1;
+    m.rot = 0;
+    if (s.phase() != Phase::Plague) return m;  // check_move tells: no Plague decision is pending
+    for (int i = 0; i < s.num_followers(); ++i) {
+      const Follower& f = s.followers()[i];
+      const PlacedTile& P = s.placed(s.slot_tile(f.slot));
+      if (P.x == m.x && P.y == m.y &&
+          location_code(s.game().type(P.type), s.slot_segment(f.slot), P.rot) == pm.loc &&
+          f.player == s.plague_player()) {
+        m.ret = int8_t(i);
+        break;
+      }
+    }
+    if (m.ret < 0)
+      throw std::invalid_argument("no follower of the deciding player stands at (" + std::to_string(m.x) + "," +
+                                  std::to_string(m.y) + ") " + (pm.loc >= 0 ? kLocations[pm.loc] : "?"));
+    return m;
+  }
+  if (pm.crown >= 0) m.meeple = engine_crown(s, pm.crown);
+  if (pm.tb_crown >= 0) m.ret = engine_crown(s, pm.tb_crown);
   if (s.phase() != Phase::Place) return m;
   // Rotations that look the same are one move: use the lowest (the engine's legal moves do).
   const int t = move_tile(s, m);
@@ -30,16 +98,22 @@ PyMove from_engine(const State& s, const Move& m) {
   PyMove pm;
   pm.m = m;
   pm.game = &s.game();
-  const int t = move_tile(s, m);
+  const int t = m.kind == MoveKind::Plague ? -1 : move_tile(s, m);
   pm.tile = int16_t(t);
-  if (m.meeple >= 0 && t >= 0) pm.loc = int8_t(location_code(s.game().type(t), m.meeple, m.rot));
-  if (m.ret >= 0 && m.ret < s.num_followers()) {
+  if (m.meeple >= kCrownBase)
+    pm.crown = int8_t(crown_from_engine(s.game(), m.meeple - kCrownBase));
+  else if (m.meeple >= 0 && t >= 0)
+    pm.loc = int8_t(location_code(s.game().type(t), m.meeple, m.rot));
+  if (m.ret >= kCrownBase) {
+    pm.tb_crown = int8_t(crown_from_engine(s.game(), m.ret - kCrownBase));
+  } else if (m.ret >= 0 && m.ret < s.num_followers()) {
     const Follower& f = s.followers()[m.ret];
     const PlacedTile& P = s.placed(s.slot_tile(f.slot));
     pm.has_take_back_at = true;
     pm.tb_x = P.x;
     pm.tb_y = P.y;
     pm.tb_loc = int8_t(location_code(s.game().type(P.type), s.slot_segment(f.slot), P.rot));
+    if (m.kind == MoveKind::Plague) pm.loc = pm.tb_loc;
   }
   return pm;
 }
@@ -50,11 +124,42 @@ std::string loc_name(int8_t loc) { return loc >= 0 ? kLocations[loc] : ""; }
 
 std::string tile_name(const PyMove& pm) { return pm.game && pm.tile >= 0 ? pm.game->type(pm.tile).id : ""; }
 
+const char* const kKindNames[3] = {"place", "choose", "plague"};
+
+// A crown space given as "taxes:0" / "crown:taxes:0" or as a Python crown index.
+int8_t crown_arg(pyb::handle h) {
+  int pc;
+  if (pyb::isinstance<pyb::str>(h)) {
+    pc = crown_from_label(h.cast<std::string>());
+    if (pc < 0) throw std::invalid_argument("unknown crown space '" + h.cast<std::string>() + "' (e.g. 'taxes:0')");
+  } else {
+    pc = h.cast<int>();
+    if (pc < 0 || pc >= kNumCrowns)
+      throw std::invalid_argument("crown index is 0.." + std::to_string(kNumCrowns - 1));
+  }
+  return int8_t(pc);
+}
+
+int take_back_index(const PyMove& pm) { return pm.m.ret < kCrownBase ? int(pm.m.ret) : -1; }
+
 std::string move_repr(const PyMove& pm) {
-  std::string r = "Move(x=" + std::to_string(pm.m.x) + ", y=" + std::to_string(pm.m.y) +
-                  ", rotation=" + std::to_string(int(pm.m.rot));
+  std::string r = "Move(";
+  if (pm.m.kind == MoveKind::Choose) {
+    r += "kind='choose', choice=" + std::to_string(int(pm.m.choice));
+    if (pm.tile >= 0 && pm.game) r += ", tile='" + tile_name(pm) + "'";
+    return r + ")";
+  }
+  if (pm.m.kind == MoveKind::Plague) {
+    r += "kind='plague', x=" + std::to_string(pm.m.x) + ", y=" + std::to_string(pm.m.y);
+    if (pm.loc >= 0) r += ", location='" + loc_name(pm.loc) + "'";
+    if (pm.m.ret >= 0) r += ", take_back=" + std::to_string(int(pm.m.ret));
+    return r + ")";
+  }
+  r += "x=" + std::to_string(pm.m.x) + ", y=" + std::to_string(pm.m.y) + ", rotation=" + std::to_string(int(pm.m.rot));
   if (pm.loc >= 0) r += ", location='" + loc_name(pm.loc) + "'";
-  if (pm.m.ret >= 0) r += ", take_back=" + std::to_string(int(pm.m.ret));
+  if (pm.crown >= 0) r += ", crown='" + crown_label(pm.crown) + "'";
+  if (take_back_index(pm) >= 0) r += ", take_back=" + std::to_string(take_back_index(pm));
+  if (pm.tb_crown >= 0) r += ", take_back_crown='" + crown_label(pm.tb_crown) + "'";
   if (pm.m.choice) r += ", choice=" + std::to_string(int(pm.m.choice));
   if (pm.tile >= 0 && pm.game) r += ", tile='" + tile_name(pm) + "'";
   if (pm.m.fruit_type >= 0) r += ", fruit_type='" + std::string(kFruitNames[pm.m.fruit_type]) + "'";
@@ -68,13 +173,28 @@ std::string move_repr(const PyMove& pm) {
   return r + ")";
 }
 
-// Moves are equal when their engine moves are, with the follower compared by location (a
-// hand-built move has its segment index resolved only when applied). Comparing the whole
-// engine move keeps parts the engine adds later (e.g. Fruit-Trees actions) apart.
+// The identity of a move: its engine move with the follower named by location or crown space
+// (a hand-built move has its segment / engine crown space resolved only when applied), and a
+// Plague move named by the follower's place only (its followers() index is derived).
+// Comparing the whole engine move keeps parts the engine adds later apart.
+Move normalized(const PyMove& pm) {
+  Move x = pm.m;
+  x.meeple = -1;
+  if (x.ret >= kCrownBase || x.kind == MoveKind::Plague) x.ret = -1;
+  return x;
+}
+
 bool same_move(const PyMove& a, const PyMove& b) {
-  Move x = a.m, y = b.m;
-  x.meeple = y.meeple = -1;
-  return a.loc == b.loc && x == y;
+  return a.loc == b.loc && a.crown == b.crown && a.tb_crown == b.tb_crown && normalized(a) == normalized(b);
+}
+
+int64_t move_hash(const PyMove& pm) {
+  const Move x = normalized(pm);
+  uint64_t h = uint64_t(uint16_t(x.x)) | uint64_t(uint16_t(x.y)) << 16 | uint64_t(x.rot) << 32 |
+               uint64_t(uint8_t(pm.loc)) << 36 | uint64_t(uint8_t(x.ret)) << 44 | uint64_t(x.choice) << 52;
+  h ^= uint64_t(uint8_t(x.fruit_type)) << 56 ^ uint64_t(x.action) << 60 ^ uint64_t(x.target) << 24 ^
+       uint64_t(x.kind) << 62 ^ uint64_t(uint8_t(pm.crown)) << 40 ^ uint64_t(uint8_t(pm.tb_crown)) << 48;
+  return int64_t((h * 0x9E3779B97F4A7C15ull) >> 2);
 }
 
 int tile_index(const State& s, pyb::handle tile) {
@@ -88,9 +208,17 @@ int tile_index(const State& s, pyb::handle tile) {
   return t;
 }
 
+}  // namespace
+
+void require_decision(const State& s) {
+  if (s.current_player() < 0)
+    throw std::invalid_argument(s.is_terminal() ? "the game is over" : "chance node: draw a tile first");
+}
+
+namespace {
+
 void apply_checked(PyState& ps, const PyMove& pm) {
-  if (ps.s.phase() != Phase::Place)
-    throw std::invalid_argument(ps.s.is_terminal() ? "the game is over" : "chance node: draw a tile first");
+  require_decision(ps.s);
   const Move m = to_engine(ps.s, pm);
   if (auto err = ps.s.check_move(m); !err.empty()) throw std::invalid_argument(err);
   // check_move accepts an equal-looking rotation; the engine's legal list uses canonical ones.
@@ -111,14 +239,20 @@ std::vector<PyMove> legal_py_moves(const State& s) {
 
 StateClass bind_state(pyb::module_& m) {
   pyb::class_<PyMove>(m, "Move",
-                      "A decision: place the current tile at (x, y) turned `rotation` quarter turns clockwise, "
-                      "optionally with a follower on `location` or (Festival) taking back follower `take_back`; "
-                      "Fruit-Bearing Trees: `fruit_type` (stack put on a tree tile), `harvest` (fruit type of the tree "
-                      "harvested) or `sell` (fruit types sold).")
+                      "A decision. kind 'place': place the current tile at (x, y) turned `rotation` quarter turns "
+                      "clockwise, optionally with a follower on `location` or (Festival) taking back follower "
+                      "`take_back`; Fruit-Bearing Trees: `fruit_type` (stack put on a tree tile), `harvest` (fruit "
+                      "type of the tree harvested) or `sell` (fruit types sold); Wheel of Fortune: a follower on "
+                      "crown space `crown` instead of the tile, or (Festival) taken back from `take_back_crown`. "
+                      "kind 'plague': take back the follower at (x, y) on `location` (Plague). kind 'choose': play "
+                      "drawn wheel tile number `choice` (Fortune Teller).")
       .def(pyb::init([](int x, int y, int rotation, std::optional<std::string> location, int take_back, int choice,
                         std::optional<std::string> fruit_type, std::optional<std::string> harvest,
-                        const std::vector<std::string>& sell) {
+                        const std::vector<std::string>& sell, pyb::object crown, pyb::object take_back_crown,
+                        const std::string& kind) {
              if (rotation < 0 || rotation > 3) throw std::invalid_argument("rotation is 0..3 quarter turns");
+             if (choice < 0 || choice > kMaxTents) throw std::invalid_argument("choice is 0.." + std::to_string(kMaxTents));
+             if (take_back < -1 || take_back >= kMaxFollowers) throw std::invalid_argument("take_back out of range");
              PyMove pm;
              pm.m.x = int16_t(x);
              pm.m.y = int16_t(y);
@@ -129,6 +263,8 @@ StateClass bind_state(pyb::module_& m) {
                pm.loc = int8_t(location_index(*location));
                if (pm.loc < 0) throw std::invalid_argument("unknown location '" + *location + "'");
              }
+             if (!crown.is_none()) pm.crown = crown_arg(crown);
+             if (!take_back_crown.is_none()) pm.tb_crown = crown_arg(take_back_crown);
              auto fruit = [](const std::string& name) {
                const int f = fruit_index(name);
                if (f < 0) throw std::invalid_argument("unknown fruit type '" + name + "'");
@@ -147,11 +283,35 @@ StateClass bind_state(pyb::module_& m) {
                  pm.m.target |= uint8_t(1 << f);
                }
              }
+             const bool extras = pm.m.ret >= 0 || pm.crown >= 0 || pm.tb_crown >= 0 || pm.m.fruit_type >= 0 ||
+                                 pm.m.action != FruitAction::None;
+             if (kind == "place") {
+               if (pm.loc >= 0 && pm.crown >= 0)
+                 throw std::invalid_argument("a follower goes on the tile (location) or on a crown space, not both");
+               if (pm.m.ret >= 0 && pm.tb_crown >= 0)
+                 throw std::invalid_argument("take back one follower: take_back or take_back_crown");
+             } else if (kind == "choose") {
+               if (x || y || rotation || pm.loc >= 0 || extras)
+                 throw std::invalid_argument("a choose move has only `choice` (the drawn tile to play)");
+               pm.m.kind = MoveKind::Choose;
+             } else if (kind == "plague") {
+               if (pm.loc < 0 || rotation || choice || extras)
+                 throw std::invalid_argument(
+                     "a plague move names the follower taken back by x, y and location, nothing else");
+               pm.m.kind = MoveKind::Plague;
+             } else {
+               throw std::invalid_argument("kind is 'place', 'choose' or 'plague'");
+             }
              return pm;
            }),
-           pyb::arg("x"), pyb::arg("y"), pyb::arg("rotation") = 0, pyb::arg("location") = pyb::none(),
+           pyb::arg("x") = 0, pyb::arg("y") = 0, pyb::arg("rotation") = 0, pyb::arg("location") = pyb::none(),
            pyb::arg("take_back") = -1, pyb::arg("choice") = 0, pyb::arg("fruit_type") = pyb::none(),
-           pyb::arg("harvest") = pyb::none(), pyb::arg("sell") = std::vector<std::string>{})
+           pyb::arg("harvest") = pyb::none(), pyb::arg("sell") = std::vector<std::string>{},
+           pyb::arg("crown") = pyb::none(), pyb::arg("take_back_crown") = pyb::none(), pyb::arg("kind") = "place")
+      .def_property_readonly(
+          "kind", [](const PyMove& pm) { return std::string(kKindNames[int(pm.m.kind)]); },
+          "'place' (place the tile), 'choose' (Wheel of Fortune with the Fortune Teller: play this drawn wheel "
+          "tile; the wheel turns first) or 'plague' (take a follower back from the land).")
       .def_property_readonly("x", [](const PyMove& pm) { return int(pm.m.x); })
       .def_property_readonly("y", [](const PyMove& pm) { return int(pm.m.y); })
       .def_property_readonly(
@@ -163,20 +323,43 @@ StateClass bind_state(pyb::module_& m) {
             if (pm.loc < 0) return std::nullopt;
             return loc_name(pm.loc);
           },
-          "Follower location on the placed tile ('N', 'Sw', 'C', 'inner', ...) or None.")
+          "Follower location on the placed tile ('N', 'Sw', 'C', 'inner', ...) or None; for a plague move the "
+          "location of the follower taken back.")
+      .def_property_readonly(
+          "crown",
+          [](const PyMove& pm) -> std::optional<std::string> {
+            if (pm.crown < 0) return std::nullopt;
+            return crown_label(pm.crown);
+          },
+          "Wheel of Fortune: the crown space ('taxes:0') that receives a follower instead of the tile, or None.")
+      .def_property_readonly(
+          "crown_index",
+          [](const PyMove& pm) -> std::optional<int> {
+            if (pm.crown < 0) return std::nullopt;
+            return int(pm.crown);
+          },
+          "The crown space as an index into CROWN_SPACES, or None.")
+      .def_property_readonly(
+          "take_back_crown",
+          [](const PyMove& pm) -> std::optional<std::string> {
+            if (pm.tb_crown < 0) return std::nullopt;
+            return crown_label(pm.tb_crown);
+          },
+          "Festival with the Wheel of Fortune: the crown space a follower is taken back from, or None.")
       .def_property_readonly(
           "meeple", [](const PyMove& pm) { return int(pm.m.meeple); },
           "Segment index of the follower on the placed tile, or -1 (engine detail).")
       .def_property_readonly(
-          "take_back", [](const PyMove& pm) { return int(pm.m.ret); },
-          "Festival: index into State.followers() of the own follower taken back, or -1.")
+          "take_back", [](const PyMove& pm) { return take_back_index(pm); },
+          "Festival: index into State.followers() of the own follower taken back, or -1; plague moves from "
+          "legal_moves(): the follower taken back.")
       .def_property_readonly(
           "take_back_at",
           [](const PyMove& pm) -> std::optional<std::tuple<int, int, std::string>> {
             if (!pm.has_take_back_at) return std::nullopt;
             return std::make_tuple(int(pm.tb_x), int(pm.tb_y), loc_name(pm.tb_loc));
           },
-          "Festival: (x, y, location) of the follower taken back, or None.")
+          "Festival and plague moves from legal_moves(): (x, y, location) of the follower taken back, or None.")
       .def_property_readonly("choice", [](const PyMove& pm) { return int(pm.m.choice); })
       .def_property_readonly(
           "fruit_type",
@@ -209,18 +392,12 @@ StateClass bind_state(pyb::module_& m) {
                              })
       .def("__repr__", &move_repr)
       .def("__eq__", [](const PyMove& a, const PyMove& b) { return same_move(a, b); })
-      .def("__hash__",
-           [](const PyMove& pm) {
-             uint64_t h = uint64_t(uint16_t(pm.m.x)) | uint64_t(uint16_t(pm.m.y)) << 16 | uint64_t(pm.m.rot) << 32 |
-                          uint64_t(uint8_t(pm.loc)) << 36 | uint64_t(uint8_t(pm.m.ret)) << 44 |
-                          uint64_t(pm.m.choice) << 52 ^ uint64_t(uint8_t(pm.m.fruit_type)) << 56 ^
-                          uint64_t(pm.m.action) << 60 ^ uint64_t(pm.m.target) << 24;
-             return int64_t((h * 0x9E3779B97F4A7C15ull) >> 2);
-           })
+      .def("__hash__", &move_hash)
       .def(pyb::pickle(
           [](const PyMove& pm) {
-            return pyb::make_tuple(int(pm.m.x), int(pm.m.y), int(pm.m.rot), loc_name(pm.loc), int(pm.m.ret),
-                                   int(pm.m.choice), int(pm.m.fruit_type), int(pm.m.action), int(pm.m.target));
+            return pyb::make_tuple(int(pm.m.x), int(pm.m.y), int(pm.m.rot), loc_name(pm.loc), take_back_index(pm),
+                                   int(pm.m.choice), int(pm.m.fruit_type), int(pm.m.action), int(pm.m.target),
+                                   int(pm.m.kind), int(pm.crown), int(pm.tb_crown));
           },
           [](pyb::tuple t) {
             PyMove pm;
@@ -234,6 +411,11 @@ StateClass bind_state(pyb::module_& m) {
               pm.m.fruit_type = int8_t(t[6].cast<int>());
               pm.m.action = FruitAction(t[7].cast<int>());
               pm.m.target = uint8_t(t[8].cast<int>());
+            }
+            if (t.size() >= 12) {
+              pm.m.kind = MoveKind(t[9].cast<int>());
+              pm.crown = int8_t(t[10].cast<int>());
+              pm.tb_crown = int8_t(t[11].cast<int>());
             }
             return pm;
           }));
@@ -347,11 +529,110 @@ StateClass bind_state(pyb::module_& m) {
             return v;
           },
           "Fortune tellers on tents per player.")
-      .def_property_readonly("current_tile",
-                             [](const PyState& ps) -> std::optional<std::string> {
-                               if (ps.s.current_tile() < 0 || ps.s.phase() != Phase::Place) return std::nullopt;
-                               return ps.s.game().type(ps.s.current_tile()).id;
-                             })
+      .def_property_readonly(
+          "current_tile",
+          [](const PyState& ps) -> std::optional<std::string> {
+            if (ps.s.current_tile() < 0) return std::nullopt;
+            return ps.s.game().type(ps.s.current_tile()).id;
+          },
+          "The tile to place this turn (the first drawn tile that can be placed; during a Plague decision the "
+          "tile still to be placed), or None at chance and terminal nodes.")
+      .def_property_readonly(
+          "phase",
+          [](const PyState& ps) {
+            static const char* names[4] = {"chance", "place", "plague", "terminal"};
+            return std::string(names[int(ps.s.phase())]);
+          },
+          "'chance', 'place' (the turn player places, or chooses a wheel tile), 'plague' (Wheel of Fortune: "
+          "plague_player takes back a follower) or 'terminal'.")
+      // --- Fruit-Bearing Trees (public information only) ---
+      .def(
+          "fruit_trees",
+          [](const PyState& ps) {
+            std::map<std::string, std::pair<int, int>> out;
+            for (int f = 0; f < kFruitTypes; ++f)
+              if (const int t = ps.s.fruit_tree(f); t >= 0) out[kFruitNames[f]] = {ps.s.placed(t).x, ps.s.placed(t).y};
+            return out;
+          },
+          "Fruit-Bearing Trees: {fruit type: (x, y)} of the stacks put on tree tiles.")
+      .def(
+          "fruit_left",
+          [](const PyState& ps) {
+            std::vector<int> v;
+            for (int f = 0; f < kFruitTypes; ++f) v.push_back(ps.s.fruit_left(f));
+            return v;
+          },
+          "Fruit-Bearing Trees: tokens not yet harvested of each fruit type (FRUIT_TYPES order; their values "
+          "are hidden).")
+      .def(
+          "fruit_held",
+          [](const PyState& ps) {
+            std::vector<std::vector<int>> v;
+            for (int p = 0; p < ps.s.num_players(); ++p) {
+              v.emplace_back();
+              for (int f = 0; f < kFruitTypes; ++f) v.back().push_back(ps.s.fruit_held(p, f));
+            }
+            return v;
+          },
+          "Fruit-Bearing Trees: tokens each player holds, per fruit type ([player][FRUIT_TYPES index]).")
+      .def(
+          "fruit_sold",
+          [](const PyState& ps) {
+            std::vector<int> v;
+            for (int f = 0; f < kFruitTypes; ++f) v.push_back(ps.s.fruit_sold(f));
+            return v;
+          },
+          "Fruit-Bearing Trees: tokens sold of each fruit type.")
+      // --- Wheel of Fortune ---
+      .def_property_readonly(
+          "pig",
+          [](const PyState& ps) -> std::optional<int> {
+            if (!ps.s.has_wheel()) return std::nullopt;
+            return ps.s.pig();
+          },
+          "Wheel of Fortune: the pig's segment (index into game.wheel), or None without the wheel.")
+      .def_property_readonly(
+          "pig_event",
+          [](const PyState& ps) -> std::optional<std::string> {
+            if (!ps.s.has_wheel()) return std::nullopt;
+            return std::string(kWheelEventNames[int(ps.s.game().wheel()[size_t(ps.s.pig())].event)]);
+          },
+          "Wheel of Fortune: the event of the pig's segment ('fortuna', 'taxes', ...), or None.")
+      .def(
+          "crowns",
+          [](const PyState& ps) {
+            std::vector<int> v(kNumCrowns, -1);
+            if (ps.s.has_wheel())
+              for (int pc = 0; pc < kNumCrowns; ++pc)
+                if (const int c = crown_to_engine(ps.s.game(), pc); c >= 0) v[size_t(pc)] = ps.s.crown(c);
+            return v;
+          },
+          "Wheel of Fortune: the player on each crown space, or -1 (list indexed like CROWN_SPACES; -1 for "
+          "spaces the wheel does not have).")
+      .def(
+          "crowns_per_player",
+          [](const PyState& ps) {
+            std::vector<int> v;
+            for (int p = 0; p < ps.s.num_players(); ++p) v.push_back(ps.s.crowns_of(p));
+            return v;
+          },
+          "Followers each player has on crown spaces (land + crowns + supply = 7 per player).")
+      .def_property_readonly(
+          "plague_player",
+          [](const PyState& ps) -> std::optional<int> {
+            if (ps.s.phase() != Phase::Plague) return std::nullopt;
+            return ps.s.plague_player();
+          },
+          "During a Plague decision (phase 'plague'): the player who takes back a follower now (= "
+          "current_player()); else None.")
+      .def_property_readonly(
+          "chosen",
+          [](const PyState& ps) -> std::optional<int> {
+            if (ps.s.chosen() < 0 || ps.s.current_player() < 0) return std::nullopt;
+            return ps.s.chosen();
+          },
+          "Wheel of Fortune: the drawn wheel tile played this turn (index into drawn_tiles; the wheel has "
+          "turned for it), or None.")
       // --- decisions ---
       .def(
           "legal_moves", [](const PyState& ps) { return legal_py_moves(ps.s); },
@@ -360,7 +641,8 @@ StateClass bind_state(pyb::module_& m) {
       .def(
           "check_move",
           [](const PyState& ps, const PyMove& pm) {
-            if (ps.s.phase() != Phase::Place) return std::string("no tile to place now");
+            if (ps.s.current_player() < 0)
+              return std::string(ps.s.is_terminal() ? "the game is over" : "chance node: draw a tile first");
             try {
               return ps.s.check_move(to_engine(ps.s, pm));
             } catch (const std::invalid_argument& e) {
@@ -372,11 +654,17 @@ StateClass bind_state(pyb::module_& m) {
       .def(
           "apply",
           [](PyState& ps, int64_t action) {
-            if (ps.s.phase() != Phase::Place) throw std::invalid_argument("no tile to place now");
+            require_decision(ps.s);
             apply_checked(ps, from_engine(ps.s, ps.space.decode(ps.s, action)));
           },
           pyb::arg("action"), "Applies a move given by its action index.")
-      .def("describe", [](const PyState& ps, const PyMove& pm) { return describe_move(ps.s, to_engine(ps.s, pm)); })
+      .def(
+          "describe",
+          [](const PyState& ps, const PyMove& pm) {
+            require_decision(ps.s);
+            return describe_move(ps.s, to_engine(ps.s, pm));
+          },
+          pyb::arg("move"), "The move in words (any kind).")
       .def(
           "play_random",
           [](PyState& ps, uint64_t seed) {
@@ -399,7 +687,7 @@ StateClass bind_state(pyb::module_& m) {
             }
             return out;
           },
-          "[(x, y, tile id, rotation)] in placement order; the start tile first.")
+          "[(x, y, tile id, rotation)] in placement order; the start tile (or the board's cells) first.")
       .def(
           "followers",
           [](const PyState& ps) {
@@ -414,7 +702,7 @@ StateClass bind_state(pyb::module_& m) {
             }
             return out;
           },
-          "[(player, x, y, location, kind)] of the followers on the board.")
+          "[(player, x, y, location, kind)] of the followers on the land (not on crown spaces: crowns()).")
       .def(
           "validate", [](const PyState& ps) { return ps.s.validate(); },
           "'' or the first mismatch between incremental and recomputed features (slow; for tests).")
@@ -440,6 +728,9 @@ StateClass bind_state(pyb::module_& m) {
                r += " (final)";
              else if (ps.s.is_chance())
                r += ", player " + std::to_string(ps.s.turn_player()) + " to draw";
+             else if (ps.s.phase() == Phase::Plague)
+               r += ", player " + std::to_string(ps.s.plague_player()) + " to take back a follower (Plague), then player " +
+                    std::to_string(ps.s.turn_player()) + " to place " + ps.s.game().type(ps.s.current_tile()).id;
              else
                r += ", player " + std::to_string(ps.s.turn_player()) + " to place " +
                     ps.s.game().type(ps.s.current_tile()).id;

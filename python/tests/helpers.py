@@ -31,13 +31,16 @@ def make_game(tileset, expansions, players=2, **kw):
         pytest.skip(f"engine rejects {tileset}+{expansions}: {e}")
 
 
-def random_game(game, seed, check=None):
+def random_game(game, seed, check=None, kinds=None):
     """Plays one game through the Python API with explicit chance nodes; `check(state)` is
-    called at every node. Returns the terminal state."""
+    called at every node, and `kinds` (a dict) counts the applied moves by kind. Returns the
+    terminal state."""
     rng = random.Random(seed)
     s = game.new_initial_state(seed=seed)
     steps = 0
-    bound = game.total_tiles * 5 + 10  # a decision and up to 3 draws (Fortune Teller) per turn
+    # Per turn: up to 3 draws (Fortune Teller), a wheel-tile choice, a Plague decision per
+    # player, and the placement.
+    bound = game.total_tiles * (5 + game.num_players) + 10
     while not s.is_terminal():
         steps += 1
         assert steps <= bound, "the game does not end"
@@ -51,7 +54,18 @@ def random_game(game, seed, check=None):
         else:
             moves = s.legal_moves()
             assert moves, "a decision node without legal moves"
-            s.apply(rng.choice(moves))
+            m = rng.choice(moves)
+            if kinds is not None:
+                kinds[m.kind] = kinds.get(m.kind, 0) + 1
+            s.apply(m)
     if check:
         check(s)
     return s
+
+
+def followers_conserved(s):
+    """Land + crown spaces + supply = 7 for every player."""
+    land = [0] * s.num_players
+    for f in s.followers():
+        land[f[0]] += 1
+    return all(land[p] + s.crowns_per_player()[p] + s.supply()[p] == 7 for p in range(s.num_players))

@@ -24,6 +24,14 @@ def test_observation_ignores_hidden_information(variant):
         assert other != s or s.is_terminal()  # only the hidden generator differs
         for a, b in zip(all_views(s), all_views(other)):
             assert np.array_equal(a, b)
+        # fits planes: exactly the listed placements (when no wheel tile waits to be chosen).
+        moves = s.legal_moves()
+        if s.phase == "place" and all(m.kind == "place" for m in moves):
+            names = game.observation_plane_names
+            planes = s.observation_planes()
+            fits = planes[[names.index(f"fits_rot{r}") for r in range(4)]]
+            R = game.radius
+            assert set(zip(*np.nonzero(fits))) == {(m.rotation, m.y + R, m.x + R) for m in moves}
         # The hidden part matters: the next random draws usually differ.
         if s.is_chance_node():
             x, y = s.clone(), other.clone()
@@ -32,7 +40,7 @@ def test_observation_ignores_hidden_information(variant):
             differed += x.current_tile != y.current_tile
             s.draw_random()
         else:
-            s.apply(rng.choice(s.legal_moves()))
+            s.apply(rng.choice(moves))
     assert differed > 0
 
 
