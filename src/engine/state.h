@@ -258,8 +258,8 @@ class State : private StateTables {
   int crown(int c) const { return crown_[c]; }
   // Followers a player has on crown spaces.
   int crowns_of(int p) const;
-  // The player who must take back a follower now (Phase::Plague).
-  int plague_player() const { return plague_player_; }
+  // The player who must take back a follower now (Phase::Plague), otherwise -1.
+  int plague_player() const { return phase_ == Phase::Plague ? plague_player_ : -1; }
   // Plague take-backs made in the turn in progress (slots, in order).
   int num_plague_picks() const { return nplague_; }
   uint16_t plague_pick(int i) const { return plague_log_[i]; }
