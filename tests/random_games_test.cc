@@ -136,6 +136,7 @@ TEST(RandomGames, SampleMoveIsUniformOverLegalMoves) {
     Rules r;
     r.tileset = tileset;
     r.festival = true;
+    r.fortune_teller = true;
     const Game* g = Game::get(r);
     std::vector<Move> moves;
     int checked = 0;
@@ -143,7 +144,7 @@ TEST(RandomGames, SampleMoveIsUniformOverLegalMoves) {
       State s(g, seed);
       Rng rng(seed);
       play_random_until(s, rng, 5 + int(seed % 20));
-      if (s.is_terminal() || s.phase() != Phase::Place || s.num_drawn() != 1 || s.supply(s.turn_player()) == 0) continue;
+      if (s.is_terminal() || s.phase() != Phase::Place || s.supply(s.turn_player()) == 0) continue;
       s.legal_moves(moves);
       const int per = 300;
       std::vector<int> count(moves.size(), 0);
@@ -161,6 +162,28 @@ TEST(RandomGames, SampleMoveIsUniformOverLegalMoves) {
     }
     EXPECT_EQ(checked, 6);
   }
+  // Several drawn tiles (a player with fortune tellers), one of them a wheel tile to choose.
+  Rules r;
+  r.tileset = "wheel-of-fortune";
+  r.fortune_teller = true;
+  const Game* g = Game::get(r);
+  State s = replay(parse_record(R"({"format":"carcassonne-record/1","setup":{"players":["A","B"],"tileset":"wheel-of-fortune",
+    "expansions":["fortune-teller"],"seed":1,"draws":"scripted"},"turns":[{"tile":"FT01","x":0,"y":4,"rotation":0,"meeple":"C"},
+    {"tile":"B","x":1,"y":4,"rotation":0}]})")).state;
+  s.apply_draw(g->type_index("D@3"));
+  s.apply_draw(g->type_index("U"));
+  std::vector<Move> moves;
+  s.legal_moves(moves);
+  std::vector<int> count(moves.size(), 0);
+  Rng sr(77);
+  const int per = 300;
+  for (size_t n = 0; n < moves.size() * per; ++n) {
+    const auto it = std::find(moves.begin(), moves.end(), s.sample_move(sr));
+    ASSERT_TRUE(it != moves.end());
+    ++count[size_t(it - moves.begin())];
+  }
+  const double p = 1.0 / double(moves.size()), sd = std::sqrt(per * moves.size() * p * (1 - p));
+  for (size_t k = 0; k < moves.size(); ++k) EXPECT_NEAR(count[k], per, 5 * sd) << describe_move(s, moves[k]);
 }
 
 TEST(RandomGames, SameSeedSameGame) {

@@ -554,49 +554,87 @@ int State::count_legal_moves() const {
 }
 
 Move State::sample_move(Rng& rng) const {
-  if (ndrawn_ > 1 || rules().fruit_trees || phase_ != Phase::Place) {
-    // Several drawn tiles (Fortune Teller), fruit actions, the Plague: list them all.
+  if (rules().fruit_trees || phase_ != Phase::Place) {
+    // Fruit actions and the Plague: list the moves.
     static thread_local std::vector<Move> list;
     legal_moves(list);
     return list[rng.below(uint32_t(list.size()))];
   }
-  const int t = drawn_[0];
-  const TileType& tt = game_->type(t);
   const bool deploy = supply_[player_] > 0;
-  int8_t own[kMaxFollowers];
-  const int nown = tt.festival ? own_followers(own) : 0;
-  const uint8_t* fit = game_->fit_row(t);
   // Wheel of Fortune: the free crown spaces (offered with every placement when deploying).
   uint32_t crowns = 0;
   if (deploy && game_->has_wheel())
     for (int c = 0; c < kMaxCrowns; ++c)
       if (crown_[c] < 0 && game_->crown_exists(c)) crowns |= 1u << c;
   const uint32_t ncrowns = uint32_t(__builtin_popcount(crowns));
-  // Rejection sampling over (placement, option) pairs, so that only the sampled placement's
-  // follower spots are computed: every placement offers at most 1 + nseg + crowns + take-backs
-  // options (no follower, a follower on each segment, each free crown space, each own
-  // follower); a pair whose segment is taken is rejected and drawn again. Uniform over all
+  int8_t own[kMaxFollowers];
+  int nown = -1;  // computed when a festival tile needs it
+  // The moves of each distinct placeable drawn tile (as legal_moves() lists them): a single
+  // Choose for a wheel tile still to be chosen, otherwise its placements x options. Rejection
+  // sampling over (placement, option) pairs, so that only the sampled placement's follower
+  // spots are computed: every placement offers at most 1 + nseg + crowns + take-backs options
+  // (no follower, a follower on each segment, each free crown space, each own follower); a
+  // pair whose segment is taken is rejected and the whole draw is made again. Uniform over all
   // legal moves, like legal_moves()[below(n)], but a different draw.
-  uint8_t counts[512];
-  uint32_t placements = 0;
-  for (int i = 0; i < nfrontier_; ++i) {
-    counts[i] = uint8_t(__builtin_popcount(fit[need_[i]]));
-    placements += counts[i];
+  struct Group {
+    uint8_t choice;
+    bool choose;
+    uint32_t per, weight, nown;
+  };
+  Group groups[4];
+  uint8_t counts[4][512];  // fitting rotations per frontier cell, per group
+  int ng = 0;
+  uint32_t total = 0;
+  for (int c = 0; c < ndrawn_; ++c) {
+    if (!(placeable_ >> c & 1)) continue;
+    bool seen = false;
+    for (int e = 0; e < c; ++e) seen |= (placeable_ >> e & 1) && drawn_[e] == drawn_[c];
+    if (seen) continue;
+    const TileType& tt = game_->type(drawn_[c]);
+    Group& g = groups[ng++];
+    g.choice = uint8_t(c);
+    g.choose = chosen_ < 0 && tt.wheel;
+    if (g.choose) {
+      g.per = g.weight = 1;
+    } else {
+      if (tt.festival && nown < 0) nown = own_followers(own);
+      g.nown = tt.festival ? uint32_t(nown) : 0;
+      g.per = 1 + (deploy ? uint32_t(tt.nseg) : 0) + ncrowns + g.nown;
+      const uint8_t* fit = game_->fit_row(drawn_[c]);
+      uint8_t* cnt = counts[ng - 1];
+      uint32_t placements = 0;
+      for (int i = 0; i < nfrontier_; ++i) {
+        cnt[i] = uint8_t(__builtin_popcount(fit[need_[i]]));
+        placements += cnt[i];
+      }
+      g.weight = placements * g.per;
+    }
+    total += g.weight;
   }
-  const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
-  const uint32_t per = 1 + segs + ncrowns + uint32_t(nown);
   for (;;) {
-    const uint32_t k = rng.below(placements * per);
-    uint32_t idx = k / per, sub = k % per;
+    uint32_t k = rng.below(total);
+    int gi = 0;
+    while (k >= groups[gi].weight) k -= groups[gi++].weight;
+    const Group& g = groups[gi];
+    Move m;
+    m.choice = g.choice;
+    if (g.choose) {
+      m.kind = MoveKind::Choose;
+      return m;
+    }
+    const TileType& tt = game_->type(drawn_[g.choice]);
+    const uint8_t* fit = game_->fit_row(drawn_[g.choice]);
+    uint32_t idx = k / g.per, sub = k % g.per;
+    const uint8_t* cnt = counts[gi];
     int i = 0;
-    while (idx >= counts[i]) idx -= counts[i++];
+    while (idx >= cnt[i]) idx -= cnt[i++];
     uint8_t mask = fit[need_[i]];
     for (; idx; --idx) mask &= mask - 1;
-    Move m;
     m.x = frontier_[i].x;
     m.y = frontier_[i].y;
     m.rot = uint8_t(__builtin_ctz(mask));
     if (sub-- == 0) return m;
+    const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
     if (sub < segs) {
       Ports ports;
       cell_ports(frontier_[i], ports);
