@@ -203,23 +203,11 @@ bool ask_move(Session& ss, Move& out) {
       std::cout << "  " << k + 1 << ") " << describe_move(s, moves[opts[k]]) << "\n";
     }
     std::cout << "  0) back to the places\n";
-    std::string line;
-    for (;;) {
-      if (!read_line(line) || line == "q") return false;
-      int k = -1;
-      try {
-        size_t used = 0;
-        k = std::stoi(line, &used);
-        if (used != line.size()) k = -1;
-      } catch (const std::exception&) {
-      }
-      if (k == 0) break;
-      if (k >= 1 && k <= int(opts.size())) {
-        out = moves[opts[k - 1]];
-        return true;
-      }
-      std::cout << "type a number from 0 to " << opts.size() << "\n";
-    }
+    const int k = read_number(int(opts.size()), true);
+    if (k < 0) return false;
+    if (k == 0) continue;  // back to the places
+    out = moves[size_t(opts[size_t(k - 1)])];
+    return true;
   }
 }
 
