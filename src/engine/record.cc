@@ -463,11 +463,13 @@ Replay replay(const Record& r, bool final) {
   return out;
 }
 
-ReturnSpec follower_place(const State& s, int i) {
-  const Follower& f = s.followers()[i];
-  const PlacedTile& P = s.placed(s.slot_tile(f.slot));
-  return ReturnSpec{P.x, P.y, s.game().type(P.type).location_name(s.slot_segment(f.slot), P.rot)};
+// The record place of a segment slot: its tile's position and the location on it.
+ReturnSpec slot_place(const State& s, uint16_t slot) {
+  const PlacedTile& P = s.placed(s.slot_tile(slot));
+  return ReturnSpec{P.x, P.y, s.game().type(P.type).location_name(s.slot_segment(slot), P.rot)};
 }
+
+ReturnSpec follower_place(const State& s, int i) { return slot_place(s, s.followers()[i].slot); }
 
 TurnRecord turn_of(const State& s, const Move& m) {
   const TileType& tt = s.game().type(s.drawn_tile(m.choice));
@@ -530,10 +532,6 @@ Record record_of(const State& s, const std::vector<std::string>& names, bool scr
   const PlacedTile& start = s.placed(0);
   if (g.board_cells().empty() && (start.type != g.start_type() || start.rot != g.start_rotation()))
     r.start = std::make_pair(g.type(start.type).id, 90 * start.rot);
-  auto slot_place = [&](uint16_t slot) {
-    const PlacedTile& R = s.placed(s.slot_tile(slot));
-    return ReturnSpec{R.x, R.y, g.type(R.type).location_name(s.slot_segment(slot), R.rot)};
-  };
   size_t di = 0;
   const auto& draws = s.draws();
   for (size_t i = 0; i < s.history().size(); ++i) {
@@ -554,10 +552,10 @@ Record record_of(const State& s, const std::vector<std::string>& names, bool scr
     t.x = P.x;
     t.y = P.y;
     t.rotation = 90 * P.rot;
-    for (int k = 0; k < tl.nplague; ++k) t.plague.push_back(slot_place(tl.plague[k]));
+    for (int k = 0; k < tl.nplague; ++k) t.plague.push_back(slot_place(s, tl.plague[k]));
     if (tl.move.crown()) t.meeple = g.crown_name(tl.move.meeple - kCrownBase);
     else if (tl.move.meeple >= 0) t.meeple = tt.location_name(tl.move.meeple, P.rot);
-    if (tl.ret_slot != kNoSlot) t.ret = slot_place(tl.ret_slot);
+    if (tl.ret_slot != kNoSlot) t.ret = slot_place(s, tl.ret_slot);
     else if (tl.move.ret >= kCrownBase) t.ret = ReturnSpec{0, 0, g.crown_name(tl.move.ret - kCrownBase)};
     const Move& mv = tl.move;
     if (mv.fruit_type >= 0) t.fruit_type = kFruitNames[mv.fruit_type];
@@ -666,9 +664,8 @@ std::string state_to_json(const State& s) {
   if (s.num_plague_picks()) {
     ordered_json pl = ordered_json::array();
     for (int i = 0; i < s.num_plague_picks(); ++i) {
-      const uint16_t slot = s.plague_pick(i);
-      const PlacedTile& P = s.placed(s.slot_tile(slot));
-      pl.push_back({{"x", P.x}, {"y", P.y}, {"at", g.type(P.type).location_name(s.slot_segment(slot), P.rot)}});
+      const ReturnSpec p = slot_place(s, s.plague_pick(i));
+      pl.push_back({{"x", p.x}, {"y", p.y}, {"at", p.at}});
     }
     j["pending_plague"] = pl;
   }

@@ -83,8 +83,9 @@ Record record_of(const State& s, const std::vector<std::string>& names, bool scr
 void apply_turn(State& s, const TurnRecord& t, int turn_number);
 // Converts a legal placement to a record turn (without draws and Plague entries).
 TurnRecord turn_of(const State& s, const Move& m);
-// Where a follower stands, as a record names it.
+// Where a follower stands (or a segment slot lies), as a record names it.
 ReturnSpec follower_place(const State& s, int follower_index);
+ReturnSpec slot_place(const State& s, uint16_t slot);
 // Human-readable description of a move: "K at (2,-1) rot 90, follower on city N".
 std::string describe_move(const State& s, const Move& m);
 

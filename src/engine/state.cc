@@ -396,11 +396,7 @@ void State::legal_moves(std::vector<Move>& out) const {
   }
   if (phase_ != Phase::Place) return;
   for (int c = 0; c < ndrawn_; ++c) {
-    if (!(placeable_ >> c & 1)) continue;
-    // Two drawn tiles of one type offer the same moves: list the first only.
-    bool seen = false;
-    for (int e = 0; e < c; ++e) seen |= (placeable_ >> e & 1) && drawn_[e] == drawn_[c];
-    if (seen) continue;
+    if (!offers_moves(c)) continue;
     if (chosen_ < 0 && game_->type(drawn_[c]).wheel) {
       // A wheel tile among several drawn: choosing it turns the wheel before it is placed.
       Move m;
@@ -422,6 +418,22 @@ int State::own_followers(int8_t* out) const {
   return n;
 }
 
+uint32_t State::free_crown_mask() const {
+  uint32_t mask = 0;
+  if (game_->has_wheel())
+    for (int c = 0; c < kMaxCrowns; ++c)
+      if (crown_[c] < 0 && game_->crown_exists(c)) mask |= 1u << c;
+  return mask;
+}
+
+bool State::offers_moves(int c) const {
+  if (!(placeable_ >> c & 1)) return false;
+  // Two drawn tiles of one type offer the same moves: only the first is listed.
+  for (int e = 0; e < c; ++e)
+    if ((placeable_ >> e & 1) && drawn_[e] == drawn_[c]) return false;
+  return true;
+}
+
 int State::crowns_of(int p) const {
   int n = 0;
   for (int c = 0; c < kMaxCrowns; ++c) n += crown_[c] == p;
@@ -436,10 +448,7 @@ void State::moves_for_tile(int choice, std::vector<Move>& out) const {
   int8_t own[kMaxFollowers];
   const int nown = tt.festival ? own_followers(own) : 0;
   const uint8_t* fit = game_->fit_row(t);
-  uint32_t free_crowns = 0;
-  if (deploy)
-    for (int c = 0; c < kMaxCrowns; ++c)
-      if (crown_[c] < 0 && game_->crown_exists(c)) free_crowns |= 1u << c;
+  const uint32_t free_crowns = deploy ? free_crown_mask() : 0;
   for (int i = 0; i < nfrontier_; ++i) {
     const FrontierCell& fc = frontier_[i];
     uint8_t mask = fit[need_[i]];
@@ -562,10 +571,7 @@ Move State::sample_move(Rng& rng) const {
   }
   const bool deploy = supply_[player_] > 0;
   // Wheel of Fortune: the free crown spaces (offered with every placement when deploying).
-  uint32_t crowns = 0;
-  if (deploy && game_->has_wheel())
-    for (int c = 0; c < kMaxCrowns; ++c)
-      if (crown_[c] < 0 && game_->crown_exists(c)) crowns |= 1u << c;
+  const uint32_t crowns = deploy ? free_crown_mask() : 0;
   const uint32_t ncrowns = uint32_t(__builtin_popcount(crowns));
   int8_t own[kMaxFollowers];
   int nown = -1;  // computed when a festival tile needs it
@@ -586,10 +592,7 @@ Move State::sample_move(Rng& rng) const {
   int ng = 0;
   uint32_t total = 0;
   for (int c = 0; c < ndrawn_; ++c) {
-    if (!(placeable_ >> c & 1)) continue;
-    bool seen = false;
-    for (int e = 0; e < c; ++e) seen |= (placeable_ >> e & 1) && drawn_[e] == drawn_[c];
-    if (seen) continue;
+    if (!offers_moves(c)) continue;
     const TileType& tt = game_->type(drawn_[c]);
     Group& g = groups[ng++];
     g.choice = uint8_t(c);

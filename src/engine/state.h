@@ -350,6 +350,11 @@ class State : private StateTables {
   // The player to move's take-back options (Festival): indices into followers_, then
   // kCrownBase + c for their crown followers.
   int own_followers(int8_t* out) const;
+  // Wheel of Fortune: the free crown spaces (bit c), 0 without a wheel.
+  uint32_t free_crown_mask() const;
+  // True when drawn tile c is placeable and the first drawn tile of its type (legal_moves()
+  // and sample_move() offer each type's moves once).
+  bool offers_moves(int c) const;
   // Wheel of Fortune: turn the wheel for a drawn tile (pig, event, crowns; may start the
   // Plague), the Plague's next decider, and the scoring of the pig's crown spaces.
   void start_wheel(int type);
