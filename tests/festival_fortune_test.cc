@@ -1,6 +1,8 @@
 // The Festival and the Fortune Teller: scenario tests with expected points.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "playout.h"
 #include "test_util.h"
 
@@ -182,6 +184,144 @@ TEST(FortuneTeller, ChoosingAmongDrawnTilesIsPartOfTheMove) {
   bool b = false, c = false;
   for (auto& m : moves) (m.choice == 0 ? b : c) = true;
   EXPECT_TRUE(b && c);
+}
+
+namespace {
+// T-8 setup: start B (all field) with A's fortune teller on FT01 (all field) below it and B's
+// B tile east of it. Every frontier edge is a field edge, so C (city on all four sides) and
+// X (road on all four sides) fit nowhere, while any tile with a field edge does.
+State all_field_frontier() {
+  Record rec = scenario(R"([{"tile":"FT01","x":0,"y":1,"rotation":0,"meeple":"C"},
+      {"tile":"B","x":1,"y":0,"rotation":0}])",
+                        2, "B", kFortune);
+  State s = play(rec).state;
+  EXPECT_TRUE(s.is_chance());
+  EXPECT_EQ(s.turn_player(), 0);
+  EXPECT_EQ(s.draw_target(), 2);
+  return s;
+}
+}  // namespace
+
+TEST(FortuneTeller, NoDrawnTilePlaceableAllLeaveTheGameAndAsManyAreDrawnAgain) {
+  // T-8 / B-5: A draws two tiles and neither has a legal place: both leave the game (not back
+  // into the bag) and A draws two tiles again.
+  State s = all_field_frontier();
+  const Game& g = s.game();
+  const int c = g.type_index("C"), x = g.type_index("X"), e = g.type_index("E"), v = g.type_index("V");
+  ASSERT_FALSE(s.has_placement(c));
+  ASSERT_FALSE(s.has_placement(x));
+  ASSERT_TRUE(s.has_placement(e));
+  ASSERT_TRUE(s.has_placement(v));
+  const int bag = s.bag_size(), ndraws = int(s.draws().size()), v_before = s.bag_count(v);
+  ASSERT_EQ(s.bag_count(c), 1);
+  ASSERT_EQ(s.bag_count(x), 1);
+
+  EXPECT_TRUE(s.apply_draw(c));  // the first of two: nothing decided yet
+  EXPECT_TRUE(s.is_chance());
+  EXPECT_EQ(s.num_drawn(), 1);
+  EXPECT_FALSE(s.apply_draw(x));  // the second: neither fits, both discarded
+  EXPECT_TRUE(s.is_chance());
+  EXPECT_EQ(s.turn_player(), 0);  // still A's turn, nothing placed
+  EXPECT_EQ(s.turn(), 2);
+  EXPECT_EQ(s.num_drawn(), 0);
+  EXPECT_EQ(s.draw_target(), 2);  // the same number again
+  ASSERT_EQ(int(s.draws().size()), ndraws + 2);
+  for (int i = ndraws; i < ndraws + 2; ++i) {
+    EXPECT_EQ(s.draws()[i].fate, Fate::Discarded);
+    EXPECT_EQ(s.draws()[i].turn, 3);
+  }
+  EXPECT_EQ(s.bag_count(c), 0);  // out of the game, not returned
+  EXPECT_EQ(s.bag_count(x), 0);
+  EXPECT_EQ(s.bag_size(), bag - 2);
+
+  // The new draw is again two tiles: after one the player is still at a chance node.
+  EXPECT_TRUE(s.apply_draw(e));
+  EXPECT_TRUE(s.is_chance());
+  EXPECT_TRUE(s.apply_draw(v));
+  ASSERT_EQ(s.phase(), Phase::Place);
+  EXPECT_EQ(s.current_player(), 0);
+  ASSERT_EQ(s.num_drawn(), 2);
+  EXPECT_EQ(s.drawn_tile(0), e);
+  EXPECT_EQ(s.drawn_tile(1), v);
+  EXPECT_TRUE(s.drawn_placeable(0));
+  EXPECT_TRUE(s.drawn_placeable(1));
+  std::vector<Move> moves;
+  s.legal_moves(moves);
+  bool choice[2] = {false, false};
+  for (auto& m : moves) choice[m.choice] = true;
+  EXPECT_TRUE(choice[0] && choice[1]);  // A chooses between the two new tiles
+  ASSERT_EQ(int(s.draws().size()), ndraws + 4);
+  EXPECT_EQ(s.draws()[ndraws + 2].fate, Fate::Pending);
+  EXPECT_EQ(s.draws()[ndraws + 3].fate, Fate::Pending);
+
+  // Placing E: V goes back into the bag; C and X stay out.
+  auto place_e = std::find_if(moves.begin(), moves.end(), [](const Move& m) { return m.choice == 0 && m.meeple < 0; });
+  ASSERT_NE(place_e, moves.end());
+  s.apply(*place_e);
+  EXPECT_EQ(s.draws()[ndraws + 2].fate, Fate::Placed);
+  EXPECT_EQ(s.draws()[ndraws + 3].fate, Fate::Returned);
+  EXPECT_EQ(s.bag_count(v), v_before);
+  EXPECT_EQ(s.bag_count(c), 0);
+  EXPECT_EQ(s.bag_count(x), 0);
+  EXPECT_EQ(s.bag_size(), bag - 3);  // C, X out of the game; E placed
+  EXPECT_EQ(s.validate(), "");
+
+  // The record keeps the discarded pair and the second draw, and replays to the same state.
+  Record back = parse_record(record_to_json(record_of(s, {"A", "B"}, true)));
+  EXPECT_EQ(back.turns.back().discarded, (std::vector<std::string>{"C", "X"}));
+  EXPECT_EQ(back.turns.back().drawn, (std::vector<std::string>{"E", "V"}));
+  EXPECT_TRUE(replay(back).state == s);
+}
+
+TEST(FortuneTeller, NoDrawnTilePlaceableInARecord) {
+  auto base = std::string(R"([{"tile":"FT01","x":0,"y":1,"rotation":0,"meeple":"C"},
+      {"tile":"B","x":1,"y":0,"rotation":0},)");
+  Replay r = play(scenario(base + R"({"discarded":["C","X"],"drawn":["E","V"],"tile":"E","x":0,"y":-1,"rotation":0}])",
+                           2, "B", kFortune));
+  EXPECT_EQ(r.state.bag_count(r.state.game().type_index("C")), 0);
+  EXPECT_EQ(r.state.bag_count(r.state.game().type_index("X")), 0);
+  // Only one discarded tile is not a whole draw of two; a placeable tile cannot be discarded.
+  EXPECT_THROW(play(scenario(base + R"({"discarded":["C"],"drawn":["E","V"],"tile":"E","x":0,"y":-1,"rotation":0}])", 2,
+                             "B", kFortune)),
+               RecordError);
+  EXPECT_THROW(
+      play(scenario(base + R"({"discarded":["C","V"],"drawn":["E","V"],"tile":"E","x":0,"y":-1,"rotation":0}])", 2, "B",
+                    kFortune)),
+      RecordError);
+}
+
+TEST(FortuneTeller, SomeDrawnTilesUnplaceableThePlayerPicksAPlaceableOne) {
+  // T-8 (a): C fits nowhere, E does: A must place E; C is not discarded but goes back into
+  // the bag like any other tile that was not chosen.
+  State s = all_field_frontier();
+  const Game& g = s.game();
+  const int c = g.type_index("C"), e = g.type_index("E");
+  const int bag = s.bag_size(), ndraws = int(s.draws().size());
+  EXPECT_TRUE(s.apply_draw(c));
+  EXPECT_TRUE(s.apply_draw(e));
+  ASSERT_EQ(s.phase(), Phase::Place);
+  EXPECT_FALSE(s.drawn_placeable(0));
+  EXPECT_TRUE(s.drawn_placeable(1));
+  EXPECT_EQ(s.current_tile(), e);
+  std::vector<Move> moves;
+  s.legal_moves(moves);
+  ASSERT_FALSE(moves.empty());
+  for (auto& m : moves) EXPECT_EQ(m.choice, 1);
+  Move pick_c = moves[0];
+  pick_c.choice = 0;
+  EXPECT_NE(s.check_move(pick_c), "");
+  s.apply(moves[0]);
+  EXPECT_EQ(s.draws()[ndraws].fate, Fate::Returned);
+  EXPECT_EQ(s.draws()[ndraws + 1].fate, Fate::Placed);
+  EXPECT_EQ(s.bag_count(c), 1);
+  EXPECT_EQ(s.bag_size(), bag - 1);
+  // In a record both are listed as drawn and E is placed; placing C is rejected.
+  auto base = std::string(R"([{"tile":"FT01","x":0,"y":1,"rotation":0,"meeple":"C"},
+      {"tile":"B","x":1,"y":0,"rotation":0},)");
+  EXPECT_NO_THROW(
+      play(scenario(base + R"({"drawn":["C","E"],"tile":"E","x":0,"y":-1,"rotation":0}])", 2, "B", kFortune)));
+  EXPECT_THROW(play(scenario(base + R"({"drawn":["C","E"],"tile":"C","x":0,"y":-1,"rotation":0}])", 2, "B", kFortune)),
+               RecordError);
 }
 
 TEST(FortuneTeller, SeededGamesWithSeveralDrawsReplayExactly) {

@@ -4,6 +4,7 @@
 // 1, 2 crown spaces; the pig starts on fortuna).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "playout.h"
@@ -194,6 +195,100 @@ TEST(WheelOfFortune, PlagueEachPlayerInTurnOrderSkippingThoseWithoutLandFollower
   mid.legal_moves(moves);
   mid.apply(moves[0]);
   EXPECT_TRUE(state_from_json(state_to_json(mid)) == mid);
+}
+
+TEST(WheelOfFortune, FollowerTakenBackByThePlagueCanBeDeployedInTheSameTurn) {
+  // W-8b. A puts all 7 followers on the land (3 knights on E north of the board, 4 monks on
+  // B and A tiles south of it); B only places tiles (U roads west and east of the board) and
+  // on turn 14 D@3 moves the pig to storm (A's supply is empty: A 0, B 7). On turn 15 A's own
+  // V@2 moves it on to the plague: A takes back the knight at (0,-1) (B has nobody on the
+  // land and is skipped). That follower is in A's supply at once, so A may deploy it on V@2.
+  const std::string setup = R"(
+    {"tile":"E","x":0,"y":-1,"rotation":0,"meeple":"N"},
+    {"tile":"U","x":-1,"y":0,"rotation":0},
+    {"tile":"E","x":1,"y":-1,"rotation":0,"meeple":"N"},
+    {"tile":"U","x":-1,"y":1,"rotation":0},
+    {"tile":"E","x":2,"y":-1,"rotation":0,"meeple":"N"},
+    {"tile":"U","x":-1,"y":2,"rotation":0},
+    {"tile":"B","x":3,"y":-1,"rotation":0,"meeple":"C"},
+    {"tile":"U","x":-1,"y":3,"rotation":0},
+    {"tile":"B","x":0,"y":4,"rotation":0,"meeple":"C"},
+    {"tile":"U","x":4,"y":0,"rotation":0},
+    {"tile":"B","x":1,"y":4,"rotation":0,"meeple":"C"},
+    {"tile":"U","x":4,"y":1,"rotation":0},
+    {"tile":"A","x":2,"y":4,"rotation":0,"meeple":"C"},
+    {"tile":"D@3","x":4,"y":2,"rotation":90})";
+  State s = replay(wof("[" + setup + "]")).state;
+  ASSERT_TRUE(s.is_chance());
+  EXPECT_EQ(s.turn_player(), 0);
+  EXPECT_EQ(s.pig(), 3);  // storm
+  EXPECT_EQ(s.supply(0), 0);
+  EXPECT_EQ(s.supply(1), 7);
+  EXPECT_EQ(s.scores(), (std::vector<int>{0, 7}));
+  EXPECT_EQ(s.num_followers(), 7);
+
+  const Game& g = s.game();
+  s.apply_draw(g.type_index("V@2"));
+  EXPECT_EQ(s.pig(), 5);  // plague
+  ASSERT_EQ(s.phase(), Phase::Plague);
+  EXPECT_EQ(s.current_player(), 0);  // the active player decides first
+  std::vector<Move> moves;
+  s.legal_moves(moves);
+  EXPECT_EQ(moves.size(), 7u);  // any of A's 7 land followers
+  auto knight = std::find_if(moves.begin(), moves.end(), [](const Move& m) { return m.x == 0 && m.y == -1; });
+  ASSERT_NE(knight, moves.end());
+  s.apply(*knight);
+  // B has nobody on the land: the Plague is over and A places V@2, with 1 follower in supply.
+  ASSERT_EQ(s.phase(), Phase::Place);
+  EXPECT_EQ(s.current_player(), 0);
+  EXPECT_EQ(s.supply(0), 1);
+  EXPECT_EQ(s.num_followers(), 6);
+
+  // V@2 at (4,3) rotated 180 (road from D@3 curving east; field against the board): the legal
+  // moves there include a follower on the new tile and one on a crown space.
+  s.legal_moves(moves);
+  int on_tile = 0, on_crown = 0, without = 0;
+  for (auto& m : moves) {
+    ASSERT_EQ(m.kind, MoveKind::Place);
+    if (m.x != 4 || m.y != 3 || m.rot != 2) continue;
+    if (m.crown())
+      ++on_crown;
+    else if (m.meeple >= 0)
+      ++on_tile;
+    else
+      ++without;
+  }
+  EXPECT_EQ(without, 1);
+  EXPECT_GT(on_tile, 0);
+  EXPECT_GT(on_crown, 0);
+  auto deploy = std::find_if(moves.begin(), moves.end(), [](const Move& m) {
+    return m.x == 4 && m.y == 3 && m.rot == 2 && m.meeple >= 0 && !m.crown();
+  });
+  ASSERT_NE(deploy, moves.end());
+  EXPECT_EQ(s.check_move(*deploy), "");
+  const Move played = *deploy;
+  s.apply(played);
+  EXPECT_EQ(s.supply(0), 0);
+  EXPECT_EQ(s.num_followers(), 7);
+  bool on_new_tile = false;
+  for (int i = 0; i < s.num_followers(); ++i) {
+    const Follower& f = s.followers()[i];
+    const PlacedTile& P = s.placed(s.slot_tile(f.slot));
+    if (P.x == 4 && P.y == 3) {
+      on_new_tile = true;
+      EXPECT_EQ(f.player, 0);
+      EXPECT_EQ(s.slot_segment(f.slot), played.meeple);
+    }
+  }
+  EXPECT_TRUE(on_new_tile);
+  EXPECT_EQ(s.validate(), "");
+
+  // The same turn as a record (plague entry, then the deployment) replays to the same state.
+  Record back = parse_record(record_to_json(record_of(s, {"A", "B"}, true)));
+  ASSERT_EQ(back.turns.size(), 15u);
+  EXPECT_EQ(back.turns.back().plague.size(), 1u);
+  EXPECT_FALSE(back.turns.back().meeple.empty());
+  EXPECT_TRUE(replay(back).state == s);
 }
 
 TEST(WheelOfFortune, PlagueRecordErrors) {
