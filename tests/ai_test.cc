@@ -11,6 +11,7 @@
 #include "player.h"
 #include "spec.h"
 #include "stats.h"
+#include "test_util.h"
 
 namespace carc::ai {
 namespace {
@@ -261,6 +262,60 @@ TEST(Eval, FinalScoreOfAFinishedGameIsItsScore) {
   EXPECT_DOUBLE_EQ(v[0], s.score(0));
   EXPECT_DOUBLE_EQ(v[1], s.score(1));
   EXPECT_DOUBLE_EQ(margin(v, 0, 2), double(s.score(0) - s.score(1)));
+}
+
+TEST(Eval, ExpectAddsTheCompletionChanceOfAnOpenCityAndMonastery) {
+  // A's knight on the open D + M city (2 tiles, 1 pennant, 1 open edge); B's monk on a
+  // monastery at (0,1) with only D around it (7 neighbours missing). 69 tiles in the bag.
+  const Replay r = test::play(test::scenario(R"([
+    {"tile":"M","x":0,"y":-1,"rotation":90,"meeple":"E"},
+    {"tile":"B","x":0,"y":1,"rotation":0,"meeple":"C"}])"));
+  const State& s = r.state;
+  ASSERT_EQ(s.bag_size(), 69);
+  ASSERT_EQ(s.game().total_tiles(), 71);  // the bag at the start (the start tile is apart)
+  EvalWeights plain;
+  plain.follower_value = 6;
+  EvalWeights expect = EvalWeights::expected();
+  ASSERT_EQ(expect.follower_value, 6);
+  const Values p = evaluate(s, plain), e = evaluate(s, expect);
+  // Plain: the end-of-game value (city 2 + 1 pennant = 3, monastery 1 + 1 = 2) plus
+  // 6 * 69/71 per follower in hand (6 each).
+  const double fv = 6.0 * 69 / 71;
+  EXPECT_NEAR(p[0], 3 + 6 * fv, 1e-9);
+  EXPECT_NEAR(p[1], 2 + 6 * fv, 1e-9);
+  // Expect: the city completes with q = 0.65 (bag >= 12): +3 q, and the knight comes back
+  // with that chance: + fv q. The monastery gains 7 g, g = 70 / (70 + 15), and the monk comes
+  // back with chance g^7.
+  const double q = 0.65, g = 69.0 / 84;
+  EXPECT_NEAR(e[0] - p[0], 3 * q + fv * q, 1e-9);
+  EXPECT_NEAR(e[1] - p[1], 7 * g + fv * std::pow(g, 7), 1e-9);
+}
+
+TEST(Eval, ExpectValuesAFarmerByTheOpenCitiesItTouches) {
+  // An E city cap south of the start tile, its city facing south (open), A's farmer on its
+  // field (joined to D's field south of the road): the farm touches one open city, worth
+  // farm * 3 * q = 0.5 * 3 * 0.65 with the expect heuristic, nothing with the plain one. The
+  // farmer never comes back, so nothing else changes.
+  const Replay r = test::play(test::scenario(R"([{"tile":"E","x":0,"y":1,"rotation":180,"meeple":"Nw"}])"));
+  const State& s = r.state;
+  ASSERT_EQ(s.num_followers(), 1);
+  ASSERT_EQ(s.feature(s.followers()[0].slot).kind, Kind::Field);
+  EvalWeights plain;
+  plain.follower_value = 6;
+  const Values p = evaluate(s, plain), e = evaluate(s, EvalWeights::expected());
+  EXPECT_NEAR(e[0] - p[0], 0.5 * 3 * 0.65, 1e-9);
+  EXPECT_NEAR(e[1] - p[1], 0, 1e-9);
+  EvalWeights no_farm = EvalWeights::expected();
+  no_farm.farm = 0;
+  EXPECT_NEAR(evaluate(s, no_farm)[0], p[0], 1e-9);
+}
+
+TEST(Eval, ExpectOnAFinishedGameIsItsScore) {
+  State s = random_position(Game::get(Rules{}), 9, 1000);
+  ASSERT_TRUE(s.is_terminal());
+  const Values v = evaluate(s, EvalWeights::expected());
+  EXPECT_DOUBLE_EQ(v[0], s.score(0));
+  EXPECT_DOUBLE_EQ(v[1], s.score(1));
 }
 
 TEST(Stats, WilsonInterval) {

@@ -1,10 +1,75 @@
 #include "eval.h"
 
 #include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include "spec.h"
 
 namespace carc::ai {
 
 Values evaluate_consuming(State& s, double follower_value) {
+  EvalWeights w;
+  w.follower_value = follower_value;
+  return evaluate_consuming(s, w);
+}
+
+namespace {
+
+// What open features are expected to gain before the end, added to `v` (before finish()).
+void add_expectations(const State& s, const EvalWeights& ew, Values& v) {
+  const int n = s.num_players();
+  const int bag = s.bag_size();
+  const double fv = ew.follower_value * double(bag) / std::max(1, s.game().total_tiles());
+  const double q = ew.city_q * std::min(1.0, std::sqrt(bag / 12.0));
+  const double g = bag / (bag + ew.monastery_k);
+  uint16_t seen[kMaxFollowers];
+  int nseen = 0;
+  uint16_t cities[kMaxPlaced * 4];
+  const Follower* fl = s.followers();
+  for (int i = 0; i < s.num_followers(); ++i) {
+    const uint16_t r = s.root(fl[i].slot);
+    if (std::find(seen, seen + nseen, r) != seen + nseen) continue;
+    seen[nseen++] = r;
+    const Feature& f = s.feature(r);
+    if (f.done) continue;
+    double gain = 0, complete = 0;
+    switch (f.kind) {
+      case Kind::City:
+        complete = std::pow(q, f.open);
+        gain = (f.tiles + f.pennants) * complete;
+        break;
+      case Kind::Road:
+        complete = std::pow(q, f.open);
+        break;
+      case Kind::Monastery:
+        complete = std::pow(g, f.open);
+        gain = f.open * g;
+        break;
+      case Kind::Field: {
+        const int nc = s.field_cities(r, cities, kMaxPlaced * 4);
+        for (int c = 0; c < nc; ++c) {
+          const Feature& cf = s.feature(cities[c]);
+          if (cf.open) gain += 3 * ew.farm * std::pow(q, cf.open);
+        }
+        break;
+      }
+      default:
+        break;
+    }
+    int best = 0;
+    for (int p = 0; p < n; ++p) best = std::max(best, int(f.count[p]));
+    for (int p = 0; p < n; ++p) {
+      if (f.count[p] == best && gain > 0) v[p] += gain;
+      v[p] += fv * complete * f.count[p];
+    }
+  }
+}
+
+}  // namespace
+
+Values evaluate_consuming(State& s, const EvalWeights& ew) {
+  const double follower_value = ew.follower_value;
   Values v{};
   const int n = s.num_players();
   const int total = std::max(1, s.game().total_tiles());
@@ -28,14 +93,52 @@ Values evaluate_consuming(State& s, double follower_value) {
       v[p] += (1 - miss) * points + w;
     }
   }
+  if (ew.expect) add_expectations(s, ew, v);
   s.finish();
   for (int p = 0; p < n; ++p) v[p] += s.score(p);
   return v;
 }
 
+Values evaluate(const State& s, const EvalWeights& w) {
+  State c = s;
+  return evaluate_consuming(c, w);
+}
+
 Values evaluate(const State& s, double follower_value) {
   State c = s;
   return evaluate_consuming(c, follower_value);
+}
+
+bool apply_eval_param(const std::string& key, const std::string& value, EvalWeights& w) {
+  if (key == "follower") {
+    w.follower_value = parse_real(value);
+  } else if (key == "eval") {
+    if (value != "plain" && value != "expect") throw std::invalid_argument("eval must be plain or expect");
+    w.expect = value == "expect";
+  } else if (key == "cq") {
+    w.city_q = parse_real(value);
+    if (w.city_q < 0 || w.city_q > 1) throw std::invalid_argument("cq must be in [0, 1]");
+  } else if (key == "mk") {
+    w.monastery_k = parse_real(value);
+    if (w.monastery_k <= 0) throw std::invalid_argument("mk must be > 0");
+  } else if (key == "farm") {
+    w.farm = parse_real(value);
+    if (w.farm < 0) throw std::invalid_argument("farm must be >= 0");
+  } else {
+    return false;
+  }
+  return true;
+}
+
+std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d) {
+  const auto num = format_real;
+  std::string s;
+  if (w.expect != d.expect) s += std::string(":eval=") + (w.expect ? "expect" : "plain");
+  if (w.follower_value != d.follower_value) s += ":follower=" + num(w.follower_value);
+  if (w.city_q != d.city_q) s += ":cq=" + num(w.city_q);
+  if (w.monastery_k != d.monastery_k) s += ":mk=" + num(w.monastery_k);
+  if (w.farm != d.farm) s += ":farm=" + num(w.farm);
+  return s;
 }
 
 double margin(const Values& v, int player, int nplayers) {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <string>
 
 #include "state.h"
 
@@ -17,10 +18,44 @@ using Values = std::array<double, kMaxPlayers>;
 // Default worth of a follower in hand at the very start of the game, in points.
 constexpr double kDefaultFollowerValue = 2.0;
 
+// Weights of the heuristic. With `expect` off (the "plain" heuristic, greedy's default), the
+// value is the one above. With it on ("expect", MCTS's default), open features also count
+// what they are expected to gain before the end (see docs/ai.md): a city its doubling times
+// the chance of completion, estimated as q^open with q = `city_q` * min(1, sqrt(bag / 12)); a
+// monastery each missing neighbour times g = bag / (bag + `monastery_k`); a farm `farm` * 3
+// points times the completion chance of each open city it touches; and each follower on a
+// road, city or monastery its return to the supply, worth the follower value times the
+// completion chance.
+struct EvalWeights {
+  double follower_value = kDefaultFollowerValue;
+  bool expect = false;
+  double city_q = 0.65;
+  double monastery_k = 15;
+  double farm = 0.5;
+  // The tuned "expect" heuristic (docs/ai.md: measured with greedy against greedy).
+  static EvalWeights expected() {
+    EvalWeights w;
+    w.expect = true;
+    w.follower_value = 6;
+    return w;
+  }
+};
+
+// Reads one heuristic parameter of a player spec (follower, eval=plain|expect, cq, mk, farm)
+// into `w`. Returns false when `key` is not one of them; throws std::invalid_argument for a
+// bad value.
+bool apply_eval_param(const std::string& key, const std::string& value, EvalWeights& w);
+// The ":key=value" parameters in which `w` differs from `d`, for player names.
+std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d);
+// Names of the parameters apply_eval_param reads, for error messages.
+constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm";
+
 // Evaluates `s` and consumes it (applies the final scoring to it).
 Values evaluate_consuming(State& s, double follower_value = kDefaultFollowerValue);
+Values evaluate_consuming(State& s, const EvalWeights& w);
 // Same on a copy.
 Values evaluate(const State& s, double follower_value = kDefaultFollowerValue);
+Values evaluate(const State& s, const EvalWeights& w);
 
 // Own value minus the best other player's value.
 double margin(const Values& v, int player, int nplayers);

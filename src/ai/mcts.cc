@@ -81,7 +81,7 @@ class Tree {
       State c = root_;
       c.resample_hidden(rng_);
       c.apply(moves_[i]);
-      m[i] = margin(evaluate_consuming(c, cfg_.follower_value), me, root_.num_players());
+      m[i] = margin(evaluate_consuming(c, cfg_.eval), me, root_.num_players());
       best = std::max(best, m[i]);
     }
     prior_ = uint32_t(cfg_.prior);
@@ -221,7 +221,7 @@ class Tree {
       s.apply(m);
       --left;
     }
-    const Values v = evaluate_consuming(s, cfg_.follower_value);
+    const Values v = evaluate_consuming(s, cfg_.eval);
     const Outcome o = outcome_of(v, s.num_players(), cfg_);
     for (uint32_t n : path_) {
       Node& nd = nodes_[n];
@@ -302,8 +302,7 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else if (k == "scale") {
         c.margin_scale = parse_real(v);
         if (c.margin_scale <= 0) throw std::invalid_argument("scale must be > 0");
-      } else if (k == "follower") {
-        c.follower_value = parse_real(v);
+      } else if (apply_eval_param(k, v, c.eval)) {
       } else if (k == "nodes") {
         c.max_nodes = parse_count(v);
       } else if (k == "seed") {
@@ -311,7 +310,8 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else {
         throw std::invalid_argument(
             "unknown parameter '" + k +
-            "' (allowed: time, iterations, threads, level, c, depth, rf, prior, pscale, win, scale, follower, nodes, seed)");
+            "' (allowed: time, iterations, threads, level, c, depth, rf, prior, pscale, win, scale, " + kEvalParamNames +
+            ", nodes, seed)");
       }
     } catch (const std::invalid_argument& e) {
       const std::string msg = e.what();
@@ -334,11 +334,7 @@ std::string MctsPlayer::name() const {
   }
   if (cfg_.threads != 1) s += ":threads=" + std::to_string(cfg_.threads);
   const MctsConfig d;
-  auto num = [](double v) {
-    char b[32];
-    std::snprintf(b, sizeof b, "%g", v);
-    return std::string(b);
-  };
+  const auto num = format_real;
   if (cfg_.depth != d.depth) s += ":depth=" + (cfg_.depth < 0 ? std::string("end") : std::to_string(cfg_.depth));
   if (cfg_.prior != d.prior) s += ":prior=" + std::to_string(cfg_.prior);
   if (cfg_.prior_scale != d.prior_scale) s += ":pscale=" + num(cfg_.prior_scale);
@@ -346,7 +342,7 @@ std::string MctsPlayer::name() const {
   if (cfg_.c != d.c) s += ":c=" + num(cfg_.c);
   if (cfg_.win_weight != d.win_weight) s += ":win=" + num(cfg_.win_weight);
   if (cfg_.margin_scale != d.margin_scale) s += ":scale=" + num(cfg_.margin_scale);
-  if (cfg_.follower_value != d.follower_value) s += ":follower=" + num(cfg_.follower_value);
+  s += eval_param_suffix(cfg_.eval, d.eval);
   return s;
 }
 

@@ -33,7 +33,7 @@ struct MctsConfig {
   double prior_scale = 5;       // prior reward = 0.5 + 0.5 tanh((margin - best margin) / prior_scale)
   double win_weight = 0.5;      // reward = w * win + (1 - w) * squashed score margin
   double margin_scale = 20;     // points for which the squashed margin reaches tanh(1)
-  double follower_value = kDefaultFollowerValue;  // heuristic at the rollout cut
+  EvalWeights eval = EvalWeights::expected();  // heuristic at the rollout cut
   long long max_nodes = 4'000'000;  // per tree; beyond it leaves are not expanded
   uint64_t seed = 0;
   std::string level;            // "easy", "medium", "hard" or "" (for the name)

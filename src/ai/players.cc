@@ -12,12 +12,6 @@ namespace carc::ai {
 
 namespace {
 
-std::string format_number(double v) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%g", v);
-  return b;
-}
-
 // Uniform over the legal moves.
 class RandomPlayer : public Player {
  public:
@@ -38,9 +32,9 @@ class RandomPlayer : public Player {
 // over the strongest opponent wins, ties broken at random.
 class GreedyPlayer : public Player {
  public:
-  GreedyPlayer(uint64_t seed, double follower_value) : rng_(seed ^ 0x67726565ull), follower_value_(follower_value) {}
+  GreedyPlayer(uint64_t seed, const EvalWeights& w) : rng_(seed ^ 0x67726565ull), w_(w) {}
   std::string name() const override {
-    return follower_value_ == kDefaultFollowerValue ? "greedy" : "greedy:follower=" + format_number(follower_value_);
+    return "greedy" + eval_param_suffix(w_, EvalWeights{});
   }
   Move choose(const State& s) override {
     std::vector<MoveEval> ev = evaluate_all(s);
@@ -73,7 +67,7 @@ class GreedyPlayer : public Player {
     for (const Move& m : moves_) {
       State c = s;
       c.apply(m);
-      const Values v = evaluate_consuming(c, follower_value_);
+      const Values v = evaluate_consuming(c, w_);
       const double d = margin(v, me, s.num_players());
       ev.push_back(MoveEval{m, d > 0 ? 1.0 : d < 0 ? 0.0 : 0.5, d, 0});
     }
@@ -81,7 +75,7 @@ class GreedyPlayer : public Player {
   }
 
   Rng rng_;
-  double follower_value_;
+  EvalWeights w_;
   std::vector<Move> moves_;
 };
 
@@ -92,12 +86,13 @@ const std::vector<PlayerInfo>& player_registry() {
       {"random", "uniform over the legal moves (no parameters)"},
       {"greedy",
        "one-turn lookahead: best margin of (score if the game ended now + followers in hand); "
-       "follower=POINTS (default 2) values a follower in hand at the start"},
+       "follower=POINTS (default 2) values a follower in hand at the start; eval=expect adds the expected "
+       "gains of open features (cq=0.65, mk=15, farm=0.5; see docs/ai.md)"},
       {"mcts",
        "information-set Monte-Carlo tree search; time=1s | iterations=N (default time=1s), "
        "threads=N (root parallel), level=easy|medium|hard (300/3000/30000 iterations), c=0.7, "
        "depth=12 (rollout moves before the heuristic, end = to the end of the game), rf=1, prior=0, pscale=5, win=0.5, "
-       "scale=20, follower=2, nodes=4000000, seed=N"},
+       "scale=20, eval=expect (or plain), follower=6, cq=0.65, mk=15, farm=0.5, nodes=4000000, seed=N"},
   };
   return reg;
 }
@@ -109,17 +104,20 @@ std::unique_ptr<Player> make_player(const std::string& text, uint64_t seed) {
     return std::make_unique<RandomPlayer>(seed);
   }
   if (spec.name == "greedy") {
-    double fv = kDefaultFollowerValue;
+    EvalWeights w;
     for (const auto& [k, v] : spec.params) {
-      if (k == "follower") {
-        fv = parse_real(v);
-      } else if (k == "seed") {
-        seed = uint64_t(parse_count(v));
-      } else {
-        throw std::invalid_argument("greedy: unknown parameter '" + k + "' (allowed: follower, seed)");
+      bool known;
+      try {
+        known = apply_eval_param(k, v, w);
+        if (!known && k == "seed") known = true, seed = uint64_t(parse_count(v));
+      } catch (const std::invalid_argument& e) {
+        throw std::invalid_argument("greedy: " + k + "=" + v + ": " + e.what());
       }
+      if (!known)
+        throw std::invalid_argument("greedy: unknown parameter '" + k + "' (allowed: " + std::string(kEvalParamNames) +
+                                    ", seed)");
     }
-    return std::make_unique<GreedyPlayer>(seed, fv);
+    return std::make_unique<GreedyPlayer>(seed, w);
   }
   if (spec.name == "mcts") return std::make_unique<MctsPlayer>(mcts_config_from(spec.params, seed));
   std::string names;

@@ -80,6 +80,12 @@ long long parse_count(const std::string& text) {
   return std::stoll(num) * scale;
 }
 
+std::string format_real(double v) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%g", v);
+  return b;
+}
+
 std::string format_seconds(double s) {
   char buf[32];
   if (s < 1 && s > 0 && std::fabs(s * 1000 - std::round(s * 1000)) < 1e-6)

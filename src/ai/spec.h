@@ -25,6 +25,8 @@ double parse_seconds(const std::string& text);
 long long parse_count(const std::string& text);
 // A real number.
 double parse_real(const std::string& text);
+// A real number printed compactly ("%g"), for player names.
+std::string format_real(double v);
 // Seconds printed compactly: "1s", "0.1s", "250ms".
 std::string format_seconds(double s);
 

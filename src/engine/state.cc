@@ -950,8 +950,7 @@ void State::emit(int player, int points, const char* kind, bool final_scoring, u
   }
 }
 
-int State::field_value(uint16_t root) const {
-  uint16_t cities[64];
+int State::field_cities(uint16_t root, uint16_t* out, int max) const {
   int n = 0;
   for (uint16_t s = root; s != kNoSlot; s = next_[s]) {
     const PlacedTile& P = placed_[owner_[s]];
@@ -961,10 +960,18 @@ int State::field_value(uint16_t root) const {
       const int c = __builtin_ctz(adj);
       adj &= adj - 1;
       const uint16_t cr = label_[P.slot_base + c];
-      if (feat_[cr].open == 0 && std::find(cities, cities + n, cr) == cities + n && n < 64) cities[n++] = cr;
+      if (std::find(out, out + n, cr) == out + n && n < max) out[n++] = cr;
     }
   }
-  return 3 * n;
+  return n;
+}
+
+int State::field_value(uint16_t root) const {
+  uint16_t cities[kMaxPlaced * 4];
+  const int n = field_cities(root, cities, kMaxPlaced * 4);
+  int completed = 0;
+  for (int i = 0; i < n; ++i) completed += feat_[cities[i]].open == 0;
+  return 3 * completed;
 }
 
 void State::score_feature(uint16_t root, bool final_scoring) {

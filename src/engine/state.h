@@ -302,6 +302,9 @@ class State : private StateTables {
   // Root slot of the feature a slot belongs to, and its counters.
   uint16_t root(uint16_t slot) const { return label_[slot]; }
   const Feature& feature(uint16_t slot) const { return feat_[label_[slot]]; }
+  // The roots of the city features a field touches (completed or not), at most `max`, each
+  // once; returns how many. `root` must be a field's root slot.
+  int field_cities(uint16_t root, uint16_t* out, int max) const;
   // The placed tile and segment index of a slot.
   int slot_tile(uint16_t slot) const { return owner_[slot]; }
   int slot_segment(uint16_t slot) const { return slot - placed_[owner_[slot]].slot_base; }
