@@ -30,7 +30,7 @@ void BM_MctsOpening(benchmark::State& st) {
   }
   st.counters["iterations/s"] = benchmark::Counter(double(iters), benchmark::Counter::kIsRate);
 }
-BENCHMARK(BM_MctsOpening)->Args({5000, 12})->Args({5000, -1})->Args({5000, 0})->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_MctsOpening)->Args({5000, 4})->Args({5000, 12})->Args({5000, -1})->Args({5000, 0})->Unit(benchmark::kMillisecond);
 
 void BM_GreedyOpening(benchmark::State& st) {
   const State s = opening(7);

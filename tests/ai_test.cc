@@ -275,8 +275,8 @@ TEST(Eval, ExpectAddsTheCompletionChanceOfAnOpenCityAndMonastery) {
   ASSERT_EQ(s.game().total_tiles(), 71);  // the bag at the start (the start tile is apart)
   EvalWeights plain;
   plain.follower_value = 6;
-  EvalWeights expect = EvalWeights::expected();
-  ASSERT_EQ(expect.follower_value, 6);
+  EvalWeights expect = plain;  // cq = 0.65, mk = 15, farm = 0.5, grow = 0
+  expect.expect = true;
   const Values p = evaluate(s, plain), e = evaluate(s, expect);
   // Plain: the end-of-game value (city 2 + 1 pennant = 3, monastery 1 + 1 = 2) plus
   // 6 * 69/71 per follower in hand (6 each).
@@ -289,6 +289,12 @@ TEST(Eval, ExpectAddsTheCompletionChanceOfAnOpenCityAndMonastery) {
   const double q = 0.65, g = 69.0 / 84;
   EXPECT_NEAR(e[0] - p[0], 3 * q + fv * q, 1e-9);
   EXPECT_NEAR(e[1] - p[1], 7 * g + fv * std::pow(g, 7), 1e-9);
+  // Growth: grow * open edges * bag share (69/71) more tiles for the city, doubled when it
+  // completes; a monastery does not grow.
+  expect.grow = 0.5;
+  const Values e2 = evaluate(s, expect);
+  EXPECT_NEAR(e2[0] - e[0], 0.5 * 1 * 69.0 / 71 * (1 + q), 1e-9);
+  EXPECT_NEAR(e2[1] - e[1], 0, 1e-9);
 }
 
 TEST(Eval, ExpectValuesAFarmerByTheOpenCitiesItTouches) {
@@ -302,10 +308,12 @@ TEST(Eval, ExpectValuesAFarmerByTheOpenCitiesItTouches) {
   ASSERT_EQ(s.feature(s.followers()[0].slot).kind, Kind::Field);
   EvalWeights plain;
   plain.follower_value = 6;
-  const Values p = evaluate(s, plain), e = evaluate(s, EvalWeights::expected());
+  EvalWeights expect = plain;
+  expect.expect = true;
+  const Values p = evaluate(s, plain), e = evaluate(s, expect);
   EXPECT_NEAR(e[0] - p[0], 0.5 * 3 * 0.65, 1e-9);
   EXPECT_NEAR(e[1] - p[1], 0, 1e-9);
-  EvalWeights no_farm = EvalWeights::expected();
+  EvalWeights no_farm = expect;
   no_farm.farm = 0;
   EXPECT_NEAR(evaluate(s, no_farm)[0], p[0], 1e-9);
 }

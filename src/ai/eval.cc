@@ -20,7 +20,8 @@ namespace {
 void add_expectations(const State& s, const EvalWeights& ew, Values& v) {
   const int n = s.num_players();
   const int bag = s.bag_size();
-  const double fv = ew.follower_value * double(bag) / std::max(1, s.game().total_tiles());
+  const double frac = double(bag) / std::max(1, s.game().total_tiles());
+  const double fv = ew.follower_value * frac;
   const double q = ew.city_q * std::min(1.0, std::sqrt(bag / 12.0));
   const double g = bag / (bag + ew.monastery_k);
   uint16_t seen[kMaxFollowers];
@@ -37,10 +38,11 @@ void add_expectations(const State& s, const EvalWeights& ew, Values& v) {
     switch (f.kind) {
       case Kind::City:
         complete = std::pow(q, f.open);
-        gain = (f.tiles + f.pennants) * complete;
+        gain = (f.tiles + f.pennants) * complete + ew.grow * f.open * frac * (1 + complete);
         break;
       case Kind::Road:
         complete = std::pow(q, f.open);
+        gain = ew.grow * f.open * frac;
         break;
       case Kind::Monastery:
         complete = std::pow(g, f.open);
@@ -121,6 +123,8 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
   } else if (key == "mk") {
     w.monastery_k = parse_real(value);
     if (w.monastery_k <= 0) throw std::invalid_argument("mk must be > 0");
+  } else if (key == "grow") {
+    w.grow = parse_real(value);
   } else if (key == "farm") {
     w.farm = parse_real(value);
     if (w.farm < 0) throw std::invalid_argument("farm must be >= 0");
@@ -138,6 +142,7 @@ std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d) {
   if (w.city_q != d.city_q) s += ":cq=" + num(w.city_q);
   if (w.monastery_k != d.monastery_k) s += ":mk=" + num(w.monastery_k);
   if (w.farm != d.farm) s += ":farm=" + num(w.farm);
+  if (w.grow != d.grow) s += ":grow=" + num(w.grow);
   return s;
 }
 

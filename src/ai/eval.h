@@ -32,11 +32,13 @@ struct EvalWeights {
   double city_q = 0.65;
   double monastery_k = 15;
   double farm = 0.5;
+  double grow = 0;  // expected extra tiles per open edge of a road or city, times the bag share
   // The tuned "expect" heuristic (docs/ai.md: measured with greedy against greedy).
   static EvalWeights expected() {
     EvalWeights w;
     w.expect = true;
-    w.follower_value = 6;
+    w.follower_value = 7;
+    w.grow = 0.5;
     return w;
   }
 };
@@ -48,7 +50,7 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
 // The ":key=value" parameters in which `w` differs from `d`, for player names.
 std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d);
 // Names of the parameters apply_eval_param reads, for error messages.
-constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm";
+constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow";
 
 // Evaluates `s` and consumes it (applies the final scoring to it).
 Values evaluate_consuming(State& s, double follower_value = kDefaultFollowerValue);

@@ -204,6 +204,22 @@ class Tree {
         s.draw_random();
         continue;
       }
+      if (cfg_.rollout_best_of > 1) {
+        // The best of K sampled moves by the heuristic after it (for the player to move).
+        const int me = s.current_player();
+        Move best = s.sample_move(rng_);
+        double best_m = -1e300;
+        for (int k = 0; k < cfg_.rollout_best_of; ++k) {
+          const Move m = k == 0 ? best : s.sample_move(rng_);
+          State c = s;
+          c.apply(m);
+          const double mg = margin(evaluate_consuming(c, cfg_.eval), me, s.num_players());
+          if (mg > best_m) best_m = mg, best = m;
+        }
+        s.apply(best);
+        --left;
+        continue;
+      }
       if (keep >= 65536) {
         // Uniform over the legal moves without listing them (the playout hot path).
         s.apply(s.sample_move(rng_));
@@ -291,6 +307,9 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else if (k == "rf") {
         c.rollout_follower = parse_real(v);
         if (c.rollout_follower < 0 || c.rollout_follower > 1) throw std::invalid_argument("rf must be in [0, 1]");
+      } else if (k == "rk") {
+        c.rollout_best_of = int(parse_count(v));
+        if (c.rollout_best_of < 1 || c.rollout_best_of > 1000) throw std::invalid_argument("rk must be 1..1000");
       } else if (k == "prior") {
         c.prior = int(parse_count(v));
       } else if (k == "pscale") {
@@ -310,7 +329,7 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else {
         throw std::invalid_argument(
             "unknown parameter '" + k +
-            "' (allowed: time, iterations, threads, level, c, depth, rf, prior, pscale, win, scale, " + kEvalParamNames +
+            "' (allowed: time, iterations, threads, level, c, depth, rf, rk, prior, pscale, win, scale, " + kEvalParamNames +
             ", nodes, seed)");
       }
     } catch (const std::invalid_argument& e) {
@@ -339,6 +358,7 @@ std::string MctsPlayer::name() const {
   if (cfg_.prior != d.prior) s += ":prior=" + std::to_string(cfg_.prior);
   if (cfg_.prior_scale != d.prior_scale) s += ":pscale=" + num(cfg_.prior_scale);
   if (cfg_.rollout_follower != d.rollout_follower) s += ":rf=" + num(cfg_.rollout_follower);
+  if (cfg_.rollout_best_of != d.rollout_best_of) s += ":rk=" + std::to_string(cfg_.rollout_best_of);
   if (cfg_.c != d.c) s += ":c=" + num(cfg_.c);
   if (cfg_.win_weight != d.win_weight) s += ":win=" + num(cfg_.win_weight);
   if (cfg_.margin_scale != d.margin_scale) s += ":scale=" + num(cfg_.margin_scale);
