@@ -72,7 +72,8 @@ TEST(AiPlayers, EveryPlayerReturnsALegalMoveOnRandomPositions) {
       for (int k = 0; k < 6; ++k) {
         const State s = random_position(g, 100 + k, k * 13);
         if (s.is_terminal()) continue;
-        for (const char* spec : {"random", "greedy", "mcts:iterations=60", "mcts:iterations=40:depth=5:threads=2"}) {
+        for (const char* spec : {"random", "greedy", "greedy:eval=expect", "mcts:iterations=60",
+                                 "mcts:iterations=40:depth=5:threads=2", "mcts:iterations=20:rk=3:eval=plain"}) {
           auto p = make_player(spec, k);
           const Move m = p->choose(s);
           EXPECT_TRUE(is_legal(s, m)) << spec << " on " << r.to_string() << " turn " << s.turn();
@@ -243,6 +244,12 @@ TEST(Specs, ParseAndName) {
   EXPECT_EQ(make_player("mcts:time=100ms")->name(), "mcts:time=100ms");
   EXPECT_EQ(make_player("mcts")->name(), "mcts:time=1s");
   EXPECT_EQ(make_player("greedy")->name(), "greedy");
+  EXPECT_EQ(make_player("greedy:eval=expect:follower=7")->name(), "greedy:eval=expect:follower=7");
+  EXPECT_EQ(make_player("mcts:iterations=10:eval=plain:follower=2:rk=3")->name(),
+            "mcts:iterations=10:rk=3:eval=plain:follower=2");
+  EXPECT_THROW(make_player("greedy:eval=magic"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:cq=2"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:rk=0"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:speed=3"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:level=godlike"), std::invalid_argument);
   EXPECT_THROW(make_player("minimax"), std::invalid_argument);
