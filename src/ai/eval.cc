@@ -8,20 +8,13 @@
 
 namespace carc::ai {
 
-Values evaluate_consuming(State& s, double follower_value) {
-  EvalWeights w;
-  w.follower_value = follower_value;
-  return evaluate_consuming(s, w);
-}
-
 namespace {
 
 // What open features are expected to gain before the end, added to `v` (before finish()).
-void add_expectations(const State& s, const EvalWeights& ew, Values& v) {
+// `frac` is the share of the tiles still in the bag, `fv` the worth of a follower in hand.
+void add_expectations(const State& s, const EvalWeights& ew, double frac, double fv, Values& v) {
   const int n = s.num_players();
   const int bag = s.bag_size();
-  const double frac = double(bag) / std::max(1, s.game().total_tiles());
-  const double fv = ew.follower_value * frac;
   const double q = ew.city_q * std::min(1.0, std::sqrt(bag / 12.0));
   const double g = bag / (bag + ew.monastery_k);
   uint16_t seen[kMaxFollowers];
@@ -71,11 +64,10 @@ void add_expectations(const State& s, const EvalWeights& ew, Values& v) {
 }  // namespace
 
 Values evaluate_consuming(State& s, const EvalWeights& ew) {
-  const double follower_value = ew.follower_value;
   Values v{};
   const int n = s.num_players();
-  const int total = std::max(1, s.game().total_tiles());
-  const double w = follower_value * double(s.bag_size()) / total;
+  const double frac = double(s.bag_size()) / std::max(1, s.game().total_tiles());
+  const double w = ew.follower_value * frac;
   for (int p = 0; p < n; ++p) v[p] = w * s.supply(p);  // before finish() returns followers
   if (s.has_wheel()) {
     // Wheel of Fortune: a follower on a crown space is worth its segment's points (3 on a
@@ -95,7 +87,7 @@ Values evaluate_consuming(State& s, const EvalWeights& ew) {
       v[p] += (1 - miss) * points + w;
     }
   }
-  if (ew.expect) add_expectations(s, ew, v);
+  if (ew.expect) add_expectations(s, ew, frac, w, v);
   s.finish();
   for (int p = 0; p < n; ++p) v[p] += s.score(p);
   return v;
@@ -104,11 +96,6 @@ Values evaluate_consuming(State& s, const EvalWeights& ew) {
 Values evaluate(const State& s, const EvalWeights& w) {
   State c = s;
   return evaluate_consuming(c, w);
-}
-
-Values evaluate(const State& s, double follower_value) {
-  State c = s;
-  return evaluate_consuming(c, follower_value);
 }
 
 bool apply_eval_param(const std::string& key, const std::string& value, EvalWeights& w) {

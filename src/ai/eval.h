@@ -43,8 +43,8 @@ struct EvalWeights {
   }
 };
 
-// Reads one heuristic parameter of a player spec (follower, eval=plain|expect, cq, mk, farm)
-// into `w`. Returns false when `key` is not one of them; throws std::invalid_argument for a
+// Reads one heuristic parameter of a player spec (follower, eval=plain|expect, cq, mk, farm,
+// grow) into `w`. Returns false when `key` is not one of them; throws std::invalid_argument for a
 // bad value.
 bool apply_eval_param(const std::string& key, const std::string& value, EvalWeights& w);
 // The ":key=value" parameters in which `w` differs from `d`, for player names.
@@ -53,11 +53,9 @@ std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d);
 constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow";
 
 // Evaluates `s` and consumes it (applies the final scoring to it).
-Values evaluate_consuming(State& s, double follower_value = kDefaultFollowerValue);
-Values evaluate_consuming(State& s, const EvalWeights& w);
+Values evaluate_consuming(State& s, const EvalWeights& w = EvalWeights{});
 // Same on a copy.
-Values evaluate(const State& s, double follower_value = kDefaultFollowerValue);
-Values evaluate(const State& s, const EvalWeights& w);
+Values evaluate(const State& s, const EvalWeights& w = EvalWeights{});
 
 // Own value minus the best other player's value.
 double margin(const Values& v, int player, int nplayers);
