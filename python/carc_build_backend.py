@@ -1,11 +1,11 @@
-"""A tiny PEP 517 build backend that packs the `carcassonne` extension module, already built by
-the project's CMake build, into a wheel. No compiler and no downloads: `pip install ./python`
-works offline.
+"""A tiny PEP 517 build backend that packs the `carcassonne` package (its extension `_core`, already
+built by the project's CMake build, and its Python files) into a wheel. No compiler and no downloads:
+`pip install ./python` works offline.
 
-The module is looked for in $CARC_BUILD_DIR/python (default: <repository>/build/python). It must
-have been built for the interpreter that runs pip (same EXT_SUFFIX, e.g.
+The extension is looked for in $CARC_BUILD_DIR/python/carcassonne (default: <repository>/build/python/
+carcassonne). It must have been built for the interpreter that runs pip (same EXT_SUFFIX, e.g.
 .cpython-311-x86_64-linux-gnu.so); the CMake build targets /usr/bin/python3 unless configured
-with -DCARC_PYTHON=...
+with -DCARC_PYTHON=... The Python files are taken from python/carcassonne/ (the source).
 """
 import base64
 import hashlib
@@ -24,13 +24,13 @@ def _module_path():
     suffix = sysconfig.get_config_var("EXT_SUFFIX")
     dirs = []
     if os.environ.get("CARC_BUILD_DIR"):
-        dirs.append(pathlib.Path(os.environ["CARC_BUILD_DIR"]) / "python")
-    dirs.append(_HERE.parent / "build" / "python")
+        dirs.append(pathlib.Path(os.environ["CARC_BUILD_DIR"]) / "python" / NAME)
+    dirs.append(_HERE.parent / "build" / "python" / NAME)
     for d in dirs:
-        p = d / (NAME + suffix)
+        p = d / ("_core" + suffix)
         if p.is_file():
             return p
-    found = [str(p) for d in dirs for p in d.glob(NAME + ".*so")]
+    found = [str(p) for d in dirs for p in d.glob("_core.*so")]
     raise RuntimeError(
         f"no {NAME}{suffix} in {', '.join(map(str, dirs))}. Build it first "
         f"(cmake -S . -B build -G Ninja && ninja -C build) for this interpreter ({sys.executable}), "
@@ -75,11 +75,14 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     module = _module_path()
     name = f"{NAME}-{VERSION}-{_tag()}.whl"
     info = f"{NAME}-{VERSION}.dist-info"
-    files = {
-        module.name: module.read_bytes(),
+    files = {f"{NAME}/{module.name}": module.read_bytes()}
+    for p in sorted((_HERE / NAME).iterdir()):
+        if p.suffix in (".py", ".pyi") or p.name == "py.typed":
+            files[f"{NAME}/{p.name}"] = p.read_bytes()
+    files.update({
         f"{info}/METADATA": _metadata().encode(),
         f"{info}/WHEEL": _wheel_file().encode(),
-    }
+    })
     record = "".join(f"{p},{_digest(d)},{len(d)}\n" for p, d in files.items()) + f"{info}/RECORD,,\n"
     files[f"{info}/RECORD"] = record.encode()
     with zipfile.ZipFile(pathlib.Path(wheel_directory) / name, "w", zipfile.ZIP_DEFLATED) as z:

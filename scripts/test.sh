@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 scripts/setup.sh
 echo "== C++ tests (ctest)"
 ctest --test-dir build --output-on-failure -j2
-if [ -d python/tests ] && ls build/python/carcassonne*.so >/dev/null 2>&1; then
+if [ -d python/tests ] && ls build/python/carcassonne/_core*.so >/dev/null 2>&1; then
   echo "== Python tests (pytest)"
   CARC_BUILD_DIR="$PWD/build" PYTHONPATH="$PWD/build/python" /usr/bin/python3 -m pytest -q python/tests
 fi

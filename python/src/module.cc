@@ -1,8 +1,8 @@
-// The `carcassonne` Python module: the engine's game-state API at C++ speed, observations and
+// The `carcassonne._core` extension (re-exported by the `carcassonne` package, python/carcassonne/): the engine's game-state API at C++ speed, observations and
 // a fixed action space for learning code, batch play and the AI players. docs/python.md.
 #include "common.h"
 
-PYBIND11_MODULE(carcassonne, m) {
+PYBIND11_MODULE(_core, m) {
   using namespace carc::py;
   m.doc() = "Carcassonne engine: exact rules, fast game states, observations, batch play (docs/python.md).";
   bind_rules(m);

@@ -20,6 +20,6 @@ def _candidates():
 
 if importlib.util.find_spec("carcassonne") is None:
     for d in _candidates():
-        if any(d.glob("carcassonne*.so")):
+        if any(d.glob("carcassonne/_core*.so")):
             sys.path.insert(0, str(d))
             break

@@ -11,7 +11,7 @@ import pytest
 from helpers import carc
 
 PYTHON_DIR = pathlib.Path(__file__).resolve().parents[1]
-BUILD_DIR = pathlib.Path(carc.__file__).resolve().parent.parent  # <build>/python/carcassonne*.so
+BUILD_DIR = pathlib.Path(carc.__file__).resolve().parents[2]  # <build>/python/carcassonne/__init__.py
 
 
 def test_backend_builds_a_wheel(tmp_path, monkeypatch):
@@ -23,7 +23,8 @@ def test_backend_builds_a_wheel(tmp_path, monkeypatch):
     name = backend.build_wheel(str(tmp_path))
     with zipfile.ZipFile(tmp_path / name) as z:
         names = z.namelist()
-    assert pathlib.Path(carc.__file__).name in names
+    assert "carcassonne/__init__.py" in names
+    assert "carcassonne/" + pathlib.Path(carc._core.__file__).name in names
     assert any(n.endswith(".dist-info/RECORD") for n in names)
 
 

@@ -107,7 +107,7 @@ def test_batch_random_games_equal_cli_simulate(tmp_path):
     import pathlib
     import subprocess
 
-    cli = pathlib.Path(carc.__file__).resolve().parent.parent / "carcassonne"
+    cli = pathlib.Path(carc.__file__).resolve().parents[2] / "carcassonne"
     if not cli.exists():
         pytest.skip("no carcassonne binary next to the module")
     r = subprocess.run([str(cli), "simulate", "-n", "4", "--seed", "77", "-p", "3", "--expansions", "festival",
