@@ -2,6 +2,8 @@
 // scores after every turn, and the same final scores.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -23,7 +25,13 @@ std::string slurp(const fs::path& p) {
 
 TEST(Conformance, EveryGameMatchesTurnByTurn) {
   const std::string shared = test::shared_dir();
-  if (shared.empty()) GTEST_SKIP() << "shared/conformance not found next to the source tree";
+  if (shared.empty()) {
+    // In CI (CI=true) the conformance games must be there: a silent skip would hide a broken setup.
+    if (const char* ci = std::getenv("CI"); ci && *ci && std::string(ci) != "0" && std::string(ci) != "false")
+      FAIL() << "shared/conformance not found next to the source tree (" << test::source_dir()
+             << "/../shared), and CI is set: the conformance games must run in CI";
+    GTEST_SKIP() << "shared/conformance not found next to the source tree (set CI=true to make this a failure)";
+  }
   int games = 0;
   for (auto& sub : fs::directory_iterator(fs::path(shared) / "conformance")) {
     if (!sub.is_directory()) continue;

@@ -663,6 +663,10 @@ std::string State::check_move(const Move& m) const {
     if (m.kind != MoveKind::Plague) return who + " must first take back a follower from the land (Plague)";
     if (m.ret < 0 || m.ret >= nfollowers_ || followers_[m.ret].player != plague_player_)
       return "that follower is not one of " + who + "'s on the land (crown spaces are immune)";
+    const PlacedTile& P = placed_[owner_[followers_[m.ret].slot]];
+    if (m.x != P.x || m.y != P.y)
+      return "that follower stands at (" + std::to_string(P.x) + "," + std::to_string(P.y) + "), not at (" +
+             std::to_string(m.x) + "," + std::to_string(m.y) + ")";
     return "";
   }
   if (m.kind == MoveKind::Plague) return "no Plague decision is pending";
@@ -670,17 +674,31 @@ std::string State::check_move(const Move& m) const {
   if (m.choice >= ndrawn_) return "no such drawn tile";
   if (!(placeable_ >> m.choice & 1))
     return "drawn tile " + game_->type(drawn_[m.choice]).id + " has no legal place; choose another";
+  if (!offers_moves(m.choice)) {
+    // Two drawn tiles of one type are the same choice: the first one stands for both (as listed).
+    int first = 0;
+    while (drawn_[first] != drawn_[m.choice]) ++first;
+    return "drawn tiles " + std::to_string(first) + " and " + std::to_string(int(m.choice)) + " are the same tile (" +
+           game_->type(drawn_[m.choice]).id + "): choose " + std::to_string(first);
+  }
   const int t = drawn_[m.choice];
   const TileType& tt = game_->type(t);
   if (m.kind == MoveKind::Choose) {
     if (chosen_ >= 0) return "the tile to play is already chosen";
     if (!tt.wheel) return "tile " + tt.id + " has no wheel number: place it directly";
+    Move bare;
+    bare.kind = MoveKind::Choose;
+    bare.choice = m.choice;
+    if (!(m == bare)) return "a Choose move names only the drawn tile (no place, follower or fruit)";
     return "";
   }
   if (chosen_ < 0 && tt.wheel)
     return "tile " + tt.id + " is a wheel tile: choose it first (the wheel turns before it is placed)";
   const std::string where = "(" + std::to_string(m.x) + "," + std::to_string(m.y) + ")";
   if (m.rot > 3) return "bad rotation";
+  if (tt.canonical_rot[m.rot] != m.rot)
+    return "tile " + tt.id + " rotated " + std::to_string(90 * m.rot) + " looks the same as rotated " +
+           std::to_string(90 * tt.canonical_rot[m.rot]) + ": moves name the lower rotation";
   if (tile_at(m.x, m.y) >= 0) return "position " + where + " is already taken";
   const int c = cell_of(m.x, m.y);
   const uint8_t need = cell_[c] >= kFrontierBase && cell_[c] != kEmptyCell ? need_[cell_[c] - kFrontierBase] : 0;
@@ -721,6 +739,7 @@ std::string State::check_move(const Move& m) const {
   } else if (m.fruit_type >= 0) {
     return "tile " + tt.id + " has no tree for a fruit stack";
   }
+  if (m.action == FruitAction::None && m.target != 0) return "a fruit target without a fruit action";
   if (m.action != FruitAction::None) {
     if (!rules().fruit_trees) return "fruit actions need the Fruit-Bearing Trees";
     if (m.meeple < 0 || m.crown()) return "a fruit action needs a follower deployed on the placed tile";

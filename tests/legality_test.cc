@@ -1,0 +1,270 @@
+// One legality: the moves check_move() accepts are exactly the moves legal_moves() lists, and
+// perft-style move counts per rule set are pinned in a golden file (tests/golden/move_counts.txt).
+//
+// The cross-check builds, at sampled states of random games over every rule set, a superset of
+// candidate moves (every drawn tile, every cell next to or on the board, every rotation, follower
+// spot, crown space, take-back, fruit stack and fruit action) and asks check_move about each: a
+// candidate is accepted exactly when it is listed. The reverse (every listed move is accepted)
+// is checked too, so move generation, sampling and checking cannot drift apart.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include "game.h"
+#include "record.h"
+#include "state.h"
+#include "test_util.h"
+
+using namespace carc;
+
+namespace {
+
+std::vector<std::pair<std::string, Rules>> all_variants() {
+  std::vector<std::pair<std::string, Rules>> out;
+  for (int mask = 0; mask < 16; ++mask) {
+    Rules r;
+    r.players = 2;
+    r.tileset = mask & 8 ? "wheel-of-fortune" : "base";
+    r.festival = mask & 1;
+    r.fortune_teller = mask & 2;
+    r.fruit_trees = mask & 4;
+    std::string name = r.tileset;
+    if (r.festival) name += "+festival";
+    if (r.fortune_teller) name += "+fortune-teller";
+    if (r.fruit_trees) name += "+fruit-trees";
+    try {
+      Game::get(r);
+      out.emplace_back(name, r);
+    } catch (const std::exception&) {
+    }
+  }
+  return out;
+}
+
+auto key(const Move& m) {
+  return std::make_tuple(int(m.kind), m.choice, m.x, m.y, m.rot, m.meeple, m.ret, m.fruit_type, int(m.action),
+                         m.target);
+}
+struct MoveLess {
+  bool operator()(const Move& a, const Move& b) const { return key(a) < key(b); }
+};
+
+// Every candidate move at this state (a superset of the legal ones, with many illegal ones).
+std::vector<Move> candidates(const State& s) {
+  std::vector<Move> out;
+  if (s.phase() == Phase::Plague) {
+    for (int i = -1; i <= s.num_followers(); ++i)
+      for (int p = 0; p < s.num_placed(); p += std::max(1, s.num_placed() / 7)) {
+        Move m;
+        m.kind = MoveKind::Plague;
+        m.ret = int8_t(i);
+        m.x = s.placed(p).x;
+        m.y = s.placed(p).y;
+        out.push_back(m);
+      }
+    for (int i = 0; i < s.num_followers(); ++i) {  // the right coordinates
+      Move m;
+      m.kind = MoveKind::Plague;
+      m.ret = int8_t(i);
+      const PlacedTile& P = s.placed(s.slot_tile(s.followers()[i].slot));
+      m.x = P.x;
+      m.y = P.y;
+      out.push_back(m);
+    }
+    return out;
+  }
+  if (s.phase() != Phase::Place) return out;
+  std::set<std::pair<int, int>> cells;
+  static constexpr int dx[5] = {0, 1, 0, -1, 0}, dy[5] = {-1, 0, 1, 0, 0};
+  for (int i = 0; i < s.num_placed(); ++i)
+    for (int d = 0; d < 5; ++d) cells.insert({s.placed(i).x + dx[d], s.placed(i).y + dy[d]});
+  cells.insert({40, 40});     // far from everything
+  cells.insert({1 + 128, 0}); // aliases a cell of the 128x128 board
+  const Game& g = s.game();
+  const bool fruit = s.rules().fruit_trees;
+  for (int choice = 0; choice <= s.num_drawn(); ++choice) {
+    Move c;
+    c.kind = MoveKind::Choose;
+    c.choice = uint8_t(choice);
+    out.push_back(c);
+    if (choice == s.num_drawn()) break;
+    const TileType& tt = g.type(s.drawn_tile(choice));
+    std::vector<int> meeples = {-1};
+    for (int k = 0; k <= tt.nseg; ++k) meeples.push_back(k);
+    for (int k = 0; k < kMaxCrowns; ++k) meeples.push_back(kCrownBase + k);
+    std::vector<int> rets = {-1};
+    if (tt.festival) {
+      for (int k = 0; k < s.num_followers(); ++k) rets.push_back(k);
+      for (int k = 0; k < kMaxCrowns; ++k) rets.push_back(kCrownBase + k);
+    }
+    std::vector<int> types = {-1};
+    if (fruit)
+      for (int f = 0; f < kFruitTypes; ++f) types.push_back(f);
+    for (auto [x, y] : cells)
+      for (int rot = 0; rot < 5; ++rot)
+        for (int me : meeples)
+          for (int re : rets)
+            for (int ft : types) {
+              Move m;
+              m.choice = uint8_t(choice);
+              m.x = int16_t(x);
+              m.y = int16_t(y);
+              m.rot = uint8_t(rot);
+              m.meeple = int8_t(me);
+              m.ret = int8_t(re);
+              m.fruit_type = int8_t(ft);
+              out.push_back(m);
+              // Fruit actions and stray targets only where the plain move is legal (keeps it small).
+              if (me < 0 || s.check_move(m) != "") continue;
+              Move t = m;
+              t.target = 1;  // a target without an action
+              out.push_back(t);
+              if (!fruit) continue;
+              t.action = FruitAction::Harvest;
+              for (int f = 0; f <= kFruitTypes; ++f) {
+                t.target = uint8_t(f);
+                out.push_back(t);
+              }
+              t.action = FruitAction::Sell;
+              for (int set = 0; set < 64; ++set) {
+                t.target = uint8_t(set);
+                out.push_back(t);
+              }
+            }
+  }
+  return out;
+}
+
+void cross_check(const State& s) {
+  std::vector<Move> legal;
+  s.legal_moves(legal);
+  std::set<Move, MoveLess> listed(legal.begin(), legal.end());
+  ASSERT_EQ(listed.size(), legal.size()) << "legal_moves lists a move twice";
+  for (const Move& m : legal) ASSERT_EQ(s.check_move(m), "") << "listed but refused: " << describe_move(s, m);
+  for (const Move& m : candidates(s)) {
+    const bool accepted = s.check_move(m).empty();
+    ASSERT_EQ(accepted, listed.count(m) == 1)
+        << (accepted ? "accepted but not listed: " : "listed but refused: ") << describe_move(s, m) << " (choice "
+        << int(m.choice) << ", x " << m.x << ", rot " << int(m.rot) << ", meeple " << int(m.meeple) << ", ret "
+        << int(m.ret) << ", fruit " << int(m.fruit_type) << ", action " << int(m.action) << ", target "
+        << int(m.target) << ", kind " << int(m.kind) << ")";
+  }
+}
+
+TEST(Legality, CheckMoveAcceptsExactlyTheListedMoves) {
+  for (auto& [name, rules] : all_variants()) {
+    SCOPED_TRACE(name);
+    for (uint64_t seed = 1; seed <= 2; ++seed) {
+      State s(Game::get(rules), seed);
+      Rng rng(seed * 31 + 7);
+      int decisions = 0;
+      while (!s.is_terminal()) {
+        if (s.is_chance()) {
+          s.draw_random();
+          continue;
+        }
+        // Every 8th decision, every Plague decision and every other turn with several drawn tiles.
+        if (decisions++ % 8 == 0 || s.phase() == Phase::Plague || (s.num_drawn() > 1 && decisions % 2)) {
+          cross_check(s);
+          if (testing::Test::HasFatalFailure()) return;
+        }
+        s.apply(s.sample_move(rng));
+      }
+    }
+  }
+}
+
+TEST(Legality, SecondOfTwoIdenticalDrawnTilesIsRefusedWithAReason) {
+  Rules r;
+  r.players = 2;
+  r.fortune_teller = true;
+  bool seen = false;
+  for (uint64_t seed = 1; seed < 400 && !seen; ++seed) {
+    State s(Game::get(r), seed);
+    Rng rng(seed);
+    while (!s.is_terminal() && !seen) {
+      if (s.is_chance()) {
+        s.draw_random();
+        continue;
+      }
+      for (int a = 0; a < s.num_drawn() && !seen; ++a)
+        for (int b = a + 1; b < s.num_drawn() && !seen; ++b)
+          if (s.drawn_tile(a) == s.drawn_tile(b) && s.drawn_placeable(a)) {
+            std::vector<Move> legal;
+            s.legal_moves(legal);
+            Move m;
+            for (const Move& l : legal)
+              if (l.choice == a && l.kind == MoveKind::Place) m = l;
+            ASSERT_EQ(m.choice, a);
+            ASSERT_EQ(s.check_move(m), "");
+            m.choice = uint8_t(b);
+            const std::string err = s.check_move(m);
+            EXPECT_NE(err.find("same tile"), std::string::npos) << err;
+            seen = true;
+          }
+      s.apply(s.sample_move(rng));
+    }
+  }
+  EXPECT_TRUE(seen) << "no state with two identical drawn tiles found";
+}
+
+// Perft-style counts: random games in which every decision is the k-th of the legal moves in a
+// canonical order (so the counts depend on what is legal, not on the order moves are generated in),
+// with the number of legal moves summed over the game and the final scores. Pinned per rule set in
+// tests/golden/move_counts.txt; CARC_UPDATE_GOLDEN=1 rewrites the file (say why in the commit).
+std::string perft_line(const std::string& name, const Rules& rules, uint64_t seed) {
+  State s(Game::get(rules), seed);
+  Rng rng(seed ^ 0x9e3779b97f4a7c15ull);
+  std::vector<Move> moves;
+  uint64_t total = 0, decisions = 0, hash = 1469598103934665603ull;
+  while (!s.is_terminal()) {
+    if (s.is_chance()) {
+      s.draw_random();
+      continue;
+    }
+    s.legal_moves(moves);
+    std::sort(moves.begin(), moves.end(), MoveLess());
+    total += moves.size();
+    ++decisions;
+    hash = (hash ^ moves.size()) * 1099511628211ull;
+    s.apply(moves[rng.below(uint32_t(moves.size()))]);
+  }
+  std::ostringstream o;
+  o << name << " seed=" << seed << " decisions=" << decisions << " moves=" << total << " hash=" << hash
+    << " scores=";
+  for (int p = 0; p < s.num_players(); ++p) o << (p ? "," : "") << s.score(p);
+  return o.str();
+}
+
+TEST(Legality, PerftMoveCountsMatchTheGoldenFile) {
+  const std::string path = test::source_dir() + "/tests/golden/move_counts.txt";
+  std::string got;
+  for (auto& [name, rules] : all_variants())
+    for (uint64_t seed : {1, 2}) got += perft_line(name, rules, seed) + "\n";
+  if (const char* u = std::getenv("CARC_UPDATE_GOLDEN"); u && std::string(u) == "1") {
+    std::ofstream(path) << got;
+    GTEST_SKIP() << "rewrote " << path;
+  }
+  std::ifstream in(path);
+  ASSERT_TRUE(in) << path << " is missing (CARC_UPDATE_GOLDEN=1 creates it)";
+  std::stringstream want;
+  want << in.rdbuf();
+  std::istringstream a(want.str()), b(got);
+  std::string la, lb;
+  int line = 0;
+  while (std::getline(a, la)) {
+    ++line;
+    std::getline(b, lb);
+    EXPECT_EQ(lb, la) << path << " line " << line << " differs (a rule or move generation changed; "
+                      << "CARC_UPDATE_GOLDEN=1 rewrites it)";
+  }
+  EXPECT_FALSE(std::getline(b, lb)) << "more rule sets than the golden file lists: " << lb;
+}
+
+}  // namespace
