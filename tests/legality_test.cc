@@ -17,6 +17,7 @@
 #include <tuple>
 
 #include "game.h"
+#include "notation.h"
 #include "record.h"
 #include "state.h"
 #include "test_util.h"
@@ -265,6 +266,66 @@ TEST(Legality, PerftMoveCountsMatchTheGoldenFile) {
                       << "CARC_UPDATE_GOLDEN=1 rewrites it)";
   }
   EXPECT_FALSE(std::getline(b, lb)) << "more rule sets than the golden file lists: " << lb;
+}
+
+}  // namespace
+
+namespace {
+
+// The named form of every legal move converts back to the same move (notation.h), over random
+// games of every rule set: one vocabulary, both directions.
+TEST(Notation, EveryLegalMoveRoundTripsThroughItsName) {
+  for (auto& [name, rules] : all_variants()) {
+    SCOPED_TRACE(name);
+    State s(Game::get(rules), 5);
+    Rng rng(11);
+    std::vector<Move> legal;
+    int checked = 0;
+    while (!s.is_terminal()) {
+      if (s.is_chance()) {
+        s.draw_random();
+        continue;
+      }
+      s.legal_moves(legal);
+      for (const Move& m : legal) {
+        const MoveResult r = parse_move(s, name_move(s, m));
+        ASSERT_TRUE(r.ok()) << describe_move(s, m) << ": " << r.error;
+        ASSERT_TRUE(r.move == m) << describe_move(s, m) << " came back as " << describe_move(s, r.move);
+        ++checked;
+      }
+      s.apply(s.sample_move(rng));
+    }
+    EXPECT_GT(checked, 100);
+  }
+}
+
+TEST(Notation, NamedMovesGiveClearErrorsAsValues) {
+  Rules rules;
+  State s(Game::get(rules), 3);
+  s.draw_random();
+  NamedMove n;
+  n.x = 1;
+  n.rotation = 45;
+  MoveResult r = parse_move(s, n);
+  EXPECT_EQ(r.status, MoveStatus::Malformed);
+  EXPECT_NE(r.error.find("rotation must be 0, 90, 180 or 270"), std::string::npos) << r.error;
+  n.rotation = 0;
+  n.x = 65537;  // would alias x = 1 on the 128x128 board if it were not checked
+  r = parse_move(s, n);
+  EXPECT_EQ(r.status, MoveStatus::Illegal);
+  EXPECT_NE(r.error.find("off the board"), std::string::npos) << r.error;
+  n.x = 5;
+  n.y = 5;
+  r = parse_move(s, n);
+  EXPECT_EQ(r.status, MoveStatus::Illegal);
+  EXPECT_NE(r.error.find("touches no tile"), std::string::npos) << r.error;
+  n.tile = "ZZ";
+  r = parse_move(s, n);
+  EXPECT_NE(r.error.find("tile ZZ was not drawn"), std::string::npos) << r.error;
+  NamedMove p;
+  p.kind = MoveKind::Plague;
+  r = parse_move(s, p);
+  EXPECT_NE(r.error.find("no Plague decision is pending"), std::string::npos) << r.error;
 }
 
 }  // namespace

@@ -1,5 +1,7 @@
 #include "record.h"
 
+#include "notation.h"
+
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -35,18 +37,6 @@ std::string get_str(const json& j, const char* key, const std::string& where, in
   if (!j.contains(key)) fail(where, std::string("missing '") + key + "'", turn);
   if (!j[key].is_string()) fail(where, std::string("'") + key + "' must be a string", turn);
   return j[key].get<std::string>();
-}
-
-int fruit_index(const std::string& name) {
-  for (int f = 0; f < kFruitTypes; ++f)
-    if (name == kFruitNames[f]) return f;
-  return -1;
-}
-
-std::string fruit_list() {
-  std::string s;
-  for (int f = 0; f < kFruitTypes; ++f) s += (f ? ", " : "") + std::string(kFruitNames[f]);
-  return s;
 }
 
 int rotation_of(int deg, const std::string& where, int turn) {
@@ -355,19 +345,16 @@ void apply_turn(State& s, const TurnRecord& t, int n) {
   if (s.is_chance())
     fail(where, "player " + std::to_string(s.turn_player()) + " draws " + std::to_string(s.draw_target()) +
                     " tiles this turn ('drawn' lists " + std::to_string(drawn.size()) + ")", n);
-  int choice = -1;
-  for (int i = 0; i < s.num_drawn() && choice < 0; ++i)
-    if (g.type(s.drawn_tile(i)).id == t.tile && s.drawn_placeable(i)) choice = i;
-  if (choice < 0) fail(where, "tile " + t.tile + " has no legal place anywhere", n);
-  const int ty = s.drawn_tile(choice);
-  const TileType& tt = g.type(ty);
+  // The move, named as the record names it (one converter for every layer: notation.h).
+  NamedMove named;
+  named.tile = t.tile;
   // Wheel of Fortune: a wheel tile chosen among several drawn turns the wheel first (T-9).
-  if (s.chosen() < 0 && tt.wheel) {
-    Move c;
-    c.kind = MoveKind::Choose;
-    c.choice = uint8_t(choice);
-    if (auto err = s.check_move(c); !err.empty()) fail(where, err, n);
-    s.apply(c);
+  if (const int ty = g.type_index(t.tile); ty >= 0 && g.type(ty).wheel && s.chosen() < 0) {
+    NamedMove choose = named;
+    choose.kind = MoveKind::Choose;
+    const MoveResult c = parse_move(s, choose);
+    if (!c.ok()) fail(where, c.error, n);
+    s.apply(c.move);
   }
   // The Plague: each listed follower, in order.
   size_t pi = 0;
@@ -376,78 +363,32 @@ void apply_turn(State& s, const TurnRecord& t, int n) {
     if (pi >= t.plague.size())
       fail(where, "plague: player " + std::to_string(p) + " has a follower on the land and must take one back ('plague' lists " +
                       std::to_string(t.plague.size()) + ")", n);
-    const ReturnSpec& ps = t.plague[pi++];
-    Move pm;
+    NamedMove pm;
     pm.kind = MoveKind::Plague;
-    pm.ret = int8_t(find_follower(s, ps, p));
-    if (pm.ret < 0)
-      fail(where, "plague: player " + std::to_string(p) + " has no follower at (" + std::to_string(ps.x) + "," +
-                      std::to_string(ps.y) + ") " + ps.at, n);
-    pm.x = int16_t(ps.x);
-    pm.y = int16_t(ps.y);
-    s.apply(pm);
+    pm.take_back = t.plague[pi++];
+    const MoveResult r = parse_move(s, pm);
+    if (!r.ok()) fail(where, "plague: " + r.error, n);
+    s.apply(r.move);
   }
   if (pi < t.plague.size())
     fail(where, "plague: " + std::to_string(t.plague.size()) + " entries, but " + std::to_string(pi) +
                     " player(s) had to take a follower back" + (pi ? "" : " (the pig did not stop on the Plague)"), n);
-  Move m;
-  m.choice = uint8_t(choice);
-  m.x = int16_t(t.x);
-  m.y = int16_t(t.y);
-  const int rot = t.rotation / 90;
-  m.rot = tt.canonical_rot[rot];
-  if (ReturnSpec{0, 0, t.meeple}.crown()) {
-    const int c = g.crown_index(t.meeple);
-    if (c < 0) fail(where, "no crown space '" + t.meeple + "' on this wheel", n);
-    m.meeple = int8_t(kCrownBase + c);
-  } else if (!t.meeple.empty()) {
-    int seg = tt.segment_at(t.meeple, rot);
-    if (seg < 0)
-      fail(where, "tile " + t.tile + " rotated " + std::to_string(t.rotation) + " has no follower location '" + t.meeple + "'", n);
-    m.meeple = int8_t(tt.segment_at(tt.location_name(seg, rot), m.rot));
-  }
-  if (t.ret && t.ret->crown()) {
-    const int c = g.crown_index(t.ret->at);
-    if (c < 0) fail(where, "return: no crown space '" + t.ret->at + "' on this wheel", n);
-    if (s.crown(c) != s.turn_player())
-      fail(where, "return: player " + std::to_string(s.turn_player()) + " has no follower on " + t.ret->at, n);
-    m.ret = int8_t(kCrownBase + c);
-  } else if (t.ret) {
-    const int pt = s.tile_at(t.ret->x, t.ret->y);
-    if (pt < 0) fail(where, "return: no tile at (" + std::to_string(t.ret->x) + "," + std::to_string(t.ret->y) + ")", n);
-    const PlacedTile& P = s.placed(pt);
-    const int seg = g.type(P.type).segment_at(t.ret->at, P.rot);
-    if (seg < 0) fail(where, "return: no location '" + t.ret->at + "' on that tile", n);
-    m.ret = int8_t(find_follower(s, *t.ret, s.turn_player()));
-    if (m.ret < 0)
-      fail(where, "return: player " + std::to_string(s.turn_player()) + " has no follower at (" + std::to_string(t.ret->x) +
-                      "," + std::to_string(t.ret->y) + ") " + t.ret->at, n);
-  }
-  if (!t.fruit_type.empty()) m.fruit_type = int8_t(fruit_index(t.fruit_type));
-  else if (tt.tree) fail(where, "tile " + t.tile + " is a tree tile: 'fruit_type' must name the stack put on it", n);
-  if (t.harvest) {
-    m.action = FruitAction::Harvest;
-    int f = -1;
-    if (t.harvest->x == t.x && t.harvest->y == t.y && tt.tree) f = m.fruit_type;
-    const int pt = s.tile_at(t.harvest->x, t.harvest->y);
-    if (f < 0 && pt >= 0) f = s.placed(pt).fruit;
-    if (f < 0)
-      fail(where, "harvest: no tree at (" + std::to_string(t.harvest->x) + "," + std::to_string(t.harvest->y) + ")", n);
-    m.target = uint8_t(f);
-    if (t.harvest_value) {
-      if ((f != m.fruit_type || !tt.tree) && s.fruit_left(f) > 0 && !s.force_fruit_top(f, *t.harvest_value))
-        fail(where, std::string("harvest: the ") + kFruitNames[f] + " tree has no token worth " +
-                        std::to_string(*t.harvest_value) + " left", n);
-    }
-  } else if (!t.sell.empty()) {
-    m.action = FruitAction::Sell;
-    for (auto& name : t.sell) m.target |= uint8_t(1u << fruit_index(name));
-  }
-  if (auto err = s.check_move(m); !err.empty()) fail(where, err, n);
-  // A harvest from the tree placed this very turn: its stack's value is forced after placing.
-  if (t.harvest_value && tt.tree && m.action == FruitAction::Harvest && m.target == m.fruit_type &&
-      !s.force_fruit_top(m.fruit_type, *t.harvest_value))
-    fail(where, "harvest: no token worth " + std::to_string(*t.harvest_value) + " left", n);
+  named.x = t.x;
+  named.y = t.y;
+  named.rotation = t.rotation;
+  named.follower = t.meeple;
+  named.take_back = t.ret;
+  named.fruit_type = t.fruit_type;
+  if (t.harvest) named.harvest = std::make_pair(t.harvest->x, t.harvest->y);
+  named.sell = t.sell;
+  const MoveResult r = parse_move(s, named);
+  if (!r.ok()) fail(where, r.error, n);
+  const Move& m = r.move;
+  // The revealed token of a harvest (random-draw records): put it on top of the tree's stack.
+  if (t.harvest_value && m.action == FruitAction::Harvest && s.fruit_left(m.target) > 0 &&
+      !s.force_fruit_top(m.target, *t.harvest_value))
+    fail(where, std::string("harvest: the ") + kFruitNames[m.target] + " tree has no token worth " +
+                    std::to_string(*t.harvest_value) + " left", n);
   s.apply(m);
 }
 
@@ -472,25 +413,18 @@ ReturnSpec slot_place(const State& s, uint16_t slot) {
 ReturnSpec follower_place(const State& s, int i) { return slot_place(s, s.followers()[i].slot); }
 
 TurnRecord turn_of(const State& s, const Move& m) {
-  const TileType& tt = s.game().type(s.drawn_tile(m.choice));
+  const NamedMove n = name_move(s, m);
   TurnRecord t;
-  t.tile = tt.id;
+  t.tile = n.tile;
   if (m.kind != MoveKind::Place) return t;
-  t.x = m.x;
-  t.y = m.y;
-  t.rotation = 90 * m.rot;
-  if (m.crown()) t.meeple = s.game().crown_name(m.meeple - kCrownBase);
-  else if (m.meeple >= 0) t.meeple = tt.location_name(m.meeple, m.rot);
-  if (m.ret >= kCrownBase) t.ret = ReturnSpec{0, 0, s.game().crown_name(m.ret - kCrownBase)};
-  else if (m.ret >= 0) t.ret = follower_place(s, m.ret);
-  if (m.fruit_type >= 0) t.fruit_type = kFruitNames[m.fruit_type];
-  if (m.action == FruitAction::Harvest) {
-    const int pt = s.fruit_tree(m.target);
-    t.harvest = pt >= 0 ? ReturnSpec{s.placed(pt).x, s.placed(pt).y, ""} : ReturnSpec{m.x, m.y, ""};
-  } else if (m.action == FruitAction::Sell) {
-    for (int f = 0; f < kFruitTypes; ++f)
-      if (m.target >> f & 1) t.sell.push_back(kFruitNames[f]);
-  }
+  t.x = n.x;
+  t.y = n.y;
+  t.rotation = n.rotation;
+  t.meeple = n.follower;
+  t.ret = n.take_back;
+  t.fruit_type = n.fruit_type;
+  if (n.harvest) t.harvest = ReturnSpec{n.harvest->first, n.harvest->second, ""};
+  t.sell = n.sell;
   return t;
 }
 

@@ -1,0 +1,208 @@
+#include "notation.h"
+
+#include <string>
+
+namespace carc {
+
+int fruit_index(const std::string& name) {
+  for (int f = 0; f < kFruitTypes; ++f)
+    if (name == kFruitNames[f]) return f;
+  return -1;
+}
+
+std::string fruit_list() {
+  std::string s;
+  for (int f = 0; f < kFruitTypes; ++f) s += (f ? ", " : "") + std::string(kFruitNames[f]);
+  return s;
+}
+
+namespace {
+
+std::string at_text(int x, int y) { return "(" + std::to_string(x) + "," + std::to_string(y) + ")"; }
+
+MoveResult bad(MoveStatus st, std::string why) {
+  MoveResult r;
+  r.status = st;
+  r.error = std::move(why);
+  return r;
+}
+
+// The follower of `player` at a named place, or -1.
+int follower_at(const State& s, const ReturnSpec& at, int player) {
+  const int pt = s.tile_at(at.x, at.y);
+  if (pt < 0) return -1;
+  const PlacedTile& P = s.placed(pt);
+  const int seg = s.game().type(P.type).segment_at(at.at, P.rot);
+  if (seg < 0) return -1;
+  for (int i = 0; i < s.num_followers(); ++i)
+    if (s.followers()[i].slot == P.slot_base + seg && s.followers()[i].player == player) return i;
+  return -1;
+}
+
+MoveResult checked(const State& s, const Move& m) {
+  MoveResult r;
+  r.move = m;
+  if (std::string err = s.check_move(m); !err.empty()) {
+    r.status = MoveStatus::Illegal;
+    r.error = std::move(err);
+  }
+  return r;
+}
+
+}  // namespace
+
+MoveResult parse_move(const State& s, const NamedMove& n, const NotationOptions& opt) {
+  const Game& g = s.game();
+  if (n.kind == MoveKind::Plague) {
+    if (s.phase() != Phase::Plague) return bad(MoveStatus::Illegal, "no Plague decision is pending");
+    if (!n.take_back) return bad(MoveStatus::Malformed, "a Plague decision names the follower taken back");
+    const ReturnSpec& at = *n.take_back;
+    if (at.crown())
+      return bad(MoveStatus::Illegal, "followers on crown spaces are immune to the Plague: take back one from the land");
+    const int p = s.plague_player();
+    Move m;
+    m.kind = MoveKind::Plague;
+    m.x = int16_t(at.x);
+    m.y = int16_t(at.y);
+    m.ret = int8_t(follower_at(s, at, p));
+    if (m.ret < 0)
+      return bad(MoveStatus::Illegal,
+                 "player " + std::to_string(p) + " has no follower at " + at_text(at.x, at.y) + " " + at.at);
+    return checked(s, m);
+  }
+  if (s.phase() == Phase::Plague)
+    return bad(MoveStatus::Illegal, "player " + std::to_string(s.plague_player()) +
+                                        " must first take back a follower from the land (Plague)");
+  if (s.phase() != Phase::Place) return bad(MoveStatus::Illegal, "no tile to place now");
+  // Which drawn tile: by index, by id (the first placeable one of that id), or the tile to place now.
+  int choice = n.choice;
+  if (choice >= s.num_drawn()) return bad(MoveStatus::Illegal, "no drawn tile number " + std::to_string(choice));
+  if (choice >= 0 && !n.tile.empty() && g.type(s.drawn_tile(choice)).id != n.tile)
+    return bad(MoveStatus::Illegal, "drawn tile " + std::to_string(choice) + " is " + g.type(s.drawn_tile(choice)).id +
+                                        ", not " + n.tile);
+  if (choice < 0 && !n.tile.empty()) {
+    bool drawn = false;
+    for (int i = 0; i < s.num_drawn() && choice < 0; ++i) {
+      drawn |= g.type(s.drawn_tile(i)).id == n.tile;
+      if (g.type(s.drawn_tile(i)).id == n.tile && s.drawn_placeable(i)) choice = i;
+    }
+    if (choice < 0)
+      return bad(MoveStatus::Illegal, drawn ? "tile " + n.tile + " has no legal place anywhere"
+                                            : "tile " + n.tile + " was not drawn (the tile to place is " +
+                                                  g.type(s.current_tile()).id + ")");
+  }
+  if (choice < 0)
+    for (int i = 0; i < s.num_drawn() && choice < 0; ++i)
+      if (s.drawn_tile(i) == s.current_tile()) choice = i;
+  if (choice < 0) return bad(MoveStatus::Illegal, "no drawn tile to play");
+  const TileType& tt = g.type(s.drawn_tile(choice));
+  Move m;
+  m.choice = uint8_t(choice);
+  if (n.kind == MoveKind::Choose) {
+    m.kind = MoveKind::Choose;
+    return checked(s, m);
+  }
+  if (n.rotation != 0 && n.rotation != 90 && n.rotation != 180 && n.rotation != 270)
+    return bad(MoveStatus::Malformed, "rotation must be 0, 90, 180 or 270 (got " + std::to_string(n.rotation) + ")");
+  // Coordinates no game can reach are refused before they are narrowed to the engine's 16 bits.
+  if (n.x < -kMaxCoordinate || n.x > kMaxCoordinate || n.y < -kMaxCoordinate || n.y > kMaxCoordinate)
+    return bad(MoveStatus::Illegal, "position " + at_text(n.x, n.y) + " is off the board (x and y lie within " +
+                                        std::to_string(-kMaxCoordinate) + ".." + std::to_string(kMaxCoordinate) + ")");
+  m.x = int16_t(n.x);
+  m.y = int16_t(n.y);
+  const int rot = n.rotation / 90;
+  m.rot = tt.canonical_rot[rot];  // rotations that look the same are one move: the lowest
+  if (ReturnSpec{0, 0, n.follower}.crown()) {
+    if (!s.has_wheel())
+      return bad(MoveStatus::Illegal, "crown spaces are on the Wheel of Fortune, which this game does not have");
+    const int c = g.crown_index(n.follower);
+    if (c < 0) return bad(MoveStatus::Illegal, "no crown space '" + n.follower + "' on this wheel");
+    m.meeple = int8_t(kCrownBase + c);
+  } else if (!n.follower.empty()) {
+    const int seg = tt.segment_at(n.follower, rot);
+    if (seg < 0)
+      return bad(MoveStatus::Illegal, "tile " + tt.id + " rotated " + std::to_string(n.rotation) +
+                                          " has no follower location '" + n.follower + "'");
+    m.meeple = int8_t(tt.segment_at(tt.location_name(seg, rot), m.rot));
+  }
+  if (n.take_back && n.take_back->crown()) {
+    const ReturnSpec& r = *n.take_back;
+    const int c = s.has_wheel() ? g.crown_index(r.at) : -1;
+    if (c < 0) return bad(MoveStatus::Illegal, "return: no crown space '" + r.at + "' in this game");
+    if (s.crown(c) != s.turn_player())
+      return bad(MoveStatus::Illegal, "return: player " + std::to_string(s.turn_player()) + " has no follower on " + r.at);
+    m.ret = int8_t(kCrownBase + c);
+  } else if (n.take_back) {
+    const ReturnSpec& r = *n.take_back;
+    const int pt = s.tile_at(r.x, r.y);
+    if (pt < 0) return bad(MoveStatus::Illegal, "return: no tile at " + at_text(r.x, r.y));
+    const PlacedTile& P = s.placed(pt);
+    if (g.type(P.type).segment_at(r.at, P.rot) < 0)
+      return bad(MoveStatus::Illegal, "return: no location '" + r.at + "' on that tile");
+    m.ret = int8_t(follower_at(s, r, s.turn_player()));
+    if (m.ret < 0)
+      return bad(MoveStatus::Illegal, "return: player " + std::to_string(s.turn_player()) + " has no follower at " +
+                                          at_text(r.x, r.y) + " " + r.at);
+  }
+  if (!n.fruit_type.empty()) {
+    const int f = fruit_index(n.fruit_type);
+    if (f < 0) return bad(MoveStatus::Malformed, "unknown fruit type '" + n.fruit_type + "' (" + fruit_list() + ")");
+    m.fruit_type = int8_t(f);
+  } else if (tt.tree && opt.default_fruit_stack) {
+    for (int f = 0; f < kFruitTypes && m.fruit_type < 0; ++f)
+      if (s.fruit_tree(f) < 0) m.fruit_type = int8_t(f);
+  } else if (tt.tree) {
+    return bad(MoveStatus::Illegal, "tile " + tt.id + " is a tree tile: 'fruit_type' must name the stack put on it");
+  }
+  if (n.harvest && !n.sell.empty()) return bad(MoveStatus::Malformed, "one fruit action: harvest or sell, not both");
+  if (n.harvest) {
+    const auto [hx, hy] = *n.harvest;
+    int f = hx == n.x && hy == n.y && tt.tree ? m.fruit_type : -1;
+    const int pt = s.tile_at(hx, hy);
+    if (f < 0 && pt >= 0) f = s.placed(pt).fruit;
+    if (f < 0) return bad(MoveStatus::Illegal, "harvest: no tree at " + at_text(hx, hy));
+    m.action = FruitAction::Harvest;
+    m.target = uint8_t(f);
+  } else if (!n.sell.empty()) {
+    m.action = FruitAction::Sell;
+    for (const std::string& name : n.sell) {
+      const int f = fruit_index(name);
+      if (f < 0) return bad(MoveStatus::Malformed, "unknown fruit type '" + name + "' (" + fruit_list() + ")");
+      if (m.target >> f & 1) return bad(MoveStatus::Malformed, "a sale names each fruit type once ('" + name + "' twice)");
+      m.target |= uint8_t(1u << f);
+    }
+  }
+  return checked(s, m);
+}
+
+NamedMove name_move(const State& s, const Move& m) {
+  const Game& g = s.game();
+  NamedMove n;
+  n.kind = m.kind;
+  if (m.kind == MoveKind::Plague) {
+    n.take_back = follower_place(s, m.ret);
+    return n;
+  }
+  const TileType& tt = g.type(s.drawn_tile(m.choice));
+  n.tile = tt.id;
+  n.choice = m.choice;
+  if (m.kind == MoveKind::Choose) return n;
+  n.x = m.x;
+  n.y = m.y;
+  n.rotation = 90 * m.rot;
+  if (m.crown()) n.follower = g.crown_name(m.meeple - kCrownBase);
+  else if (m.meeple >= 0) n.follower = tt.location_name(m.meeple, m.rot);
+  if (m.ret >= kCrownBase) n.take_back = ReturnSpec{0, 0, g.crown_name(m.ret - kCrownBase)};
+  else if (m.ret >= 0) n.take_back = follower_place(s, m.ret);
+  if (m.fruit_type >= 0) n.fruit_type = kFruitNames[m.fruit_type];
+  if (m.action == FruitAction::Harvest) {
+    const int pt = s.fruit_tree(m.target);
+    n.harvest = pt >= 0 ? std::make_pair(int(s.placed(pt).x), int(s.placed(pt).y)) : std::make_pair(n.x, n.y);
+  } else if (m.action == FruitAction::Sell) {
+    for (int f = 0; f < kFruitTypes; ++f)
+      if (m.target >> f & 1) n.sell.push_back(kFruitNames[f]);
+  }
+  return n;
+}
+
+}  // namespace carc

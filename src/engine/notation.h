@@ -1,0 +1,67 @@
+// Moves as people and files name them: the drawn tile by id, board coordinates, the rotation in
+// degrees, follower places by location name ("N", "Sw", "C") or crown space ("crown:taxes:0"),
+// fruit stacks and kinds by name. One converter each way, used by the record reader, and meant
+// for every front end (server, Python), so a named move means the same everywhere
+// (docs/vocabulary.md). Errors are values, never exceptions.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "record.h"
+#include "state.h"
+
+namespace carc {
+
+// No game reaches farther from the start than this (a set has fewer tiles): named coordinates
+// beyond it are refused before they are narrowed to the engine's 16-bit coordinates.
+constexpr int kMaxCoordinate = 1024;
+
+struct NamedMove {
+  MoveKind kind = MoveKind::Place;
+  std::string tile;      // the drawn tile to play, by id ("" : by `choice`, else the tile to place now)
+  int choice = -1;       // index among the drawn tiles (-1: by `tile`)
+  int x = 0, y = 0;      // Place: the cell
+  int rotation = 0;      // Place: degrees clockwise, 0, 90, 180 or 270 (any of equivalent rotations)
+  std::string follower;  // Place: location on the placed tile or a crown space; "" none
+  // Place: the follower taken back (Festival), by its place or crown space.
+  // Plague: the follower the deciding player takes back, by its place.
+  std::optional<ReturnSpec> take_back;
+  std::string fruit_type;                   // Place, tree tile: the fruit stack put on it
+  std::optional<std::pair<int, int>> harvest;  // Place: the tree harvested, by its cell
+  std::vector<std::string> sell;            // Place: the fruit kinds sold
+};
+
+enum class MoveStatus : uint8_t {
+  Ok,
+  Malformed,  // the named move cannot mean anything (bad rotation, unknown fruit name): a client error
+  Illegal,    // it names a move, but not a legal one now
+};
+
+struct MoveResult {
+  Move move;
+  MoveStatus status = MoveStatus::Ok;
+  std::string error;  // why, in words, when status != Ok
+  bool ok() const { return status == MoveStatus::Ok; }
+};
+
+struct NotationOptions {
+  // A tree tile with no `fruit_type` gets the first unused stack (the choice makes no difference,
+  // R-8); otherwise naming the stack is required (records).
+  bool default_fruit_stack = false;
+};
+
+// The engine move a named move stands for at state `s`, checked (State::check_move) when it names one.
+MoveResult parse_move(const State& s, const NamedMove& n, const NotationOptions& opt = {});
+// The named form of a legal move at state `s` (parse_move(s, name_move(s, m)) gives m back).
+NamedMove name_move(const State& s, const Move& m);
+
+// Name tables shared by every layer.
+// Fruit kinds: index of a name in kFruitNames, or -1.
+int fruit_index(const std::string& name);
+// "apple, ..." for error messages.
+std::string fruit_list();
+
+}  // namespace carc
