@@ -9,6 +9,7 @@
 import type { GameView, Legal, MeepleOption, Placement } from './api';
 import { fruitArticle, fruitIcon, SALE_POINTS } from './fruit';
 import { PLAYER_COLORS } from './tiles';
+import { icon } from './icons';
 import { h } from './ui';
 import { pigIcon, WHEEL_EVENT_HELP, WHEEL_EVENT_LABELS } from './wheel';
 
@@ -202,7 +203,7 @@ registerExpansionPanel({
   playerInfo(view, seat) {
     const n = view.wheel?.segments.reduce((a, s) => a + s.crowns.filter((c) => c.player === seat).length, 0) ?? 0;
     if (!n) return null;
-    return h('div', { class: 'crowns-held', 'data-testid': `crowns-held-${seat}`, 'data-count': n, title: 'followers on crown spaces of the wheel' }, `♛ ${n} on the wheel`);
+    return h('div', { class: 'crowns-held', 'data-testid': `crowns-held-${seat}`, 'data-count': n, title: 'followers on crown spaces of the wheel' }, icon('crown', 14), ` ${n} on the wheel`);
   },
   render(ctx) {
     const w = ctx.view.wheel;
@@ -228,7 +229,7 @@ registerExpansionPanel({
           class: `crown-chip${c.player >= 0 ? ' taken' : ''}`, 'data-space': c.space,
           style: c.player >= 0 ? `background:${PLAYER_COLORS[c.player % PLAYER_COLORS.length]}` : '',
           title: c.player >= 0 ? `${ctx.view.players?.[c.player]?.name ?? ''} on ${c.space}` : `${c.space}: free`,
-        }, '♛'));
+        }, icon('crown', 13)));
       list.append(line);
     }
     box.append(list);
