@@ -208,7 +208,7 @@ export class GamePage {
   }
 
   private movesBox(): HTMLElement {
-    const box = h('ol', { class: 'moves', 'data-testid': 'moves', 'aria-label': 'Recent moves' });
+    const box = h('ol', { class: 'moves', 'data-testid': 'moves', 'aria-label': 'Recent moves', tabindex: 0 });
     const list = [...this.moves].reverse().slice(0, 12);
     if (!list.length) box.append(h('li', { class: 'muted' }, 'No tile placed yet.'));
     for (const m of list)
@@ -669,7 +669,7 @@ export class GamePage {
     bar.push(h('div', { class: 'status-row' }, status, helpButton(helpAt, sets, 'Rules for this situation')));
 
     // the scores at a glance (under the board on a phone; the full scoreboard is in the side panel)
-    bar.push(h('div', { class: 'score-strip', 'data-testid': 'score-strip' }, ...players.map((p, i) => h('span', {
+    bar.push(h('div', { class: 'score-strip', 'data-testid': 'scores-strip' }, ...players.map((p, i) => h('span', {
       class: `chip-score${v.current_player === i && v.status === 'playing' ? ' current' : ''}`, title: `${p.name}: ${v.scores[i]} points, ${v.supply[i]} followers left`,
     }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i % PLAYER_COLORS.length]}` }), h('span', { class: 'chip-name' }, p.name), h('b', {}, String(v.scores[i]))))));
 
@@ -824,7 +824,7 @@ export class GamePage {
     // the points by category, with the rules of each
     parts.push(h('div', { class: 'panel-head' }, h('h4', {}, 'Points by kind'), helpButton('roads', sets, 'Rules: what each feature scores')), this.breakdownTable(v));
     // log
-    const log = h('div', { class: 'log', 'data-testid': 'log' });
+    const log = h('div', { class: 'log', 'data-testid': 'log', tabindex: 0, role: 'log', 'aria-label': 'Scoring' });
     const evs = mergeLog(v).reverse();
     if (!evs.length) log.append(h('div', { class: 'muted' }, 'No points scored yet.'));
     for (const e of evs.slice(0, 60)) {
@@ -844,13 +844,13 @@ export class GamePage {
   private breakdownTable(v: GameView): HTMLElement {
     const players = v.players ?? [];
     const { cats, points } = breakdown(v);
-    return h('table', { class: 'breakdown', 'data-testid': 'breakdown' },
+    return h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Points by kind' }, h('table', { class: 'breakdown', 'data-testid': 'breakdown' },
       h('caption', { class: 'sr-only' }, 'Points by kind of feature'),
       h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), ...cats.map((c) => h('th', { scope: 'col', 'data-cat': c }, CATEGORY_LABELS[c] ?? c)), h('th', { scope: 'col' }, 'Total'))),
       h('tbody', {}, ...players.map((p, i) => h('tr', {},
         h('th', { scope: 'row' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i % PLAYER_COLORS.length]}` }), p.name),
         ...cats.map((c) => h('td', { 'data-cat': c, 'data-player': i }, String(points[c][i]))),
-        h('td', { class: 'total' }, String(v.scores[i]))))));
+        h('td', { class: 'total' }, String(v.scores[i])))))));
   }
 
   // The score track: 50 spaces as on the box's board; a marker past 50 shows how many laps.
