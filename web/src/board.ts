@@ -414,8 +414,8 @@ export class BoardView {
 
   private apply() {
     this.viewport.setAttribute('transform', `translate(${this.tx} ${this.ty}) scale(${this.scale})`);
-    // zoomed out (tiles under ~75 px), followers grow so that they stay about 25 px tall
-    const k = Math.round(Math.min(1.8, Math.max(1, 0.75 / this.scale)) * 10) / 10;
+    // zoomed out (tiles under ~90 px), followers grow so that they stay about 22 px tall
+    const k = Math.round(Math.min(2.2, Math.max(1, 0.9 / this.scale)) * 10) / 10;
     if (k !== this.markScale) {
       this.markScale = k;
       if (this.lastView) this.renderFollowers(this.lastView.followers, this.lastView);

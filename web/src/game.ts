@@ -822,7 +822,7 @@ export class GamePage {
     // what just happened: the recent moves in words
     parts.push(h('h4', {}, 'Recent moves'), this.movesBox());
     // the points by category, with the rules of each
-    parts.push(h('div', { class: 'panel-head' }, h('h4', {}, 'Points by kind'), helpButton('roads', sets, 'Rules: what each feature scores')), this.breakdownTable(v));
+    parts.push(h('div', { class: 'panel-head' }, h('h4', {}, 'Points by kind'), helpButton('roads', sets, 'Rules: what each feature scores')), this.breakdownTable(v, true));
     // log
     const log = h('div', { class: 'log', 'data-testid': 'log', tabindex: 0, role: 'log', 'aria-label': 'Scoring' });
     const evs = mergeLog(v).reverse();
@@ -840,17 +840,27 @@ export class GamePage {
     this.side.replaceChildren(...parts);
   }
 
-  // Points per player and kind of feature, with the total.
-  private breakdownTable(v: GameView): HTMLElement {
+  // Points per player and kind of feature, with the total: a row per player (the final
+  // scoring), or a row per kind and a column per player (`byKind`, the narrow side panel).
+  private breakdownTable(v: GameView, byKind = false): HTMLElement {
     const players = v.players ?? [];
     const { cats, points } = breakdown(v);
-    return h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Points by kind' }, h('table', { class: 'breakdown', 'data-testid': 'breakdown' },
-      h('caption', { class: 'sr-only' }, 'Points by kind of feature'),
-      h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), ...cats.map((c) => h('th', { scope: 'col', 'data-cat': c }, CATEGORY_LABELS[c] ?? c)), h('th', { scope: 'col' }, 'Total'))),
-      h('tbody', {}, ...players.map((p, i) => h('tr', {},
-        h('th', { scope: 'row' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i % PLAYER_COLORS.length]}` }), p.name),
-        ...cats.map((c) => h('td', { 'data-cat': c, 'data-player': i }, String(points[c][i]))),
-        h('td', { class: 'total' }, String(v.scores[i])))))));
+    const dot = (i: number) => h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i % PLAYER_COLORS.length]}` });
+    const table = byKind
+      ? h('table', { class: 'breakdown by-kind', 'data-testid': 'breakdown' },
+        h('caption', { class: 'sr-only' }, 'Points by kind of feature'),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Kind'), ...players.map((p, i) => h('th', { scope: 'col', title: p.name }, dot(i), h('span', { class: 'col-name' }, p.name))))),
+        h('tbody', {}, ...cats.map((c) => h('tr', {}, h('th', { scope: 'row', 'data-cat': c }, CATEGORY_LABELS[c] ?? c),
+          ...players.map((_, i) => h('td', { 'data-cat': c, 'data-player': i }, String(points[c][i]))))),
+        h('tr', { class: 'total-row' }, h('th', { scope: 'row' }, 'Total'), ...players.map((_, i) => h('td', { class: 'total', 'data-player': i }, String(v.scores[i]))))))
+      : h('table', { class: 'breakdown', 'data-testid': 'breakdown' },
+        h('caption', { class: 'sr-only' }, 'Points by kind of feature'),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), ...cats.map((c) => h('th', { scope: 'col', 'data-cat': c }, CATEGORY_LABELS[c] ?? c)), h('th', { scope: 'col' }, 'Total'))),
+        h('tbody', {}, ...players.map((p, i) => h('tr', {},
+          h('th', { scope: 'row' }, dot(i), p.name),
+          ...cats.map((c) => h('td', { 'data-cat': c, 'data-player': i }, String(points[c][i]))),
+          h('td', { class: 'total', 'data-player': i }, String(v.scores[i]))))));
+    return h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Points by kind' }, table);
   }
 
   // The score track: 50 spaces as on the box's board; a marker past 50 shows how many laps.

@@ -253,12 +253,15 @@ export async function playerChecks(browser, url, errors, { check, artifacts, bin
   check(scored, 'points were scored in the first turns');
   check(await page.evaluate(() => window.__flashed), 'what just happened: the scored tile flashed on the board');
   const sums = await page.evaluate(() => {
-    const rows = [...document.querySelectorAll('[data-testid="breakdown"] tbody tr')];
-    return rows.map((r) => ({ parts: [...r.querySelectorAll('td[data-cat]')].reduce((a, td) => a + Number(td.textContent), 0), total: Number(r.querySelector('.total').textContent) }));
+    const t = document.querySelector('.side [data-testid="breakdown"]');
+    return [...t.querySelectorAll('td.total')].map((td) => {
+      const p = td.getAttribute('data-player');
+      return { parts: [...t.querySelectorAll(`td[data-cat][data-player="${p}"]`)].reduce((a, x) => a + Number(x.textContent), 0), total: Number(td.textContent) };
+    });
   });
   const scoresNow = await page.$$eval('[data-testid^="score-"]', (els) => els.map((e) => Number(e.textContent)));
   check(sums.length === 2 && sums.every((s, i) => s.parts === s.total && s.total === scoresNow[i]), `the points by kind add up to each score (${JSON.stringify(sums)})`);
-  check(await page.locator('[data-testid="breakdown"] th[data-cat]').allTextContents().then((t) => ['Roads', 'Cities', 'Monasteries', 'Fields'].every((c) => t.includes(c))), 'the breakdown has roads, cities, monasteries and fields');
+  check(await page.locator('.side [data-testid="breakdown"] th[data-cat]').allTextContents().then((t) => ['Roads', 'Cities', 'Monasteries', 'Fields'].every((c) => t.includes(c))), 'the breakdown has roads, cities, monasteries and fields');
   const track = await page.locator('[data-testid="score-track"] circle[data-player]').evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('data-score'))));
   check(track.length === 2 && track.every((s, i) => s === scoresNow[i]), `the score track shows both markers at the scores (${track.join(', ')})`);
   const moves = await page.getByTestId('moves').innerText();
@@ -318,9 +321,11 @@ export async function playerChecks(browser, url, errors, { check, artifacts, bin
   await page.screenshot({ path: join(artifacts, 'desktop-game.png') });
 
   // #2 readability: followers stay readable when zoomed out
-  for (let i = 0; i < 4; i++) await page.getByTestId('zoom-out').click();
-  const m = await page.locator('[data-follower]').first().boundingBox();
-  check(!m || m.height >= 20, `#2: zoomed out, a follower is still ${m ? Math.round(m.height) : '-'} px tall (at least 20)`);
+  // zoomed out to tiles of about 50 px (the issue saw 12 px followers on 50-70 px tiles)
+  const tilePx = async () => (await page.locator('use.placed').first().boundingBox()).width;
+  for (let i = 0; i < 8 && await tilePx() > 55; i++) await page.getByTestId('zoom-out').click();
+  const m = await page.locator('[data-follower]').evaluateAll((els) => Math.min(...els.map((e) => Math.max(e.getBoundingClientRect().width, e.getBoundingClientRect().height))));
+  check(Number.isFinite(m) && m >= 18, `#2: on ${Math.round(await tilePx())} px tiles a follower is ${Math.round(m)} px (at least 18)`);
   const pennantFill = await page.evaluate(() => document.querySelector('.pennant')?.getAttribute('fill') ?? 'none');
   check(!['#1e88e5', '#1565c0'].includes(pennantFill), `#2: pennants are not in a player's colour (${pennantFill})`);
   await page.getByTestId('zoom-fit').click();
