@@ -468,15 +468,24 @@ export class BoardView {
   private installPanZoom() {
     this.apply();
     // the board's box changes (side panel filled, phone turned, window resized): fit again
-    // unless the player has panned or zoomed
+    // unless the player has panned or zoomed; a small change of height (the turn's panel under
+    // the board on a phone grows by a line) keeps the scale and the centre
     if (typeof ResizeObserver !== 'undefined') {
-      let last = '';
+      let lw = 0, lh = 0;
       new ResizeObserver(() => {
         const r = this.svg.getBoundingClientRect();
-        const key = `${Math.round(r.width)}x${Math.round(r.height)}`;
-        if (key === last) return;
-        last = key;
-        if (this.lastView && !this.userMoved) this.fitted = this.fit(this.lastView);
+        const w = Math.round(r.width), hgt = Math.round(r.height);
+        if (w === lw && hgt === lh) return;
+        const dw = w - lw, dh = hgt - lh;
+        const small = lw > 0 && dw === 0 && Math.abs(dh) < 0.25 * lh;
+        lw = w;
+        lh = hgt;
+        if (small && this.fitted) {
+          this.ty += dh / 2;
+          this.apply();
+        } else if (this.lastView && !this.userMoved) {
+          this.fitted = this.fit(this.lastView);
+        }
       }).observe(this.svg);
     }
     this.svg.addEventListener('wheel', (e) => {
@@ -484,11 +493,32 @@ export class BoardView {
       const r = this.svg.getBoundingClientRect();
       this.zoom(Math.exp(-e.deltaY * 0.0015), e.clientX - r.left, e.clientY - r.top);
     }, { passive: false });
+    // one finger or the mouse pans; two fingers pinch to zoom
+    const pointers = new Map<number, { x: number; y: number }>();
+    let pinch: number | null = null;  // the distance between the two fingers
+    const spread = () => {
+      const [a, b] = [...pointers.values()];
+      return { d: Math.hypot(a.x - b.x, a.y - b.y), mx: (a.x + b.x) / 2, my: (a.y + b.y) / 2 };
+    };
     this.svg.addEventListener('pointerdown', (e) => {
       if (e.button !== 0) return;
+      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (pointers.size === 2) {
+        pinch = spread().d;
+        if (this.drag) this.drag.moved = true;  // no tap at the end of a pinch
+        return;
+      }
       this.drag = { x: e.clientX, y: e.clientY, tx: this.tx, ty: this.ty, moved: false };
     });
     window.addEventListener('pointermove', (e) => {
+      if (pointers.has(e.pointerId)) pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (pinch !== null && pointers.size >= 2) {
+        const { d, mx, my } = spread();
+        const r = this.svg.getBoundingClientRect();
+        if (pinch > 0 && d > 0) this.zoom(d / pinch, mx - r.left, my - r.top);
+        pinch = d;
+        return;
+      }
       if (!this.drag) return;
       const dx = e.clientX - this.drag.x, dy = e.clientY - this.drag.y;
       if (!this.drag.moved && Math.hypot(dx, dy) < 5) return;
@@ -500,12 +530,23 @@ export class BoardView {
       this.ty = this.drag.ty + dy;
       this.apply();
     });
-    window.addEventListener('pointerup', () => {
+    const up = (e: PointerEvent) => {
+      pointers.delete(e.pointerId);
+      if (pinch !== null) {
+        if (pointers.size < 2) pinch = null;
+        // the finger left on the board pans on from where it is
+        const [rest] = [...pointers.values()];
+        if (rest) this.drag = { x: rest.x, y: rest.y, tx: this.tx, ty: this.ty, moved: true };
+        else { const d = this.drag; setTimeout(() => { if (this.drag === d) this.drag = null; }, 0); }
+        return;
+      }
       this.svg.classList.remove('dragging');
       // keep `moved` visible to the click that follows this pointerup
       const d = this.drag;
       setTimeout(() => { if (this.drag === d) this.drag = null; }, 0);
-    });
+    };
+    window.addEventListener('pointerup', up);
+    window.addEventListener('pointercancel', up);
   }
 }
 

@@ -12,6 +12,7 @@ import { PLAYER_COLORS } from './tiles';
 import { icon } from './icons';
 import { h } from './ui';
 import { pigIcon, WHEEL_EVENT_HELP, WHEEL_EVENT_LABELS } from './wheel';
+import { wheelLine } from './words';
 
 // The tile being placed: its legal entry (position, rotation, offers) and the follower chosen.
 export interface PendingContext {
@@ -213,7 +214,7 @@ registerExpansionPanel({
     box.append(h('div', { class: 'wheel-pig', 'data-testid': 'wheel-pig', 'data-event': w.pig_event },
       pigIcon(18), ' The pig is on ', h('b', {}, WHEEL_EVENT_LABELS[w.pig_event] ?? w.pig_event), h('small', {}, ` (${WHEEL_EVENT_HELP[w.pig_event] ?? ''})`)));
     const last = [...w.log].reverse().find((e) => e.kind === 'pig');
-    if (last) box.append(h('div', { class: 'wheel-last', 'data-testid': 'wheel-last' }, h('small', {}, `Turn ${last.turn}: ${last.text}`)));
+    if (last) box.append(h('div', { class: 'wheel-last', 'data-testid': 'wheel-last' }, h('small', {}, `Turn ${last.turn}: ${wheelLine(ctx.view, last).text}`)));
     if (ctx.view.phase === 'plague') {
       const who = ctx.view.players?.[ctx.view.current_player]?.name ?? '…';
       box.append(h('p', { class: 'hint plague-hint', 'data-testid': 'plague-hint' }, ctx.myTurn

@@ -7,7 +7,7 @@ import { helpButton, openHelp } from './help';
 import { icon, iconButton } from './icons';
 import { meeple, PLAYER_COLORS } from './tiles';
 import { copyText, h, prefersReducedMotion, toast } from './ui';
-import { breakdown, CATEGORY_LABELS, describeTile, moveWords } from './words';
+import { breakdown, CATEGORY_LABELS, describeTile, moveWords, wheelLine } from './words';
 
 // "You scores 8" -> "You score 8" (a player may be called "You"); also harvests, sells and
 // takes back (the Plague).
@@ -22,14 +22,6 @@ const WHEEL_WIDE = new Set(['fortuna', 'storm', 'crown']);
 // take-backs) in order: a turn's wheel lines come first (the wheel turns before the tile is
 // placed), then the followers taken back, then that turn's scorings after the wheel's.
 type LogLine = { turn: number; player: number; text: string; kind: string; final?: boolean };
-// A wheel log line for players: the pig's move without the tile's internal name.
-function wheelLine(v: GameView, e: WheelLogEntry): WheelLogEntry {
-  if (e.kind !== 'pig' || e.steps === undefined) return e;
-  const to = v.wheel?.segments.find((s) => s.event === e.to)?.name ?? e.to ?? '';
-  const who = v.players?.[e.player]?.name;
-  return { ...e, text: `The pig moves ${e.steps} to ${to}${who ? ` (${who}'s tile)` : ''}` };
-}
-
 export function mergeLog(v: GameView): LogLine[] {
   const wheel: WheelLogEntry[] = (v.wheel?.log ?? []).map((e) => wheelLine(v, e));
   if (!wheel.length) return v.events;
@@ -872,7 +864,7 @@ export class GamePage {
     svg.setAttribute('class', 'score-track');
     svg.setAttribute('role', 'img');
     svg.setAttribute('aria-label', `Score track: ${players.map((p, i) => `${p.name} ${v.scores[i]}`).join(', ')}`);
-    svg.setAttribute('data-testid', 'score-track');
+    svg.setAttribute('data-testid', 'points-track');
     const x = (s: number) => pad + ((s % 50) / 49) * (W - 2 * pad);
     const add = (tag: string, attrs: Record<string, string | number>) => {
       const e = document.createElementNS('http://www.w3.org/2000/svg', tag);

@@ -1,7 +1,7 @@
 // Game things in words for players: a tile by what is on it, a place on the board by where it
 // lies from the start, a follower by its role, a move as a sentence, and score categories.
 // Built from the server's data (tile segments, follower kinds, event kinds), no engine rules.
-import type { GameView, TileData } from './api';
+import type { GameView, TileData, WheelLogEntry } from './api';
 
 function count(n: number, one: string, many: string): string {
   return n === 1 ? `a ${one}` : `${n} ${many}`;
@@ -94,4 +94,13 @@ export function breakdown(v: GameView): { cats: string[]; points: Record<string,
   const order = Object.keys(CATEGORY_LABELS);
   const cats = Object.keys(points).sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
   return { cats, points };
+}
+
+// A wheel log line for players: the pig's move without the tile's internal name
+// ("The pig moves 2 to the Famine (Ben's tile)").
+export function wheelLine(v: GameView, e: WheelLogEntry): WheelLogEntry {
+  if (e.kind !== 'pig' || e.steps === undefined) return e;
+  const to = v.wheel?.segments.find((s) => s.event === e.to)?.name ?? e.to ?? '';
+  const who = v.players?.[e.player]?.name;
+  return { ...e, text: `The pig moves ${e.steps} to ${to}${who ? ` (${who}'s tile)` : ''}` };
 }

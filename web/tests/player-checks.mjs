@@ -177,6 +177,20 @@ export async function playerChecks(browser, url, errors, { check, artifacts, bin
     check(confirmOnScreen && neverScrolled, '#1 phone: "Place tile" was on screen every time, with no scrolling between choosing the place and confirming');
     check(turnedByTap, '#1 phone: tapping the tile turns it');
     check(followerByTap, '#1 phone: tapping a circle puts a follower there');
+    // two fingers spread apart on the board zoom in (touch events through the DevTools protocol)
+    await waitMine(page);
+    const tileW = async () => (await page.locator('use.placed').first().boundingBox()).width;
+    const w0 = await tileW();
+    const cdp = await ctx.newCDPSession(page);
+    const b = await page.getByTestId('board').boundingBox();
+    const cx = b.x + b.width / 2, cy = b.y + b.height / 2;
+    const touch = (type, d) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x: cx - d, y: cy, id: 1 }, { x: cx + d, y: cy, id: 2 }] });
+    await touch('touchStart', 30);
+    for (const d of [45, 60, 75, 90]) await touch('touchMove', d);
+    await touch('touchEnd', 0);
+    const w1 = await tileW();
+    check(w1 > w0 * 1.8, `phone: pinching zooms the board (tiles ${Math.round(w0)} -> ${Math.round(w1)} px)`);
+    await page.getByTestId('zoom-fit').tap();
     o = await overflowing(page);
     check(!o.scrollX && o.out.length === 0, `#1 phone game: nothing sticks out sideways${o.out.length ? ` (${o.out.join(', ')})` : ''}`);
     check(await page.getByTestId('scores-strip').isVisible(), 'phone: the scores are shown under the board');
@@ -262,7 +276,7 @@ export async function playerChecks(browser, url, errors, { check, artifacts, bin
   const scoresNow = await page.$$eval('[data-testid^="score-"]', (els) => els.map((e) => Number(e.textContent)));
   check(sums.length === 2 && sums.every((s, i) => s.parts === s.total && s.total === scoresNow[i]), `the points by kind add up to each score (${JSON.stringify(sums)})`);
   check(await page.locator('.side [data-testid="breakdown"] th[data-cat]').allTextContents().then((t) => ['Roads', 'Cities', 'Monasteries', 'Fields'].every((c) => t.includes(c))), 'the breakdown has roads, cities, monasteries and fields');
-  const track = await page.locator('[data-testid="score-track"] circle[data-player]').evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('data-score'))));
+  const track = await page.locator('[data-testid="points-track"] circle[data-player]').evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('data-score'))));
   check(track.length === 2 && track.every((s, i) => s === scoresNow[i]), `the score track shows both markers at the scores (${track.join(', ')})`);
   const moves = await page.getByTestId('moves').innerText();
   check(/Player 1 placed a tile with/.test(moves) && /Computer placed a tile with/.test(moves), 'what just happened: the recent moves are told in words, both players');
