@@ -432,7 +432,8 @@ export class BoardView {
     const r = this.svg.getBoundingClientRect();
     if (!r.width || !r.height || !view.board.length) return false;
     const xs = view.board.map((b) => b.x), ys = view.board.map((b) => b.y);
-    const minX = Math.min(...xs) - 1, maxX = Math.max(...xs) + 2, minY = Math.min(...ys) - 1, maxY = Math.max(...ys) + 2;  // one free ring around
+    // one free ring around (the legal squares), and a little room beyond it
+    const minX = Math.min(...xs) - 1.2, maxX = Math.max(...xs) + 2.2, minY = Math.min(...ys) - 1.2, maxY = Math.max(...ys) + 2.2;
     const w = (maxX - minX) * CELL, h = (maxY - minY) * CELL;
     this.scale = Math.min(1.1, Math.max(0.2, Math.min(r.width / w, r.height / h)));
     this.tx = r.width / 2 - ((minX + maxX) / 2) * CELL * this.scale;
