@@ -6,7 +6,7 @@ import { activePanels, type ExpansionContext, type PendingContext } from './expa
 import { helpButton, openHelp } from './help';
 import { icon, iconButton } from './icons';
 import { meeple, PLAYER_COLORS } from './tiles';
-import { copyText, h, prefersReducedMotion, toast } from './ui';
+import { coarsePointer, copyText, h, prefersReducedMotion, toast } from './ui';
 import { breakdown, CATEGORY_LABELS, describeTile, moveWords, wheelLine } from './words';
 
 // "You scores 8" -> "You score 8" (a player may be called "You"); also harvests, sells and
@@ -40,6 +40,8 @@ export function mergeLog(v: GameView): LogLine[] {
   while (w < wheel.length) out.push(wheel[w++]);
   return out;
 }
+
+const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
 
 export class GamePage {
   private root: HTMLElement;
@@ -618,6 +620,7 @@ export class GamePage {
     const mine = this.myTokens();
     const hotSeat = this.localSeats() > 1;
     const sets = this.helpSets();
+    const tap = coarsePointer() ? 'tap' : 'click';
     const parts: HTMLElement[] = [];
     const bar: HTMLElement[] = [];
     const ctx: ExpansionContext = {
@@ -638,7 +641,7 @@ export class GamePage {
       status = h('div', { class: 'status thinking', 'data-testid': 'status' }, h('span', { class: 'spinner' }), `${players[v.thinking!]?.name} is thinking…`);
     } else if (v.phase === 'plague' && this.myTurn(v)) {
       const who = hotSeat ? `${players[v.current_player]?.name}: ` : '';
-      status = h('div', { class: 'status mine plague', 'data-testid': 'status' }, `${who}The Plague: take back one of your followers (tap a ringed follower on the land)`);
+      status = h('div', { class: 'status mine plague', 'data-testid': 'status' }, `${who}The Plague: take back one of your followers (${tap} a ringed follower on the land)`);
       helpAt = 'wheel';
     } else if (v.phase === 'plague') {
       const p = players[v.current_player];
@@ -651,7 +654,7 @@ export class GamePage {
     } else if (this.myTurn(v)) {
       const who = hotSeat ? `${players[v.current_player]?.name}, your turn` : 'Your turn';
       const fruitOffered = this.pending?.meeple != null && !!this.pendingPlacement()?.fruit;
-      const what = this.pending ? (fruitOffered ? 'choose a fruit action, then confirm' : this.pending.meeple !== null || this.pending.ret || this.pending.crown ? 'confirm the move' : 'tap a circle for a follower, or confirm') : 'tap a highlighted square';
+      const what = this.pending ? (fruitOffered ? 'choose a fruit action, then confirm' : this.pending.meeple !== null || this.pending.ret || this.pending.crown ? 'confirm the move' : `${tap} a circle for a follower, or confirm`) : `${tap} a highlighted square`;
       status = h('div', { class: 'status mine', 'data-testid': 'status' }, `${who}: ${what}`);
       if (fruitOffered) helpAt = 'fruit-trees';
     } else {
@@ -767,7 +770,7 @@ export class GamePage {
           this.pending
             ? h('div', { class: 'choice', 'data-testid': 'choice' }, `Here: ${choice}.`,
               ((pl?.meeples.length ?? 0) > 0 || (pl?.crowns?.length ?? 0) > 0) && v.supply[v.current_player] > 0
-                ? h('small', {}, (pl?.crowns?.length ?? 0) > 0 ? ' Tap a circle on the tile, or a free crown space on the wheel, for a follower. Tap the tile to turn it.' : ' Tap a circle on the tile for a follower. Tap the tile to turn it.') : h('small', {}, ' Tap the tile to turn it.'))
+                ? h('small', {}, (pl?.crowns?.length ?? 0) > 0 ? ` ${cap(tap)} a circle on the tile, or a free crown space on the wheel, for a follower. ${cap(tap)} the tile to turn it.` : ` ${cap(tap)} a circle on the tile for a follower. ${cap(tap)} the tile to turn it.`) : h('small', {}, ` ${cap(tap)} the tile to turn it.`))
             : h('div', { class: 'choice', 'data-testid': 'choice' }, `${describeTile(t)[0].toUpperCase()}${describeTile(t).slice(1)}.`),
           ...activePanels(v).map((p) => p.choice?.(ctx) ?? null).filter((x): x is HTMLElement => !!x),
           h('div', { class: 'row confirm-row' },

@@ -77,8 +77,8 @@ export async function renderLobby(parent: HTMLElement) {
 
   const drawRows = () => {
     playersBox.replaceChildren(...rows.map((r, i) => {
-      const name = h('input', { value: r.name, 'aria-label': `Player ${i + 1} name`, oninput: (e: Event) => { r.name = (e.target as HTMLInputElement).value; } });
-      const type = h('select', { 'aria-label': `Player ${i + 1} kind`, onchange: (e: Event) => {
+      const name = h('input', { class: 'seat-name-input', value: r.name, 'aria-label': `Player ${i + 1} name`, oninput: (e: Event) => { r.name = (e.target as HTMLInputElement).value; } });
+      const type = h('select', { class: 'seat-kind', 'aria-label': `Player ${i + 1} kind`, onchange: (e: Event) => {
         r.type = (e.target as HTMLSelectElement).value as Row['type'];
         if (r.type === 'ai' && !r.ai) r.ai = 'mcts:level=easy';
         if (isDefaultName(r.name) && i > 0) r.name = r.type === 'human' ? `Player ${i + 1}` : rows.filter((x) => x.type === r.type).length > 1 ? `${DEFAULT_NAMES[r.type]} ${i + 1}` : DEFAULT_NAMES[r.type];
@@ -86,11 +86,11 @@ export async function renderLobby(parent: HTMLElement) {
       } },
         ...[['human', 'Plays here'], ['remote', 'Friend (join link)'], ['ai', 'Computer']].map(([v, t]) => h('option', { value: v, selected: r.type === v }, t)));
       const level = r.type === 'ai'
-        ? h('select', { 'aria-label': `Player ${i + 1} strength`, onchange: (e: Event) => { r.ai = (e.target as HTMLSelectElement).value; } },
+        ? h('select', { class: 'seat-level', 'aria-label': `Player ${i + 1} strength`, onchange: (e: Event) => { r.ai = (e.target as HTMLSelectElement).value; } },
           ...LEVELS.map(([v, t]) => h('option', { value: v, selected: r.ai === v }, t)))
-        : h('span', {});
+        : h('span', { class: 'seat-level' });
       const del = h('button', { class: 'btn ghost remove', type: 'button', title: `Remove player ${i + 1}`, 'aria-label': `Remove player ${i + 1}`, disabled: rows.length <= 2, onclick: () => { rows.splice(i, 1); drawRows(); } }, icon('close'));
-      return h('div', { class: 'seat-row', 'data-testid': `seat-row-${i}` }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i]}` }), name, type, level, del);
+      return h('div', { class: 'seat-row', 'data-testid': `seat-row-${i}` }, h('span', { class: 'dot seat-dot', style: `background:${PLAYER_COLORS[i]}` }), name, type, level, del);
     }));
   };
   drawRows();

@@ -49,3 +49,8 @@ export async function copyText(text: string, input?: HTMLInputElement): Promise<
     }
   }
 }
+
+// A touch screen (the page says "tap" instead of "click").
+export function coarsePointer(): boolean {
+  return typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
+}

@@ -60,7 +60,7 @@ export function moveWords(v: GameView, names: string[], tile: (id: string) => Ti
     if (mv.meeple.startsWith('crown:')) s += `, with a follower on a crown space of ${segmentName(mv.meeple)}`;
     else {
       const f = v.followers.find((f) => f.x === mv.x && f.y === mv.y && f.at === mv.meeple && f.player === mv.player);
-      s += f ? `, with ${followerWords(f.kind)}` : ', with a follower (scored at once)';
+      s += f ? `, with ${followerWords(f.kind)}` : ', with a follower that scored at once';
     }
   }
   if (mv.return) s += mv.return.at.startsWith('crown:') ? ', and took a follower back from the wheel' : ', and took a follower back (Festival)';
