@@ -310,6 +310,8 @@ async function wheelGame(browser, url, errors) {
   check(await page.locator('[data-testid^="cell-"]').count() === 0, 'no tile can be placed during the Plague');
   const benRings = page.locator('.plague-spot[data-player="1"]');
   check(await benRings.count() >= 1, `Ben's followers on the land are ringed (${await benRings.count()})`);
+  const ringPx = (await benRings.first().locator('.plague-ring').boundingBox()).width;
+  check(ringPx >= 40, `#2: the Plague's rings are large enough to see and tap (${Math.round(ringPx)} px across)`);
   await page.waitForTimeout(2500);  // the pig's turn and the floating texts settle
   await page.screenshot({ path: join(artifacts, 'wheel-plague.png') });
   const scoresBefore = await scores(page);
