@@ -902,7 +902,7 @@ export class GamePage {
     const overlay = h('div', { class: 'overlay', 'data-testid': 'final-scoring' });
     const card = h('div', { class: 'card final-card', role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Final scoring' });
     const tableRows = players.map((p, i) => h('tr', {}, h('td', {}, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i % PLAYER_COLORS.length]}` }), p.name), h('td', { class: 'num', 'data-final-score': i }, String(totals[i]))));
-    const list = h('div', { class: 'final-list' });
+    const list = h('div', { class: 'final-list', tabindex: 0, role: 'log', 'aria-label': 'Final scoring, feature by feature' });
     const title = h('h2', {}, v.end_reason ? `Game over: ${v.end_reason}` : 'Final scoring');
     const skip = h('button', { class: 'btn', 'data-testid': 'final-skip' }, 'Show all');
     const close = h('button', { class: 'btn primary', 'data-testid': 'final-close', onclick: () => overlay.remove() }, 'Close');
@@ -921,7 +921,7 @@ export class GamePage {
       const w = (v.winners ?? []).map((k) => players[k]?.name).join(' and ');
       if (w) list.append(h('div', { class: 'winner', 'data-testid': 'winner' }, icon('trophy', 22), ` ${w} ${v.winners!.length > 1 ? 'win' : 'wins'} with ${Math.max(...v.scores)} points`));
       list.scrollTop = list.scrollHeight;
-      byKind.append(h('h4', {}, 'Points by kind'), this.breakdownTable(v));
+      byKind.append(h('h4', {}, 'Points by kind'), this.breakdownTable(v, window.innerWidth < 600));
     };
     const step = () => {
       if (i >= finals.length) { finish(); return; }

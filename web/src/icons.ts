@@ -5,12 +5,12 @@ import { el } from './tiles';
 import { h } from './ui';
 
 const PATHS: Record<string, string> = {
-  first: 'M6 5h2v14H6zM19 5v14L9 12z',
-  prev: 'M17 5v14L6 12z',
-  play: 'M7 5v14l11-7z',
+  first: 'M21 5v14l-7.5-7zM13.5 5v14L6 12zM3.5 5H6v14H3.5z',
+  prev: 'M16 6v12l-9-6z',
+  play: 'M6 3.5v17L20 12z',
   pause: 'M7 5h4v14H7zM13 5h4v14h-4z',
-  next: 'M7 5v14l11-7z',
-  last: 'M16 5h2v14h-2zM5 5v14l10-7z',
+  next: 'M8 6v12l9-6z',
+  last: 'M3 5v14l7.5-7zM10.5 5v14l7.5-7zM18 5h2.5v14H18z',
   'rotate-left': 'M12 5a7 7 0 1 1-7 7h2.2A4.8 4.8 0 1 0 12 7.2V10L7.5 6 12 2z',
   'rotate-right': 'M12 5a7 7 0 1 0 7 7h-2.2A4.8 4.8 0 1 1 12 7.2V10l4.5-4L12 2z',
   fit: 'M4 4h6v2H6v4H4zM20 4v6h-2V6h-4V4zM4 20v-6h2v4h4v2zM20 20h-6v-2h4v-4h2z',

@@ -382,8 +382,9 @@ export async function playerChecks(browser, url, errors, { check, artifacts, bin
   await page.getByTestId('winner').waitFor({ timeout: 60000 });
   await page.waitForTimeout(300);
   check(await page.getByTestId('winner').count() === 1 && await page.getByTestId('final-skip').count() === 0, '#7: after the animation "Show all" is gone and there is one winner line');
-  const fb = await page.locator('[data-testid="final-scoring"] [data-testid="breakdown"] tbody tr').count();
-  check(fb === 2, 'the final scoring shows the points by kind for each player');
+  const fb = await page.locator('[data-testid="final-scoring"] [data-testid="breakdown"] td.total').allTextContents();
+  const finalScores = await page.$$eval('[data-testid^="score-"]', (els) => els.map((e) => e.textContent));
+  check(fb.length === 2 && fb.every((t, i) => t === finalScores[i]), `the final scoring shows the points by kind and each total (${fb.join(', ')})`);
   await page.screenshot({ path: join(artifacts, 'desktop-final.png') });
   await page.getByTestId('final-close').click();
 
