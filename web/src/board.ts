@@ -435,7 +435,9 @@ export class BoardView {
     // one free ring around (the legal squares), and a little room beyond it
     const minX = Math.min(...xs) - 1.2, maxX = Math.max(...xs) + 2.2, minY = Math.min(...ys) - 1.2, maxY = Math.max(...ys) + 2.2;
     const w = (maxX - minX) * CELL, h = (maxY - minY) * CELL;
-    this.scale = Math.min(1.1, Math.max(0.2, Math.min(r.width / w, r.height / h)));
+    // on a touch screen squares stay big enough for a finger (about 36 px); pan or pinch for the rest
+    const minScale = matchMedia('(pointer: coarse)').matches ? 0.36 : 0.2;
+    this.scale = Math.min(1.1, Math.max(minScale, Math.min(r.width / w, r.height / h)));
     this.tx = r.width / 2 - ((minX + maxX) / 2) * CELL * this.scale;
     this.ty = r.height / 2 - ((minY + maxY) / 2) * CELL * this.scale;
     this.apply();
@@ -451,7 +453,21 @@ export class BoardView {
       const sx = this.tx + c.x * CELL * this.scale, sy = this.ty + c.y * CELL * this.scale;
       return sx >= 0 && sy >= 0 && sx + s <= r.width && sy + s <= r.height;
     });
-    if (!visible) this.fit(view);
+    if (visible) return;
+    this.fit(view);
+    // the whole board does not fit at a size that can be tapped: centre the square nearest to
+    // the last move
+    const s2 = CELL * this.scale;
+    const still = cells.some((c) => {
+      const sx = this.tx + c.x * CELL * this.scale, sy = this.ty + c.y * CELL * this.scale;
+      return sx >= 0 && sy >= 0 && sx + s2 <= r.width && sy + s2 <= r.height;
+    });
+    if (still) return;
+    const last = view.last ?? { x: 0, y: 0 };
+    const c = cells.reduce((a, b) => (Math.hypot(b.x - last.x, b.y - last.y) < Math.hypot(a.x - last.x, a.y - last.y) ? b : a));
+    this.tx = r.width / 2 - (c.x + 0.5) * CELL * this.scale;
+    this.ty = r.height / 2 - (c.y + 0.5) * CELL * this.scale;
+    this.apply();
   }
 
   zoom(factor: number, cx?: number, cy?: number) {

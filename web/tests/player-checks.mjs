@@ -199,6 +199,51 @@ export async function playerChecks(browser, url, errors, { check, artifacts, bin
     check(gameAxe.length === 0, `axe: no serious or critical violations on the game screen (phone)${gameAxe.length ? ': ' + JSON.stringify(gameAxe) : ''}`);
     await page.screenshot({ path: join(artifacts, 'phone-game.png') });
     await page.screenshot({ path: join(artifacts, 'phone-game-full.png'), fullPage: true });
+
+    // ---- phone: the end of a full game (a record reopened 8 tiles before the end) --------
+    const rec = editRecord(simulatedRecord(bin, 11), ['Player 1', 'Computer'], 63);
+    await page.goto(url);
+    await page.locator('input[type=file]').setInputFiles({ name: 'late.json', mimeType: 'application/json', buffer: Buffer.from(rec) });
+    await page.getByTestId('upload-open').tap();
+    await page.waitForURL(/#\/game\//);
+    let endTurns = 0, endOk = true, endWide = [], endCellPx = Infinity;
+    for (let i = 0; i < 12; i++) {
+      try {
+        await waitMine(page, 30000);
+      } catch {
+        break;  // the game is over
+      }
+      const cell = await page.evaluate(() => {
+        const box = document.querySelector('[data-testid="board"]').getBoundingClientRect();
+        for (const c of document.querySelectorAll('[data-testid^="cell-"]')) {
+          const r = c.getBoundingClientRect();
+          if (r.left >= box.left && r.top >= box.top && r.right <= box.right && r.bottom <= box.bottom) return c.getAttribute('data-testid');
+        }
+        return null;
+      });
+      endOk &&= cell !== null;
+      if (cell) endCellPx = Math.min(endCellPx, (await page.getByTestId(cell).boundingBox()).width);
+      await page.getByTestId(cell ?? (await page.locator('[data-testid^="cell-"]').first().getAttribute('data-testid'))).tap({ force: true });
+      await page.getByTestId('pending-tile').waitFor();
+      const c = await page.getByTestId('confirm').boundingBox();
+      endOk &&= !!c && c.y + c.height <= 844 && (await page.evaluate(() => window.scrollY)) === 0;
+      const ov = await overflowing(page);
+      if (ov.scrollX || ov.out.length) endWide = ov.out;
+      await page.getByTestId('confirm').tap();
+      await page.waitForFunction(() => !document.querySelector('[data-testid="pending-tile"]'));
+      endTurns++;
+    }
+    await page.getByTestId('final-scoring').waitFor({ timeout: 30000 });
+    check(endTurns >= 3 && endOk, `#1 phone: the last ${endTurns} turns of a game were played by tapping a square on screen, "Place tile" in view without scrolling`);
+    check(endCellPx >= 30, `#1 phone: late in the game the squares to tap are still ${Math.round(endCellPx)} px (at least 30)`);
+    check(endWide.length === 0, `#1 phone: nothing stuck out sideways at the end of the game${endWide.length ? ` (${endWide.join(', ')})` : ''}`);
+    await page.getByTestId('winner').waitFor({ timeout: 60000 });
+    const card = await page.locator('.final-card').boundingBox();
+    const close = await page.getByTestId('final-close').boundingBox();
+    check(card.x >= 0 && card.x + card.width <= 390 && close && close.y + close.height <= 844, '#1 phone: the final scoring fits the screen, "Close" in reach');
+    await page.screenshot({ path: join(artifacts, 'phone-final.png') });
+    await page.getByTestId('final-close').tap();
+    await page.screenshot({ path: join(artifacts, 'phone-game-over.png') });
     await ctx.close();
   }
 
@@ -210,7 +255,15 @@ export async function playerChecks(browser, url, errors, { check, artifacts, bin
   const lobbyAxe = await axe(page);
   check(lobbyAxe.length === 0, `axe: no serious or critical violations in the lobby (desktop)${lobbyAxe.length ? ': ' + JSON.stringify(lobbyAxe) : ''}`);
   await page.screenshot({ path: join(artifacts, 'desktop-lobby.png') });
-  await page.getByTestId('play-vs-ai').click();
+  // a hot-seat game from a record with no turns yet: the same tiles come every run
+  const finished = simulatedRecord(bin, 7);
+  const upload = async (text, mode, name) => {
+    await page.goto(url);
+    await page.locator('input[type=file]').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
+    await page.getByTestId('upload-mode').selectOption(mode);
+    await page.getByTestId('upload-open').click();
+  };
+  await upload(editRecord(finished, ['Ann', 'Ben'], 0), 'continue', 'new.json');
   await page.waitForURL(/#\/game\//);
   await waitMine(page);
 
@@ -279,7 +332,7 @@ export async function playerChecks(browser, url, errors, { check, artifacts, bin
   const track = await page.locator('[data-testid="points-track"] circle[data-player]').evaluateAll((cs) => cs.map((c) => Number(c.getAttribute('data-score'))));
   check(track.length === 2 && track.every((s, i) => s === scoresNow[i]), `the score track shows both markers at the scores (${track.join(', ')})`);
   const moves = await page.getByTestId('moves').innerText();
-  check(/Player 1 placed a tile with/.test(moves) && /Computer placed a tile with/.test(moves), 'what just happened: the recent moves are told in words, both players');
+  check(/Ann placed a tile with/.test(moves) && /Ben placed a tile with/.test(moves), 'what just happened: the recent moves are told in words, both players');
   check(await page.locator('.player-last').count() + await page.locator('.last-move').count() >= 2, "what just happened: each player's last tile is outlined in their colour");
   const side = await page.locator('.side').innerText() + await page.locator('.turnbar').innerText();
   check(!INTERNAL.test(side), `#5: no internal data in the side panel${INTERNAL.test(side) ? ': ' + side.match(INTERNAL)[0] : ''}`);
@@ -342,6 +395,17 @@ export async function playerChecks(browser, url, errors, { check, artifacts, bin
   check(Number.isFinite(m) && m >= 18, `#2: on ${Math.round(await tilePx())} px tiles a follower is ${Math.round(m)} px (at least 18)`);
   const pennantFill = await page.evaluate(() => document.querySelector('.pennant')?.getAttribute('fill') ?? 'none');
   check(!['#1e88e5', '#1565c0'].includes(pennantFill), `#2: pennants are not in a player's colour (${pennantFill})`);
+  // the table under the tiles is not beige like the cities: its hue is far from tan's (about 35 degrees)
+  const bgFill = await page.evaluate(() => document.querySelector('pattern#grass rect')?.getAttribute('fill') ?? '');
+  const hue = (hex) => {
+    const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255);
+    const mx = Math.max(r, g, b), mn = Math.min(r, g, b), d = mx - mn;
+    if (!d) return -1;
+    const hh = mx === r ? ((g - b) / d) % 6 : mx === g ? (b - r) / d + 2 : (r - g) / d + 4;
+    return (hh * 60 + 360) % 360;
+  };
+  const bgHue = hue(bgFill);
+  check(bgHue >= 150 && bgHue <= 260, `#2: the board's background (${bgFill}, hue ${Math.round(bgHue)}) stands apart from tan cities`);
   await page.getByTestId('zoom-fit').click();
 
   // #9: hot-seat names the player, not "you"
@@ -365,13 +429,6 @@ export async function playerChecks(browser, url, errors, { check, artifacts, bin
   check(copied === await page.locator('.invites input').inputValue() && /#\/game\/[a-z0-9]+\/[0-9a-f]{32}$/.test(copied), 'copy link: the join link is on the clipboard');
 
   // #7 final scoring of a finished game: "Show all" goes away, one winner line
-  const finished = simulatedRecord(bin, 7);
-  const upload = async (text, mode, name) => {
-    await page.goto(url);
-    await page.locator('input[type=file]').setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(text) });
-    await page.getByTestId('upload-mode').selectOption(mode);
-    await page.getByTestId('upload-open').click();
-  };
   await upload(editRecord(finished, ['Ann', 'Ben']), 'continue', 'finished.json');
   await page.waitForURL(/#\/game\//);
   await page.getByTestId('show-final').click();
