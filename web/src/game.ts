@@ -831,8 +831,17 @@ export class GamePage {
     }
     parts.push(h('h4', {}, 'Scoring'), log);
     if (v.status === 'finished') parts.push(h('div', { class: 'row' }, h('button', { class: 'btn', 'data-testid': 'show-final', onclick: () => this.showFinal(v) }, 'Show final scoring'), h('a', { class: 'btn', href: '#/' }, 'New game')));
+    // keyboard users keep their place: the control that had the focus has it again
+    const active = document.activeElement as HTMLElement | null;
+    const inPanels = !!active && (this.turnbar.contains(active) || this.side.contains(active));
+    const key = inPanels ? active!.getAttribute('data-testid') ?? active!.getAttribute('title') : null;
     this.turnbar.replaceChildren(...bar);
     this.side.replaceChildren(...parts);
+    if (key) {
+      const again = [...this.root.querySelectorAll<HTMLElement>('[data-testid], [title]')]
+        .find((e) => e.getAttribute('data-testid') === key || (!e.hasAttribute('data-testid') && e.getAttribute('title') === key));
+      if (again && !(again as HTMLButtonElement).disabled) again.focus();
+    }
   }
 
   // Points per player and kind of feature, with the total: a row per player (the final

@@ -288,6 +288,11 @@ export async function playerChecks(browser, url, errors, { check, artifacts, bin
   await page.keyboard.press('r');
   const r1 = await page.getByTestId('pending-tile').getAttribute('href');
   check(r0 !== r1 || await page.locator('.toast', { hasText: 'only way' }).count() > 0, `keyboard: R turns the tile (${r0} -> ${r1})`);
+  // the turn buttons work from the keyboard and keep the focus
+  await page.getByTestId('rotate').focus();
+  await page.keyboard.press('Enter');
+  check(await page.evaluate(() => document.activeElement?.getAttribute('data-testid')) === 'rotate', 'keyboard: the turn button keeps the focus after turning the tile');
+  await page.evaluate(() => document.activeElement?.blur());  // Enter on a button presses it; on the page it places the tile
   await page.keyboard.press('f');
   const spots = await page.locator('[data-testid^="spot-"]').count();
   check(spots === 0 || await page.locator('.spot.chosen').count() === 1, 'keyboard: F chooses a follower spot');
