@@ -52,14 +52,19 @@ export class BoardView {
   private userMoved = false;   // the player panned or zoomed: stop following the board's growth
   private extent = '';
   private drag: { x: number; y: number; tx: number; ty: number; moved: boolean } | null = null;
+  private lastView: GameView | null = null;
+  private placedAt = -1e9;  // when a square was last clicked (the tile put there)
+  private markScale = 1;  // followers and rings grow when zoomed out, so they stay readable
+  private lastMoves: { x: number; y: number; player: number }[] = [];
 
   constructor(parent: HTMLElement, private cb: BoardCallbacks) {
     this.svg = el('svg', { class: 'board', 'data-testid': 'board' });
     const defs = el('defs');
     const pat = el('pattern', { id: 'grass', width: 40, height: 40, patternUnits: 'userSpaceOnUse' });
-    pat.append(el('rect', { width: 40, height: 40, fill: '#f1ead8' }));
-    pat.append(el('circle', { cx: 8, cy: 10, r: 1, fill: '#e2d6b8' }));
-    pat.append(el('circle', { cx: 28, cy: 30, r: 1, fill: '#e2d6b8' }));
+    // a cool grey-blue table: tan cities and green fields both stand out from it
+    pat.append(el('rect', { width: 40, height: 40, fill: '#c5d0d3' }));
+    pat.append(el('circle', { cx: 8, cy: 10, r: 1.2, fill: '#b3c0c4' }));
+    pat.append(el('circle', { cx: 28, cy: 30, r: 1.2, fill: '#b3c0c4' }));
     defs.append(pat);
     this.svg.append(defs);
     this.svg.append(el('rect', { x: -1e5, y: -1e5, width: 2e5, height: 2e5, fill: 'url(#grass)', class: 'bg' }));
@@ -117,38 +122,63 @@ export class BoardView {
     return [x * CELL + px, y * CELL + py];
   }
 
+  // Each player's last placement, outlined in the player's colour ("what just happened").
+  setLastMoves(moves: { x: number; y: number; player: number }[]) {
+    this.lastMoves = moves;
+    if (this.lastView) this.render(this.lastView);
+  }
+
   render(view: GameView) {
+    const prevKeys = new Set<string>();
+    this.layerTiles.querySelectorAll('use.placed').forEach((u) => prevKeys.add(`${u.getAttribute('data-x')},${u.getAttribute('data-y')}`));
+    const animate = prevKeys.size > 0;
     this.layerTiles.replaceChildren();
     for (const p of view.board) {
-      const u = this.useTile(p.tile, p.x, p.y, p.rotation, { 'data-x': p.x, 'data-y': p.y, class: 'placed' });
+      const isNew = animate && !prevKeys.has(`${p.x},${p.y}`);
+      const u = this.useTile(p.tile, p.x, p.y, p.rotation, { 'data-x': p.x, 'data-y': p.y, class: `placed${isNew ? ' just-placed' : ''}` });
+      if (isNew) u.style.transformOrigin = `${p.x * CELL + CELL / 2}px ${p.y * CELL + CELL / 2}px`;
       this.layerTiles.append(u);
     }
-    if (view.last) {
+    for (const m of this.lastMoves) {
+      if (view.last && m.x === view.last.x && m.y === view.last.y) continue;
+      if (!view.board.some((b) => b.x === m.x && b.y === m.y)) continue;
       this.layerTiles.append(el('rect', {
-        x: view.last.x * CELL + 1.5, y: view.last.y * CELL + 1.5, width: CELL - 3, height: CELL - 3,
-        fill: 'none', stroke: '#fff', 'stroke-width': 3, 'stroke-dasharray': '8 5', class: 'last-move', 'pointer-events': 'none',
+        x: m.x * CELL + 3, y: m.y * CELL + 3, width: CELL - 6, height: CELL - 6,
+        fill: 'none', stroke: PLAYER_COLORS[m.player % PLAYER_COLORS.length], 'stroke-width': 4, 'stroke-dasharray': '10 6',
+        class: 'player-last', 'data-player': m.player, 'pointer-events': 'none',
       }));
     }
+    if (view.last) {
+      const by = this.lastMoves.find((m) => m.x === view.last!.x && m.y === view.last!.y);
+      this.layerTiles.append(el('rect', {
+        x: view.last.x * CELL + 2, y: view.last.y * CELL + 2, width: CELL - 4, height: CELL - 4,
+        fill: 'none', stroke: by ? PLAYER_COLORS[by.player % PLAYER_COLORS.length] : '#fff', 'stroke-width': 6, class: 'last-move', 'pointer-events': 'none',
+      }));
+    }
+    this.lastView = view;
     this.wheel?.update(view);
     this.renderFollowers(view.followers, view);
     this.renderFruit(view);
     const xs = view.board.map((b) => b.x), ys = view.board.map((b) => b.y);
     const extent = `${Math.min(...xs)},${Math.max(...xs)},${Math.min(...ys)},${Math.max(...ys)}`;
-    if (view.board.length && (!this.fitted || (!this.userMoved && extent !== this.extent))) {
-      this.fit(view);
-      this.fitted = true;
-    }
+    if (view.board.length && (!this.fitted || (!this.userMoved && extent !== this.extent))) this.fitted = this.fit(view);
     this.extent = extent;
   }
 
   private renderFollowers(followers: FollowerView[], view: GameView) {
+    const before = new Set<string>();
+    this.layerFollowers.querySelectorAll('[data-follower]').forEach((m) => before.add(m.getAttribute('data-follower')!));
+    const animate = before.size > 0 || view.board.length > 1;
     this.layerFollowers.replaceChildren();
     for (const f of followers) {
       const placed = view.board.find((b) => b.x === f.x && b.y === f.y);
       if (!placed) continue;
       const [px, py] = this.spot(placed.tile, f.x, f.y, placed.rotation, f.seg);
-      const m = meeple(PLAYER_COLORS[f.player % PLAYER_COLORS.length], px, py, f.kind === 'farm', 1.05);
-      m.setAttribute('data-follower', `${f.x},${f.y},${f.at}`);
+      const m = meeple(PLAYER_COLORS[f.player % PLAYER_COLORS.length], px, py, f.kind === 'farm', 1.2 * this.markScale);
+      const key = `${f.x},${f.y},${f.at}`;
+      m.setAttribute('data-follower', key);
+      m.setAttribute('data-player', String(f.player));
+      if (animate && !before.has(key)) m.classList.add('just-placed-follower');
       m.setAttribute('pointer-events', 'none');
       this.layerFollowers.append(m);
     }
@@ -187,10 +217,12 @@ export class BoardView {
       const r = el('rect', {
         x: c.x * CELL + 4, y: c.y * CELL + 4, width: CELL - 8, height: CELL - 8, rx: 8,
         class: 'legal-cell', 'data-x': c.x, 'data-y': c.y, 'data-testid': `cell-${c.x}_${c.y}`,
+        role: 'button', tabindex: 0, 'aria-label': `Place the tile at column ${c.x}, row ${c.y}`,
       });
       r.addEventListener('click', (e) => {
         if (this.drag?.moved) return;
         e.stopPropagation();
+        this.placedAt = performance.now();
         this.cb.onCellClick(c.x, c.y);
       });
       // hovering a legal square shows the tile there, turned as in the preview when it fits so
@@ -210,6 +242,8 @@ export class BoardView {
     ghost.addEventListener('click', (e) => {
       if (this.drag?.moved) return;
       e.stopPropagation();
+      // the second click of a double click on a square: the tile was just put there, do not turn it
+      if (secondClick(e) && performance.now() - this.placedAt < 800) return;
       this.cb.onCellClick(pending.x, pending.y);
     });
     g.append(ghost);
@@ -224,6 +258,7 @@ export class BoardView {
         const [px, py] = this.spot(tileId, pending.x, pending.y, pending.rotation, m.seg);
         const chosen = pending.meeple === m.seg;
         const spot = el('g', { class: `spot${chosen ? ' chosen' : ''}`, 'data-testid': `spot-${m.at}`, 'data-at': m.at, 'data-kind': m.kind });
+        spot.append(el('circle', { cx: px, cy: py, r: 19, fill: 'transparent', class: 'spot-hit' }));  // a finger-sized target
         spot.append(el('circle', { cx: px, cy: py, r: 11, class: 'spot-ring' }));
         if (chosen) spot.append(meeple(color, px, py, m.kind === 'farm', 0.9));
         const title = el('title');
@@ -231,6 +266,7 @@ export class BoardView {
         spot.append(title);
         spot.addEventListener('click', (e) => {
           e.stopPropagation();
+          if (secondClick(e)) return;
           this.cb.onSpotClick(m.seg);
         });
         g.append(spot);
@@ -248,6 +284,7 @@ export class BoardView {
         spot.append(title);
         spot.addEventListener('click', (e) => {
           e.stopPropagation();
+          if (secondClick(e)) return;
           this.cb.onReturnClick({ x: r.x, y: r.y, at: r.at });
         });
         g.append(spot);
@@ -267,6 +304,7 @@ export class BoardView {
         spot.append(title);
         spot.addEventListener('click', (e) => {
           e.stopPropagation();
+          if (secondClick(e)) return;
           this.cb.onCrownClick?.(space);
         });
         g.append(spot);
@@ -282,6 +320,7 @@ export class BoardView {
         spot.append(title);
         spot.addEventListener('click', (e) => {
           e.stopPropagation();
+          if (secondClick(e)) return;
           this.cb.onReturnClick({ x: 0, y: 0, at: r.at });
         });
         g.append(spot);
@@ -309,6 +348,7 @@ export class BoardView {
       ring.append(title);
       ring.addEventListener('click', (e) => {
         e.stopPropagation();
+          if (secondClick(e)) return;
         this.cb.onTreeClick?.(opt.x, opt.y);
       });
       rings.append(ring);
@@ -326,12 +366,13 @@ export class BoardView {
       if (!placed) continue;
       const [px, py] = this.spot(placed.tile, o.x, o.y, placed.rotation, o.seg);
       const spot = el('g', { class: 'plague-spot', 'data-testid': `plague-${o.x}_${o.y}_${o.at}`, 'data-player': player });
-      spot.append(el('circle', { cx: px, cy: py, r: 16, class: 'plague-ring' }));
+      spot.append(el('circle', { cx: px, cy: py, r: 24 * this.markScale, class: 'plague-ring' }));
       const title = el('title');
       title.textContent = 'The Plague: take this follower back';
       spot.append(title);
       spot.addEventListener('click', (e) => {
         e.stopPropagation();
+          if (secondClick(e)) return;
         this.cb.onPlagueClick?.({ x: o.x, y: o.y, at: o.at });
       });
       g.append(spot);
@@ -364,7 +405,7 @@ export class BoardView {
   }
 
   highlightCell(x: number, y: number, color: string) {
-    const r = el('rect', { x: x * CELL, y: y * CELL, width: CELL, height: CELL, fill: color, opacity: 0.35, class: 'flash' });
+    const r = el('rect', { x: x * CELL, y: y * CELL, width: CELL, height: CELL, fill: color, opacity: 0.35, class: 'flash', 'data-testid': 'flash' });
     this.layerFx.append(r);
     setTimeout(() => r.remove(), 1400);
   }
@@ -373,19 +414,34 @@ export class BoardView {
 
   private apply() {
     this.viewport.setAttribute('transform', `translate(${this.tx} ${this.ty}) scale(${this.scale})`);
+    // zoomed out (tiles under ~90 px), followers grow so that they stay about 22 px tall
+    const k = Math.round(Math.min(2.2, Math.max(1, 0.9 / this.scale)) * 10) / 10;
+    if (k !== this.markScale) {
+      this.markScale = k;
+      if (this.lastView) this.renderFollowers(this.lastView.followers, this.lastView);
+    }
   }
 
-  fit(view: GameView, byUser = false) {
+  get zoomScale() {
+    return this.scale;
+  }
+
+  // Fits the board to the view; false when the board has no size yet (not laid out).
+  fit(view: GameView, byUser = false): boolean {
     if (byUser) this.userMoved = false;
     const r = this.svg.getBoundingClientRect();
-    if (!r.width || !view.board.length) return;
+    if (!r.width || !r.height || !view.board.length) return false;
     const xs = view.board.map((b) => b.x), ys = view.board.map((b) => b.y);
-    const minX = Math.min(...xs) - 1, maxX = Math.max(...xs) + 2, minY = Math.min(...ys) - 1, maxY = Math.max(...ys) + 2;  // one free ring around
+    // one free ring around (the legal squares), and a little room beyond it
+    const minX = Math.min(...xs) - 1.2, maxX = Math.max(...xs) + 2.2, minY = Math.min(...ys) - 1.2, maxY = Math.max(...ys) + 2.2;
     const w = (maxX - minX) * CELL, h = (maxY - minY) * CELL;
-    this.scale = Math.min(1.1, Math.max(0.2, Math.min(r.width / w, r.height / h)));
+    // on a touch screen squares stay big enough for a finger (about 36 px); pan or pinch for the rest
+    const minScale = matchMedia('(pointer: coarse)').matches ? 0.36 : 0.2;
+    this.scale = Math.min(1.1, Math.max(minScale, Math.min(r.width / w, r.height / h)));
     this.tx = r.width / 2 - ((minX + maxX) / 2) * CELL * this.scale;
     this.ty = r.height / 2 - ((minY + maxY) / 2) * CELL * this.scale;
     this.apply();
+    return true;
   }
 
   // When none of these cells is on screen (the board grew), fits the board to the view.
@@ -397,7 +453,21 @@ export class BoardView {
       const sx = this.tx + c.x * CELL * this.scale, sy = this.ty + c.y * CELL * this.scale;
       return sx >= 0 && sy >= 0 && sx + s <= r.width && sy + s <= r.height;
     });
-    if (!visible) this.fit(view);
+    if (visible) return;
+    this.fit(view);
+    // the whole board does not fit at a size that can be tapped: centre the square nearest to
+    // the last move
+    const s2 = CELL * this.scale;
+    const still = cells.some((c) => {
+      const sx = this.tx + c.x * CELL * this.scale, sy = this.ty + c.y * CELL * this.scale;
+      return sx >= 0 && sy >= 0 && sx + s2 <= r.width && sy + s2 <= r.height;
+    });
+    if (still) return;
+    const last = view.last ?? { x: 0, y: 0 };
+    const c = cells.reduce((a, b) => (Math.hypot(b.x - last.x, b.y - last.y) < Math.hypot(a.x - last.x, a.y - last.y) ? b : a));
+    this.tx = r.width / 2 - (c.x + 0.5) * CELL * this.scale;
+    this.ty = r.height / 2 - (c.y + 0.5) * CELL * this.scale;
+    this.apply();
   }
 
   zoom(factor: number, cx?: number, cy?: number) {
@@ -414,16 +484,58 @@ export class BoardView {
 
   private installPanZoom() {
     this.apply();
+    // the board's box changes (side panel filled, phone turned, window resized): fit again
+    // unless the player has panned or zoomed; a small change of height (the turn's panel under
+    // the board on a phone grows by a line) keeps the scale and the centre
+    if (typeof ResizeObserver !== 'undefined') {
+      let lw = 0, lh = 0;
+      new ResizeObserver(() => {
+        const r = this.svg.getBoundingClientRect();
+        const w = Math.round(r.width), hgt = Math.round(r.height);
+        if (w === lw && hgt === lh) return;
+        const dw = w - lw, dh = hgt - lh;
+        const small = lw > 0 && dw === 0 && Math.abs(dh) < 0.25 * lh;
+        lw = w;
+        lh = hgt;
+        if (small && this.fitted) {
+          this.ty += dh / 2;
+          this.apply();
+        } else if (this.lastView && !this.userMoved) {
+          this.fitted = this.fit(this.lastView);
+        }
+      }).observe(this.svg);
+    }
     this.svg.addEventListener('wheel', (e) => {
       e.preventDefault();
       const r = this.svg.getBoundingClientRect();
       this.zoom(Math.exp(-e.deltaY * 0.0015), e.clientX - r.left, e.clientY - r.top);
     }, { passive: false });
+    // one finger or the mouse pans; two fingers pinch to zoom
+    const pointers = new Map<number, { x: number; y: number }>();
+    let pinch: number | null = null;  // the distance between the two fingers
+    const spread = () => {
+      const [a, b] = [...pointers.values()];
+      return { d: Math.hypot(a.x - b.x, a.y - b.y), mx: (a.x + b.x) / 2, my: (a.y + b.y) / 2 };
+    };
     this.svg.addEventListener('pointerdown', (e) => {
       if (e.button !== 0) return;
+      pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (pointers.size === 2) {
+        pinch = spread().d;
+        if (this.drag) this.drag.moved = true;  // no tap at the end of a pinch
+        return;
+      }
       this.drag = { x: e.clientX, y: e.clientY, tx: this.tx, ty: this.ty, moved: false };
     });
     window.addEventListener('pointermove', (e) => {
+      if (pointers.has(e.pointerId)) pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
+      if (pinch !== null && pointers.size >= 2) {
+        const { d, mx, my } = spread();
+        const r = this.svg.getBoundingClientRect();
+        if (pinch > 0 && d > 0) this.zoom(d / pinch, mx - r.left, my - r.top);
+        pinch = d;
+        return;
+      }
       if (!this.drag) return;
       const dx = e.clientX - this.drag.x, dy = e.clientY - this.drag.y;
       if (!this.drag.moved && Math.hypot(dx, dy) < 5) return;
@@ -435,13 +547,30 @@ export class BoardView {
       this.ty = this.drag.ty + dy;
       this.apply();
     });
-    window.addEventListener('pointerup', () => {
+    const up = (e: PointerEvent) => {
+      pointers.delete(e.pointerId);
+      if (pinch !== null) {
+        if (pointers.size < 2) pinch = null;
+        // the finger left on the board pans on from where it is
+        const [rest] = [...pointers.values()];
+        if (rest) this.drag = { x: rest.x, y: rest.y, tx: this.tx, ty: this.ty, moved: true };
+        else { const d = this.drag; setTimeout(() => { if (this.drag === d) this.drag = null; }, 0); }
+        return;
+      }
       this.svg.classList.remove('dragging');
       // keep `moved` visible to the click that follows this pointerup
       const d = this.drag;
       setTimeout(() => { if (this.drag === d) this.drag = null; }, 0);
-    });
+    };
+    window.addEventListener('pointerup', up);
+    window.addEventListener('pointercancel', up);
   }
+}
+
+// The second (or later) click of a double click: it lands where the first one just made a
+// follower spot appear, so it must not choose that spot (nor turn a tile just put down).
+function secondClick(e: Event): boolean {
+  return (e as MouseEvent).detail >= 2;
 }
 
 export function cssId(id: string): string {

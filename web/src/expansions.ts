@@ -9,8 +9,10 @@
 import type { GameView, Legal, MeepleOption, Placement } from './api';
 import { fruitArticle, fruitIcon, SALE_POINTS } from './fruit';
 import { PLAYER_COLORS } from './tiles';
+import { icon } from './icons';
 import { h } from './ui';
 import { pigIcon, WHEEL_EVENT_HELP, WHEEL_EVENT_LABELS } from './wheel';
+import { wheelLine } from './words';
 
 // The tile being placed: its legal entry (position, rotation, offers) and the follower chosen.
 export interface PendingContext {
@@ -202,7 +204,7 @@ registerExpansionPanel({
   playerInfo(view, seat) {
     const n = view.wheel?.segments.reduce((a, s) => a + s.crowns.filter((c) => c.player === seat).length, 0) ?? 0;
     if (!n) return null;
-    return h('div', { class: 'crowns-held', 'data-testid': `crowns-held-${seat}`, 'data-count': n, title: 'followers on crown spaces of the wheel' }, `♛ ${n} on the wheel`);
+    return h('div', { class: 'crowns-held', 'data-testid': `crowns-held-${seat}`, 'data-count': n, title: 'followers on crown spaces of the wheel' }, icon('crown', 14), ` ${n} on the wheel`);
   },
   render(ctx) {
     const w = ctx.view.wheel;
@@ -212,7 +214,7 @@ registerExpansionPanel({
     box.append(h('div', { class: 'wheel-pig', 'data-testid': 'wheel-pig', 'data-event': w.pig_event },
       pigIcon(18), ' The pig is on ', h('b', {}, WHEEL_EVENT_LABELS[w.pig_event] ?? w.pig_event), h('small', {}, ` (${WHEEL_EVENT_HELP[w.pig_event] ?? ''})`)));
     const last = [...w.log].reverse().find((e) => e.kind === 'pig');
-    if (last) box.append(h('div', { class: 'wheel-last', 'data-testid': 'wheel-last' }, h('small', {}, `Turn ${last.turn}: ${last.text}`)));
+    if (last) box.append(h('div', { class: 'wheel-last', 'data-testid': 'wheel-last' }, h('small', {}, `Turn ${last.turn}: ${wheelLine(ctx.view, last).text}`)));
     if (ctx.view.phase === 'plague') {
       const who = ctx.view.players?.[ctx.view.current_player]?.name ?? '…';
       box.append(h('p', { class: 'hint plague-hint', 'data-testid': 'plague-hint' }, ctx.myTurn
@@ -228,7 +230,7 @@ registerExpansionPanel({
           class: `crown-chip${c.player >= 0 ? ' taken' : ''}`, 'data-space': c.space,
           style: c.player >= 0 ? `background:${PLAYER_COLORS[c.player % PLAYER_COLORS.length]}` : '',
           title: c.player >= 0 ? `${ctx.view.players?.[c.player]?.name ?? ''} on ${c.space}` : `${c.space}: free`,
-        }, '♛'));
+        }, icon('crown', 13)));
       list.append(line);
     }
     box.append(list);

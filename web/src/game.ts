@@ -3,8 +3,11 @@
 import { api, ApiError, tokens, type GameView, type Legal, type TileSet, type WheelLogEntry } from './api';
 import { BoardView, tilePreview, type PendingFruit, type PendingPlacement } from './board';
 import { activePanels, type ExpansionContext, type PendingContext } from './expansions';
+import { helpButton, openHelp } from './help';
+import { icon, iconButton } from './icons';
 import { meeple, PLAYER_COLORS } from './tiles';
-import { h, toast } from './ui';
+import { coarsePointer, copyText, h, prefersReducedMotion, toast } from './ui';
+import { breakdown, CATEGORY_LABELS, describeTile, moveWords, wheelLine } from './words';
 
 // "You scores 8" -> "You score 8" (a player may be called "You"); also harvests, sells and
 // takes back (the Plague).
@@ -20,7 +23,7 @@ const WHEEL_WIDE = new Set(['fortuna', 'storm', 'crown']);
 // placed), then the followers taken back, then that turn's scorings after the wheel's.
 type LogLine = { turn: number; player: number; text: string; kind: string; final?: boolean };
 export function mergeLog(v: GameView): LogLine[] {
-  const wheel: WheelLogEntry[] = v.wheel?.log ?? [];
+  const wheel: WheelLogEntry[] = (v.wheel?.log ?? []).map((e) => wheelLine(v, e));
   if (!wheel.length) return v.events;
   const out: LogLine[] = [];
   let w = 0;
@@ -37,6 +40,8 @@ export function mergeLog(v: GameView): LogLine[] {
   while (w < wheel.length) out.push(wheel[w++]);
   return out;
 }
+
+const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
 
 export class GamePage {
   private root: HTMLElement;
@@ -59,6 +64,10 @@ export class GamePage {
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
   private bagOpen = false;
   private choice = 0;  // which drawn tile is being placed (Fortune Teller draws several)
+  private turnbar!: HTMLElement;
+  // "What just happened": the moves in words (newest last) and each player's last placement
+  private moves: { turn: number; player: number; text: string; x: number; y: number }[] = [];
+  private movesUpTo = 0;
 
   constructor(parent: HTMLElement, private id: string) {
     this.root = h('div', { class: 'game-page' });
@@ -66,16 +75,22 @@ export class GamePage {
   }
 
   async start() {
+    const link = (href: string, name: string, text: string, extra: Record<string, unknown> = {}) => {
+      const a = h('a', { href, class: 'btn ghost', title: text, ...extra }, icon(name), h('span', { class: 'label' }, text));
+      return a;
+    };
     const header = h('header', { class: 'topbar' },
       h('a', { href: '#/', class: 'brand' }, 'Carcassonne'),
       h('span', { class: 'game-id' }, `game ${this.id}`),
       h('span', { class: 'spacer' }),
-      h('a', { href: `#/replay/${this.id}`, class: 'btn ghost' }, 'Replay'),
-      h('a', { href: api.recordUrl(this.id), class: 'btn ghost', download: `carcassonne-${this.id}.json` }, 'Download record'),
+      h('button', { class: 'btn ghost', type: 'button', title: 'Rules', 'data-testid': 'help-open', onclick: () => openHelp('turn', this.helpSets()) }, icon('help'), h('span', { class: 'label' }, 'Rules')),
+      link(`#/replay/${this.id}`, 'replay', 'Replay'),
+      link(api.recordUrl(this.id), 'download', 'Download record', { download: `carcassonne-${this.id}.json`, 'data-testid': 'download-record' }),
     );
     const boardWrap = h('div', { class: 'board-wrap' });
-    this.side = h('aside', { class: 'side' });
-    this.root.append(header, h('div', { class: 'game-main' }, boardWrap, this.side));
+    this.side = h('aside', { class: 'side', 'aria-label': 'Scores and game log' });
+    this.turnbar = h('section', { class: 'turnbar', 'aria-label': 'Your move', 'data-testid': 'turnbar' });
+    this.root.append(header, h('main', { class: 'game-main' }, h('div', { class: 'stage' }, boardWrap, this.turnbar), this.side));
     this.board = new BoardView(boardWrap, {
       onCellClick: (x, y) => this.clickCell(x, y),
       onSpotClick: (seg) => this.clickSpot(seg),
@@ -84,10 +99,15 @@ export class GamePage {
       onCrownClick: (space) => this.clickCrown(space),
       onPlagueClick: (f) => void this.clickPlague(f),
     });
+    const zb = (name: string, label: string, onclick: () => void, testid: string) => {
+      const b = h('button', { title: label, 'aria-label': label, type: 'button', onclick, 'data-testid': testid });
+      b.append(icon(name, 20));
+      return b;
+    };
     boardWrap.append(h('div', { class: 'zoom-buttons' },
-      h('button', { title: 'Zoom in', onclick: () => this.board.zoom(1.25) }, '+'),
-      h('button', { title: 'Zoom out', onclick: () => this.board.zoom(0.8) }, '−'),
-      h('button', { title: 'Fit the board', onclick: () => this.view && this.board.fit(this.view, true) }, '⤢'),
+      zb('plus', 'Zoom in', () => this.board.zoom(1.25), 'zoom-in'),
+      zb('minus', 'Zoom out', () => this.board.zoom(0.8), 'zoom-out'),
+      zb('fit', 'Fit the board', () => { if (this.view) this.board.fit(this.view, true); }, 'zoom-fit'),
     ));
     window.addEventListener('keydown', this.keyHandler);
     try {
@@ -97,6 +117,7 @@ export class GamePage {
       this.seenEvents = v.events.length;
       this.finalShown = v.status !== 'playing';
       await this.update(v);
+      void this.loadMoves(v);
     } catch (e) {
       this.side.replaceChildren(h('p', { class: 'error' }, `Cannot open game ${this.id}: ${(e as Error).message}`), h('a', { href: '#/' }, 'Back to the lobby'));
       return;
@@ -133,6 +154,60 @@ export class GamePage {
         }
       }, 2000);
     });
+  }
+
+  private helpSets(): string[] {
+    const v = this.view;
+    return v ? [...v.expansions, v.tileset] : [];
+  }
+
+  // The recent moves in words, from the replay API (one request per new turn; at most the last
+  // 12 turns when the page opens). Each player's last placement is outlined on the board.
+  private async loadMoves(v: GameView) {
+    const upto = v.turns_total ?? v.turn;
+    if (upto <= this.movesUpTo) {
+      if (upto < this.movesUpTo) {  // undo: forget the moves taken back
+        this.moves = this.moves.filter((m) => m.turn <= upto);
+        this.movesUpTo = upto;
+        this.showMoves();
+      }
+      return;
+    }
+    const from = Math.max(this.movesUpTo + 1, upto - 11);
+    this.movesUpTo = upto;
+    const names = (v.players ?? []).map((p) => p.name);
+    const segName = (space: string) => v.wheel?.segments.find((s) => s.crowns.some((c) => c.space === space))?.name ?? 'the wheel';
+    try {
+      const got = await Promise.all(Array.from({ length: upto - from + 1 }, (_, i) => api.replay(this.id, from + i)));
+      for (const r of got) {
+        if (!r.move || this.moves.some((m) => m.turn === r.replay_turn)) continue;
+        this.moves.push({ turn: r.replay_turn ?? 0, player: r.move.player, x: r.move.x, y: r.move.y,
+          text: moveWords(r, names, (id) => this.board.tile(id), segName) });
+      }
+      this.moves.sort((a, b) => a.turn - b.turn);
+      this.moves = this.moves.slice(-30);
+    } catch {
+      /* the moves log is a help, not needed to play */
+    }
+    this.showMoves();
+  }
+
+  private showMoves() {
+    const last = new Map<number, { x: number; y: number; player: number }>();
+    for (const m of this.moves) last.set(m.player, { x: m.x, y: m.y, player: m.player });
+    this.board.setLastMoves([...last.values()]);
+    this.renderPlacement();
+    const box = this.side.querySelector('[data-testid="moves"]');
+    if (box) box.replaceWith(this.movesBox());
+  }
+
+  private movesBox(): HTMLElement {
+    const box = h('ol', { class: 'moves', 'data-testid': 'moves', 'aria-label': 'Recent moves', tabindex: 0 });
+    const list = [...this.moves].reverse().slice(0, 12);
+    if (!list.length) box.append(h('li', { class: 'muted' }, 'No tile placed yet.'));
+    for (const m of list)
+      box.append(h('li', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[m.player % PLAYER_COLORS.length]}` }), m.text, h('small', {}, ` · turn ${m.turn}`)));
+    return box;
   }
 
   private myTokens() {
@@ -175,19 +250,21 @@ export class GamePage {
       for (const ev of v.events.slice(this.seenEvents)) {
         if (ev.final) continue;
         if (wgeo && WHEEL_WIDE.has(ev.kind)) {  // Fortuna, the storm, crown spaces: over the wheel
-          this.board.floatAt(wgeo.cx, wgeo.cy - wgeo.r * 0.35 + 30 * onWheel++, `+${ev.points}`, PLAYER_COLORS[ev.player % PLAYER_COLORS.length]);
+          this.board.floatAt(wgeo.cx, wgeo.cy - wgeo.r - 14 - 30 * onWheel++, `+${ev.points}`, PLAYER_COLORS[ev.player % PLAYER_COLORS.length]);
           continue;
         }
         const k = onCell.get(`${ev.x},${ev.y}`) ?? 0;
         onCell.set(`${ev.x},${ev.y}`, k + 1);
         this.board.floatText(ev.x, ev.y, `+${ev.points}`, PLAYER_COLORS[ev.player % PLAYER_COLORS.length], k);
+        if (k === 0) this.board.highlightCell(ev.x, ev.y, PLAYER_COLORS[ev.player % PLAYER_COLORS.length]);  // the scored feature's tile flashes
       }
     }
     // Wheel of Fortune: the pig moved: say where, over the wheel
     const geo = this.board.wheelGeometry;
     if (geo && prev?.wheel && v.wheel && prev.wheel.pig !== v.wheel.pig) {
       const seg = v.wheel.segments[v.wheel.pig];
-      this.board.floatAt(geo.cx, geo.cy + geo.r * 0.45, `→ ${seg?.name ?? ''}`, '#ad1457', 'float-wheel');
+      // under the wheel, clear of the pig (which points at its segment from the centre)
+      this.board.floatAt(geo.cx, geo.cy + geo.r + 30, `the pig: ${seg?.name ?? ''}`, '#ad1457', 'float-wheel');
     }
     if (v.events.length < this.seenEvents) this.finalShown = false;  // undo
     this.seenEvents = v.events.length;
@@ -210,6 +287,7 @@ export class GamePage {
     }
     this.renderPlacement();
     this.renderSide();
+    if (!prev || prev.turn !== v.turn || (prev.turns_total ?? 0) !== (v.turns_total ?? 0)) void this.loadMoves(v);
     if (v.status === 'finished' && !this.finalShown) {
       this.finalShown = true;
       this.showFinal(v);
@@ -436,16 +514,75 @@ export class GamePage {
     }
   }
 
+  // Keyboard play: arrows move the tile between the legal squares, R turns it, F chooses the
+  // next follower spot (then none), Enter places it, Escape cancels; + - zoom; ? the rules.
   private onKey(e: KeyboardEvent) {
-    if ((e.target as HTMLElement)?.tagName === 'INPUT') return;
+    const t = e.target as HTMLElement;
+    if (t && (['INPUT', 'SELECT', 'TEXTAREA'].includes(t.tagName) || t.isContentEditable)) return;
+    if (document.querySelector('.overlay')) return;  // a dialog is open: its own keys
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const arrows: Record<string, [number, number]> = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
     if (e.key === 'r' || e.key === 'R') this.rotate(e.shiftKey ? -1 : 1);
-    else if (e.key === 'Enter') void this.confirm();
-    else if (e.key === 'Escape') {
+    else if (e.key in arrows) {
+      if (!this.myTurn() || !this.legal) return;
+      e.preventDefault();
+      this.moveByKey(...arrows[e.key]);
+    } else if (e.key === 'f' || e.key === 'F') this.nextSpot();
+    else if (e.key === 'Enter') {
+      // Enter on a focused button or link does what it says; elsewhere it places the tile
+      if (t && (t.tagName === 'BUTTON' || t.tagName === 'A' || t.getAttribute('role') === 'button')) {
+        if (t.classList.contains('legal-cell')) { e.preventDefault(); const x = Number(t.getAttribute('data-x')), y = Number(t.getAttribute('data-y')); this.clickCell(x, y); }
+        return;
+      }
+      void this.confirm();
+    } else if (e.key === 'Escape') {
       this.pending = null;
       this.placementFields = {};
       this.renderPlacement();
       this.renderSide();
+    } else if (e.key === '+' || e.key === '=') this.board.zoom(1.25);
+    else if (e.key === '-') this.board.zoom(0.8);
+    else if (e.key === '?') openHelp('keys', this.helpSets());
+  }
+
+  // The nearest legal square in a direction (or the first one when no tile is placed yet).
+  private moveByKey(dx: number, dy: number) {
+    const cells = [...new Map(this.choicePlacements().map((p) => [`${p.x},${p.y}`, p])).values()];
+    if (!cells.length) return;
+    let next = cells[0];
+    if (this.pending) {
+      const { x, y } = this.pending;
+      let best = Infinity;
+      for (const c of cells) {
+        const ax = c.x - x, ay = c.y - y;
+        const along = ax * dx + ay * dy;
+        if (along <= 0) continue;
+        const d = along + 2 * Math.abs(ax * dy - ay * dx);
+        if (d < best) { best = d; next = c; }
+      }
+      if (best === Infinity) return;
+    } else {
+      const last = this.view?.last ?? { x: 0, y: 0 };
+      next = cells.reduce((a, c) => (Math.hypot(c.x - last.x, c.y - last.y) < Math.hypot(a.x - last.x, a.y - last.y) ? c : a));
     }
+    this.pending = null;
+    this.clickCell(next.x, next.y);
+    this.board.ensureVisible(this.view!, [next]);
+  }
+
+  // F: the next follower spot of the tile being placed, then none again.
+  private nextSpot() {
+    const pl = this.pendingPlacement();
+    if (!this.pending || !pl) return;
+    const segs = pl.meeples.map((m) => m.seg);
+    if (!segs.length) return;
+    const i = this.pending.meeple === null ? -1 : segs.indexOf(this.pending.meeple);
+    this.pending.meeple = i + 1 < segs.length ? segs[i + 1] : null;
+    this.pending.ret = null;
+    this.pending.crown = null;
+    this.placementFields = {};
+    this.renderPlacement();
+    this.renderSide();
   }
 
   private renderPlacement() {
@@ -471,68 +608,90 @@ export class GamePage {
     this.board.renderPlacement(mine ? this.choiceTile() : null, mine ? this.choicePlacements() : [], this.pending, v.current_player, this.previewRot, fruit);
   }
 
+  // Seats played on this screen: more than one is a hot-seat game (names instead of "you").
+  private localSeats(): number {
+    return Object.keys(this.myTokens()).length;
+  }
+
   private renderSide() {
     const v = this.view;
     if (!v) return;
     const players = v.players ?? [];
     const mine = this.myTokens();
+    const hotSeat = this.localSeats() > 1;
+    const sets = this.helpSets();
+    const tap = coarsePointer() ? 'tap' : 'click';
     const parts: HTMLElement[] = [];
+    const bar: HTMLElement[] = [];
     const ctx: ExpansionContext = {
       view: v, legal: this.legal, myTurn: this.myTurn(v), pending: this.pendingContext(), moveFields: this.moveFields(),
       setMoveFields: (f, scope) => this.setMoveFields(f, scope),
     };
 
-    // status line
+    // status line (with the rules for the situation one tap away)
     let status: HTMLElement;
+    let helpAt = 'turn';
     if (v.status === 'finished') {
       const names = (v.winners ?? []).map((w) => players[w]?.name).join(' and ');
       status = h('div', { class: 'status done', 'data-testid': 'status' }, v.end_reason ? `Game over: ${v.end_reason}. ` : 'Game over. ', names ? `${names} ${v.winners!.length > 1 ? 'win' : 'wins'}!` : '');
+      helpAt = 'end';
     } else if (v.status === 'view') {
       status = h('div', { class: 'status', 'data-testid': 'status' }, 'Viewing an uploaded game');
     } else if ((v.thinking ?? -1) >= 0) {
       status = h('div', { class: 'status thinking', 'data-testid': 'status' }, h('span', { class: 'spinner' }), `${players[v.thinking!]?.name} is thinking…`);
     } else if (v.phase === 'plague' && this.myTurn(v)) {
-      const who = Object.keys(mine).length > 1 ? `${players[v.current_player]?.name}: ` : '';
-      status = h('div', { class: 'status mine plague', 'data-testid': 'status' }, `${who}The Plague: take back one of your followers (click a ringed follower on the land)`);
+      const who = hotSeat ? `${players[v.current_player]?.name}: ` : '';
+      status = h('div', { class: 'status mine plague', 'data-testid': 'status' }, `${who}The Plague: take back one of your followers (${tap} a ringed follower on the land)`);
+      helpAt = 'wheel';
     } else if (v.phase === 'plague') {
       const p = players[v.current_player];
       status = h('div', { class: 'status plague', 'data-testid': 'status' }, `The Plague: waiting for ${p?.name ?? '…'} to take back a follower`);
+      helpAt = 'wheel';
     } else if (this.myTurn(v) && (this.legal?.choices?.length ?? 0) > 0 && !this.choicePlacements().length) {
-      const who = Object.keys(mine).length > 1 ? `${players[v.current_player]?.name}, your turn` : 'Your turn';
+      const who = hotSeat ? `${players[v.current_player]?.name}, your turn` : 'Your turn';
       status = h('div', { class: 'status mine', 'data-testid': 'status' }, `${who}: choose the tile to place (a wheel tile turns the wheel first)`);
+      helpAt = 'wheel';
     } else if (this.myTurn(v)) {
-      const who = Object.keys(mine).length > 1 ? `${players[v.current_player]?.name}, your turn` : 'Your turn';
+      const who = hotSeat ? `${players[v.current_player]?.name}, your turn` : 'Your turn';
       const fruitOffered = this.pending?.meeple != null && !!this.pendingPlacement()?.fruit;
-      const what = this.pending ? (fruitOffered ? 'choose a fruit action, then confirm' : this.pending.meeple !== null || this.pending.ret || this.pending.crown ? 'confirm the move' : 'choose a follower spot or confirm') : 'click a highlighted square';
+      const what = this.pending ? (fruitOffered ? 'choose a fruit action, then confirm' : this.pending.meeple !== null || this.pending.ret || this.pending.crown ? 'confirm the move' : `${tap} a circle for a follower, or confirm`) : `${tap} a highlighted square`;
       status = h('div', { class: 'status mine', 'data-testid': 'status' }, `${who}: ${what}`);
+      if (fruitOffered) helpAt = 'fruit-trees';
     } else {
       const p = players[v.current_player];
-      status = h('div', { class: 'status', 'data-testid': 'status' }, `Waiting for ${p?.name ?? '…'}${p?.type === 'remote' && !p.joined ? ' (has not joined yet)' : ''}`);
+      status = h('div', { class: 'status', 'data-testid': 'status', role: 'status' }, `Waiting for ${p?.name ?? '…'}${p?.type === 'remote' && !p.joined ? ' (has not joined yet)' : ''}`);
     }
-    parts.push(status);
+    bar.push(h('div', { class: 'status-row' }, status, helpButton(helpAt, sets, 'Rules for this situation')));
+
+    // the scores at a glance (under the board on a phone; the full scoreboard is in the side panel)
+    bar.push(h('div', { class: 'score-strip', 'data-testid': 'scores-strip' }, ...players.map((p, i) => h('span', {
+      class: `chip-score${v.current_player === i && v.status === 'playing' ? ' current' : ''}`, title: `${p.name}: ${v.scores[i]} points, ${v.supply[i]} followers left`,
+    }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i % PLAYER_COLORS.length]}` }), h('span', { class: 'chip-name' }, p.name), h('b', {}, String(v.scores[i]))))));
 
     // scoreboard
     const sb = h('div', { class: 'scoreboard', 'data-testid': 'scoreboard' });
     players.forEach((p, i) => {
       const color = PLAYER_COLORS[i % PLAYER_COLORS.length];
-      const icon = h('span', { class: 'chip' });
+      const chip = h('span', { class: 'chip' });
       const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
       svg.setAttribute('viewBox', '-12 -12 24 24');
       svg.setAttribute('width', '22');
       svg.setAttribute('height', '22');
+      svg.setAttribute('aria-hidden', 'true');
       svg.append(meeple(color, 0, 0));
-      icon.append(svg);
-      const who = p.type === 'ai' ? `computer · ${p.ai}` : mine[i] ? 'you' : p.type === 'remote' ? (p.joined ? 'friend' : 'invited') : 'human';
+      chip.append(svg);
+      const who = p.type === 'ai' ? `computer · ${p.ai}` : mine[i] ? (hotSeat ? 'plays on this screen' : 'you') : p.type === 'remote' ? (p.joined ? 'friend' : 'invited') : 'human';
       const extra = activePanels(v).map((x) => x.playerInfo?.(v, i) ?? null).filter((x): x is HTMLElement => !!x);
       const row = h('div', { class: `player${v.current_player === i && v.status === 'playing' ? ' current' : ''}${p.resigned ? ' resigned' : ''}`, 'data-testid': `player-${i}` },
-        icon,
-        h('div', { class: 'pname' }, h('b', {}, p.name), h('small', {}, who + (p.resigned ? ' · resigned' : '')), ...extra),
+        chip,
+        h('div', { class: 'pname' }, h('b', {}, p.name), h('small', { 'data-testid': `seat-label-${i}` }, who + (p.resigned ? ' · resigned' : '')), ...extra),
         h('div', { class: 'followers', title: 'followers left' }, `${v.supply[i]}`, h('small', {}, ' left')),
         h('div', { class: 'score', 'data-testid': `score-${i}` }, String(v.scores[i])),
       );
       sb.append(row);
     });
     parts.push(sb);
+    parts.push(this.scoreTrack(v));
     parts.push(h('div', { class: 'tiles-left', 'data-testid': 'tiles-left' }, `Tiles left: ${v.bag}`, h('small', {}, ` of ${v.total_tiles}`), ` · turn ${v.turn + (v.status === 'playing' ? 1 : 0)}`));
     if (v.bag_counts && v.bag > 0) {
       const det = h('details', { class: 'bag' }, h('summary', {}, 'What is left in the bag')) as HTMLDetailsElement;
@@ -541,7 +700,7 @@ export class GamePage {
         if (det.querySelector('.bag-grid')) return;
         const grid = h('div', { class: 'bag-grid' });
         for (const [id, n] of Object.entries(v.bag_counts!)) {
-          const cell = h('div', { class: 'bag-tile', title: this.board.tile(id)?.note ?? id }, tilePreview(this.board.tile(id), 0, 38), h('span', {}, `×${n}`));
+          const cell = h('div', { class: 'bag-tile', title: describeTile(this.board.tile(id)) }, tilePreview(this.board.tile(id), 0, 38), h('span', {}, `×${n}`));
           grid.append(cell);
         }
         det.append(grid);
@@ -559,22 +718,28 @@ export class GamePage {
       const plague = v.phase === 'plague';
       const canAct = this.myTurn(v) && !plague;
       const owner = players[v.turn_player ?? v.current_player]?.name ?? '';
-      const box = h('div', { class: 'drawn' },
-        h('div', { class: 'drawn-title' }, canAct ? 'Your tile' : plague ? `${owner}'s tile (placed after the Plague)` : `${owner}'s tile`),
-        h('div', { class: 'drawn-body' }, tilePreview(t, rot, 110)),
+      const box = h('div', { class: `drawn${canAct ? ' acting' : ''}` },
+        h('div', { class: 'drawn-title' }, canAct ? (hotSeat ? `${owner}'s tile` : 'Your tile') : plague ? `${owner}'s tile (placed after the Plague)` : `${owner}'s tile`),
       );
-      box.querySelector('.tile-preview')?.setAttribute('data-testid', 'drawn-tile');
+      const preview = tilePreview(t, rot, canAct ? 84 : 64);
+      preview.setAttribute('data-testid', 'drawn-tile');
+      preview.setAttribute('role', 'img');
+      preview.setAttribute('aria-label', describeTile(t));
+      const body = h('div', { class: 'drawn-body' }, preview);
+      box.append(body);
       const drawn = v.drawn ?? [];
       if (drawn.length > 1) {
         // Fortune Teller: several tiles drawn, the player places one, the others go back
-        const pick = h('div', { class: 'drawn-choice' }, h('small', {}, canAct ? 'Choose the tile to place:' : 'Drawn tiles:'));
+        const pick = h('div', { class: 'drawn-choice' }, h('small', {}, canAct ? 'Choose the tile to place:' : 'Drawn tiles:'), helpButton('fortune-teller', sets, 'Rules: the Fortune Teller'));
         const chosen = v.chosen ?? -1;
         drawn.forEach((d, i) => {
+          const dt = this.board.tile(d.tile);
+          const label = d.placeable ? `Place ${describeTile(dt)}${d.wheel ? ` (a wheel tile: the pig moves ${d.wheel})` : ''}` : `${describeTile(dt)}: fits nowhere`;
           const b = h('button', {
             class: `choice-tile${i === this.choice ? ' chosen' : ''}`, disabled: !canAct || !d.placeable || (chosen >= 0 && i !== chosen),
-            title: d.placeable ? `Place ${d.tile}${d.wheel ? ` (wheel tile: the pig moves ${d.wheel})` : ''}` : `${d.tile} fits nowhere`, 'data-testid': `choose-${i}`,
+            title: label, 'aria-label': label, 'aria-pressed': i === this.choice ? 'true' : 'false', 'data-testid': `choose-${i}`, type: 'button',
             onclick: () => this.choose(i),
-          }, tilePreview(this.board.tile(d.tile), 0, 44));
+          }, tilePreview(dt, 0, 44));
           pick.append(b);
         });
         box.append(pick);
@@ -582,8 +747,8 @@ export class GamePage {
         const wheelChoice = canAct ? this.legal?.choices?.find((c) => c.choice === this.choice) : undefined;
         if (wheelChoice) {
           box.append(h('div', { class: 'wheel-choose' },
-            h('p', { class: 'hint' }, `${wheelChoice.tile} is a wheel tile: choosing it turns the wheel first (the pig moves ${wheelChoice.wheel}), then you place it.`),
-            h('button', { class: 'btn primary', 'data-testid': 'choose-wheel-tile', disabled: this.sending, onclick: () => void this.chooseWheelTile(wheelChoice.choice) }, `Play ${wheelChoice.tile} and turn the wheel`)));
+            h('p', { class: 'hint' }, `This is a wheel tile: choosing it turns the wheel first (the pig moves ${wheelChoice.wheel}), then you place it.`),
+            h('button', { class: 'btn primary', 'data-testid': 'choose-wheel-tile', disabled: this.sending, onclick: () => void this.chooseWheelTile(wheelChoice.choice) }, 'Play this tile and turn the wheel')));
         }
       }
       if (canAct) {
@@ -598,30 +763,30 @@ export class GamePage {
         } else if (this.pending?.ret) {
           choice = this.pending.ret.at.startsWith('crown:') ? 'take a follower back from the wheel (Festival)' : 'take a follower back (Festival)';
         }
+        body.append(h('div', { class: 'rotate-buttons' },
+          iconButton('rotate-left', 'Turn left (Shift+R)', { onclick: () => this.rotate(-1), 'data-testid': 'rotate-left' }),
+          iconButton('rotate-right', 'Turn right (R)', { 'data-testid': 'rotate', onclick: () => this.rotate(1) })));
         box.append(
-          h('div', { class: 'row' },
-            h('button', { class: 'btn', title: 'Rotate left (Shift+R)', onclick: () => this.rotate(-1) }, '⟲'),
-            h('button', { class: 'btn', title: 'Rotate right (R)', 'data-testid': 'rotate', onclick: () => this.rotate(1) }, '⟳'),
-          ),
           this.pending
-            ? h('div', { class: 'choice' }, `At (${this.pending.x}, ${this.pending.y}), ${choice}.`,
+            ? h('div', { class: 'choice', 'data-testid': 'choice' }, `Here: ${choice}.`,
               ((pl?.meeples.length ?? 0) > 0 || (pl?.crowns?.length ?? 0) > 0) && v.supply[v.current_player] > 0
-                ? h('small', {}, (pl?.crowns?.length ?? 0) > 0 ? ' Click a circle on the tile or a free crown space on the wheel to place a follower.' : ' Click a circle on the tile to place a follower.') : '')
-            : h('div', { class: 'choice' }, t?.note ?? ''),
+                ? h('small', {}, (pl?.crowns?.length ?? 0) > 0 ? ` ${cap(tap)} a circle on the tile, or a free crown space on the wheel, for a follower. ${cap(tap)} the tile to turn it.` : ` ${cap(tap)} a circle on the tile for a follower. ${cap(tap)} the tile to turn it.`) : h('small', {}, ` ${cap(tap)} the tile to turn it.`))
+            : h('div', { class: 'choice', 'data-testid': 'choice' }, `${describeTile(t)[0].toUpperCase()}${describeTile(t).slice(1)}.`),
           ...activePanels(v).map((p) => p.choice?.(ctx) ?? null).filter((x): x is HTMLElement => !!x),
-          h('div', { class: 'row' },
-            h('button', { class: 'btn primary', 'data-testid': 'confirm', disabled: !this.pending || this.sending, onclick: () => void this.confirm() }, 'Place tile ⏎'),
-            h('button', { class: 'btn', disabled: !this.pending, onclick: () => { this.pending = null; this.placementFields = {}; this.renderPlacement(); this.renderSide(); } }, 'Cancel'),
+          h('div', { class: 'row confirm-row' },
+            h('button', { class: 'btn primary big-confirm', 'data-testid': 'confirm', disabled: !this.pending || this.sending, onclick: () => void this.confirm() }, icon('check'), 'Place tile'),
+            h('button', { class: 'btn', 'data-testid': 'cancel', disabled: !this.pending, onclick: () => { this.pending = null; this.placementFields = {}; this.renderPlacement(); this.renderSide(); } }, 'Cancel'),
           ),
         );
       }
-      parts.push(box);
+      bar.push(box);
     }
 
     // expansion panels
     for (const p of activePanels(v)) {
       const node = p.render(ctx);
-      if (node) parts.push(h('div', { class: 'panel' }, h('h4', {}, p.title), node));
+      const section = p.expansion === 'wheel-of-fortune' ? 'wheel' : p.expansion;
+      if (node) parts.push(h('div', { class: 'panel' }, h('div', { class: 'panel-head' }, h('h4', {}, p.title), helpButton(section, sets, `Rules: ${p.title}`)), node));
     }
 
     // actions
@@ -640,15 +805,21 @@ export class GamePage {
         const box = h('div', { class: 'panel invites' }, h('h4', {}, 'Invite your friends'));
         for (const p of invites) {
           const url = `${location.origin}/#/game/${this.id}/${links[p.seat]}`;
-          const input = h('input', { value: url, readonly: true, onclick: (e: Event) => (e.target as HTMLInputElement).select() });
-          box.append(h('div', { class: 'invite' }, h('span', {}, `${p.name}: `), input));
+          const input = h('input', { value: url, readonly: true, 'aria-label': `Join link for ${p.name}`, onclick: (e: Event) => (e.target as HTMLInputElement).select() }) as HTMLInputElement;
+          const copy = h('button', { class: 'btn', type: 'button', 'data-testid': `copy-link-${p.seat}`, title: `Copy ${p.name}'s join link`,
+            onclick: async () => { toast((await copyText(url, input)) ? `Link for ${p.name} copied: send it to them` : 'Select the link and copy it'); } }, icon('link'), 'Copy link');
+          box.append(h('div', { class: 'invite' }, h('span', {}, `${p.name}: `), h('div', { class: 'invite-row' }, input, copy)));
         }
         parts.push(box);
       }
     }
 
+    // what just happened: the recent moves in words
+    parts.push(h('h4', {}, 'Recent moves'), this.movesBox());
+    // the points by category, with the rules of each
+    parts.push(h('div', { class: 'panel-head' }, h('h4', {}, 'Points by kind'), helpButton('roads', sets, 'Rules: what each feature scores')), this.breakdownTable(v, true));
     // log
-    const log = h('div', { class: 'log', 'data-testid': 'log' });
+    const log = h('div', { class: 'log', 'data-testid': 'log', tabindex: 0, role: 'log', 'aria-label': 'Scoring' });
     const evs = mergeLog(v).reverse();
     if (!evs.length) log.append(h('div', { class: 'muted' }, 'No points scored yet.'));
     for (const e of evs.slice(0, 60)) {
@@ -659,8 +830,75 @@ export class GamePage {
         words(e.text), h('small', {}, final ? '' : ` · turn ${e.turn}`)));
     }
     parts.push(h('h4', {}, 'Scoring'), log);
-    if (v.status === 'finished') parts.push(h('div', { class: 'row' }, h('button', { class: 'btn', onclick: () => this.showFinal(v) }, 'Show final scoring'), h('a', { class: 'btn', href: '#/' }, 'New game')));
+    if (v.status === 'finished') parts.push(h('div', { class: 'row' }, h('button', { class: 'btn', 'data-testid': 'show-final', onclick: () => this.showFinal(v) }, 'Show final scoring'), h('a', { class: 'btn', href: '#/' }, 'New game')));
+    // keyboard users keep their place: the control that had the focus has it again
+    const active = document.activeElement as HTMLElement | null;
+    const inPanels = !!active && (this.turnbar.contains(active) || this.side.contains(active));
+    const key = inPanels ? active!.getAttribute('data-testid') ?? active!.getAttribute('title') : null;
+    this.turnbar.replaceChildren(...bar);
     this.side.replaceChildren(...parts);
+    if (key) {
+      const again = [...this.root.querySelectorAll<HTMLElement>('[data-testid], [title]')]
+        .find((e) => e.getAttribute('data-testid') === key || (!e.hasAttribute('data-testid') && e.getAttribute('title') === key));
+      if (again && !(again as HTMLButtonElement).disabled) again.focus();
+    }
+  }
+
+  // Points per player and kind of feature, with the total: a row per player (the final
+  // scoring), or a row per kind and a column per player (`byKind`, the narrow side panel).
+  private breakdownTable(v: GameView, byKind = false): HTMLElement {
+    const players = v.players ?? [];
+    const { cats, points } = breakdown(v);
+    const dot = (i: number) => h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i % PLAYER_COLORS.length]}` });
+    const table = byKind
+      ? h('table', { class: 'breakdown by-kind', 'data-testid': 'breakdown' },
+        h('caption', { class: 'sr-only' }, 'Points by kind of feature'),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Kind'), ...players.map((p, i) => h('th', { scope: 'col', title: p.name }, dot(i), h('span', { class: 'col-name' }, p.name))))),
+        h('tbody', {}, ...cats.map((c) => h('tr', {}, h('th', { scope: 'row', 'data-cat': c }, CATEGORY_LABELS[c] ?? c),
+          ...players.map((_, i) => h('td', { 'data-cat': c, 'data-player': i }, String(points[c][i]))))),
+        h('tr', { class: 'total-row' }, h('th', { scope: 'row' }, 'Total'), ...players.map((_, i) => h('td', { class: 'total', 'data-player': i }, String(v.scores[i]))))))
+      : h('table', { class: 'breakdown', 'data-testid': 'breakdown' },
+        h('caption', { class: 'sr-only' }, 'Points by kind of feature'),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), ...cats.map((c) => h('th', { scope: 'col', 'data-cat': c }, CATEGORY_LABELS[c] ?? c)), h('th', { scope: 'col' }, 'Total'))),
+        h('tbody', {}, ...players.map((p, i) => h('tr', {},
+          h('th', { scope: 'row' }, dot(i), p.name),
+          ...cats.map((c) => h('td', { 'data-cat': c, 'data-player': i }, String(points[c][i]))),
+          h('td', { class: 'total', 'data-player': i }, String(v.scores[i]))))));
+    return h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Points by kind' }, table);
+  }
+
+  // The score track: 50 spaces as on the box's board; a marker past 50 shows how many laps.
+  private scoreTrack(v: GameView): HTMLElement {
+    const players = v.players ?? [];
+    const W = 300, H = 34, pad = 6;
+    const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+    svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
+    svg.setAttribute('class', 'score-track');
+    svg.setAttribute('role', 'img');
+    svg.setAttribute('aria-label', `Score track: ${players.map((p, i) => `${p.name} ${v.scores[i]}`).join(', ')}`);
+    svg.setAttribute('data-testid', 'points-track');
+    const x = (s: number) => pad + ((s % 50) / 49) * (W - 2 * pad);
+    const add = (tag: string, attrs: Record<string, string | number>) => {
+      const e = document.createElementNS('http://www.w3.org/2000/svg', tag);
+      for (const [k, val] of Object.entries(attrs)) e.setAttribute(k, String(val));
+      svg.append(e);
+      return e;
+    };
+    add('line', { x1: pad, y1: H / 2, x2: W - pad, y2: H / 2, stroke: '#b9a888', 'stroke-width': 3 });
+    for (let s = 0; s < 50; s += 5) add('line', { x1: x(s), y1: H / 2 - (s % 10 ? 3 : 6), x2: x(s), y2: H / 2 + (s % 10 ? 3 : 6), stroke: '#8d7b5e', 'stroke-width': 1 });
+    const seen = new Map<number, number>();
+    players.forEach((p, i) => {
+      const s = v.scores[i];
+      const k = seen.get(s % 50) ?? 0;
+      seen.set(s % 50, k + 1);
+      const cx = x(s), cy = H / 2 + (k % 2 ? 7 : -7) * Math.min(1, k);
+      add('circle', { cx, cy, r: 6, fill: PLAYER_COLORS[i % PLAYER_COLORS.length], stroke: '#fff', 'stroke-width': 1.5, 'data-player': i, 'data-score': s });
+      if (s >= 50) {
+        const t = add('text', { x: cx, y: cy + 3, 'text-anchor': 'middle', 'font-size': 8, 'font-weight': 700, fill: '#fff' });
+        t.textContent = String(Math.floor(s / 50));
+      }
+    });
+    return h('div', { class: 'track-wrap' }, svg);
   }
 
   // The end-of-game scoring, one feature at a time, with running totals.
@@ -669,21 +907,30 @@ export class GamePage {
     const finals = v.events.filter((e) => e.final);
     const totals = [...v.scores];
     for (const e of finals) totals[e.player] -= e.points;
+    document.querySelector('[data-testid="final-scoring"]')?.remove();
     const overlay = h('div', { class: 'overlay', 'data-testid': 'final-scoring' });
-    const card = h('div', { class: 'card final-card' });
+    const card = h('div', { class: 'card final-card', role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Final scoring' });
     const tableRows = players.map((p, i) => h('tr', {}, h('td', {}, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i % PLAYER_COLORS.length]}` }), p.name), h('td', { class: 'num', 'data-final-score': i }, String(totals[i]))));
-    const list = h('div', { class: 'final-list' });
+    const list = h('div', { class: 'final-list', tabindex: 0, role: 'log', 'aria-label': 'Final scoring, feature by feature' });
     const title = h('h2', {}, v.end_reason ? `Game over: ${v.end_reason}` : 'Final scoring');
-    const skip = h('button', { class: 'btn' }, 'Show all');
-    const close = h('button', { class: 'btn primary', onclick: () => overlay.remove() }, 'Close');
-    card.append(title, h('table', { class: 'final-table' }, ...tableRows), list, h('div', { class: 'row' }, skip, close));
+    const skip = h('button', { class: 'btn', 'data-testid': 'final-skip' }, 'Show all');
+    const close = h('button', { class: 'btn primary', 'data-testid': 'final-close', onclick: () => overlay.remove() }, 'Close');
+    const byKind = h('div', { class: 'final-breakdown' });
+    card.append(title, h('table', { class: 'final-table' }, ...tableRows), list, byKind, h('div', { class: 'row' }, skip, close));
     overlay.append(card);
     this.root.append(overlay);
     let i = 0;
     let timer = 0;
+    let finished = false;
+    // once: the winner line and the points by kind; "Show all" has nothing left to do
     const finish = () => {
+      if (finished) return;
+      finished = true;
+      skip.remove();
       const w = (v.winners ?? []).map((k) => players[k]?.name).join(' and ');
-      if (w) list.append(h('div', { class: 'winner' }, `🏆 ${w} ${v.winners!.length > 1 ? 'win' : 'wins'} with ${Math.max(...v.scores)} points`));
+      if (w) list.append(h('div', { class: 'winner', 'data-testid': 'winner' }, icon('trophy', 22), ` ${w} ${v.winners!.length > 1 ? 'win' : 'wins'} with ${Math.max(...v.scores)} points`));
+      list.scrollTop = list.scrollHeight;
+      byKind.append(h('h4', {}, 'Points by kind'), this.breakdownTable(v, window.innerWidth < 600));
     };
     const step = () => {
       if (i >= finals.length) { finish(); return; }
@@ -693,7 +940,7 @@ export class GamePage {
       list.append(h('div', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }), words(e.text.replace(' (final scoring)', ''))));
       list.scrollTop = list.scrollHeight;
       this.board.highlightCell(e.x, e.y, PLAYER_COLORS[e.player % PLAYER_COLORS.length]);
-      timer = window.setTimeout(step, 650);
+      timer = window.setTimeout(step, prefersReducedMotion() ? 120 : 650);
     };
     skip.addEventListener('click', () => {
       clearTimeout(timer);
@@ -704,9 +951,9 @@ export class GamePage {
       }
       tableRows.forEach((r, k) => ((r.querySelector('.num') as HTMLElement).textContent = String(totals[k])));
       finish();
-      skip.remove();
     });
     if (!finals.length) list.append(h('div', { class: 'muted' }, 'Nothing left to score.'));
-    timer = window.setTimeout(step, 500);
+    timer = window.setTimeout(step, prefersReducedMotion() ? 0 : 500);
+    close.focus();
   }
 }

@@ -1,6 +1,7 @@
 // The lobby: start a game (against the computer, hot-seat, or with friends by link), the list
 // of games, and uploading a record to continue or view it.
 import { api, tokens, type CreatedGame } from './api';
+import { icon } from './icons';
 import { PLAYER_COLORS } from './tiles';
 import { h, toast } from './ui';
 
@@ -14,6 +15,29 @@ const LEVELS: [string, string][] = [
 
 interface Row { name: string; type: 'human' | 'remote' | 'ai'; ai: string }
 
+// The host's name: remembered from the last game set up here; "Player 1" until one is typed
+// (a friend must never see the host called "You").
+const NAME_KEY = 'carc.name';
+function myName(): string {
+  try {
+    return localStorage.getItem(NAME_KEY) || 'Player 1';
+  } catch {
+    return 'Player 1';
+  }
+}
+function rememberName(name: string) {
+  try {
+    if (name.trim()) localStorage.setItem(NAME_KEY, name.trim());
+  } catch {
+    /* private mode: not remembered */
+  }
+}
+// The default name of a seat of a kind (used when its kind changes and its name was a default).
+const DEFAULT_NAMES: Record<Row['type'], string> = { human: 'Player', remote: 'Friend', ai: 'Computer' };
+function isDefaultName(name: string): boolean {
+  return /^(Player \d+|Player|Friend|Friend \d+|Computer|Computer \d+|You)$/.test(name.trim());
+}
+
 function remember(g: CreatedGame) {
   for (const s of g.seats) {
     if (!s.token) continue;
@@ -24,7 +48,7 @@ function remember(g: CreatedGame) {
 
 export async function renderLobby(parent: HTMLElement) {
   const rows: Row[] = [
-    { name: 'You', type: 'human', ai: '' },
+    { name: myName(), type: 'human', ai: '' },
     { name: 'Computer', type: 'ai', ai: 'mcts:level=easy' },
   ];
   const expansions = new Set<string>();
@@ -40,6 +64,8 @@ export async function renderLobby(parent: HTMLElement) {
         tileset,
         expansions: [...expansions],
       };
+      const first = players.find((r) => r.type === 'human');
+      if (first && !isDefaultName(first.name)) rememberName(first.name);
       const g = await api.create(body);
       // the creator keeps the tokens of local seats and of friends' seats (to share their links)
       remember(g);
@@ -51,15 +77,20 @@ export async function renderLobby(parent: HTMLElement) {
 
   const drawRows = () => {
     playersBox.replaceChildren(...rows.map((r, i) => {
-      const name = h('input', { value: r.name, 'aria-label': `Player ${i + 1} name`, oninput: (e: Event) => { r.name = (e.target as HTMLInputElement).value; } });
-      const type = h('select', { 'aria-label': `Player ${i + 1} kind`, onchange: (e: Event) => { r.type = (e.target as HTMLSelectElement).value as Row['type']; if (r.type === 'ai' && !r.ai) r.ai = 'mcts:level=easy'; drawRows(); } },
+      const name = h('input', { class: 'seat-name-input', value: r.name, 'aria-label': `Player ${i + 1} name`, oninput: (e: Event) => { r.name = (e.target as HTMLInputElement).value; } });
+      const type = h('select', { class: 'seat-kind', 'aria-label': `Player ${i + 1} kind`, onchange: (e: Event) => {
+        r.type = (e.target as HTMLSelectElement).value as Row['type'];
+        if (r.type === 'ai' && !r.ai) r.ai = 'mcts:level=easy';
+        if (isDefaultName(r.name) && i > 0) r.name = r.type === 'human' ? `Player ${i + 1}` : rows.filter((x) => x.type === r.type).length > 1 ? `${DEFAULT_NAMES[r.type]} ${i + 1}` : DEFAULT_NAMES[r.type];
+        drawRows();
+      } },
         ...[['human', 'Plays here'], ['remote', 'Friend (join link)'], ['ai', 'Computer']].map(([v, t]) => h('option', { value: v, selected: r.type === v }, t)));
       const level = r.type === 'ai'
-        ? h('select', { 'aria-label': `Player ${i + 1} strength`, onchange: (e: Event) => { r.ai = (e.target as HTMLSelectElement).value; } },
+        ? h('select', { class: 'seat-level', 'aria-label': `Player ${i + 1} strength`, onchange: (e: Event) => { r.ai = (e.target as HTMLSelectElement).value; } },
           ...LEVELS.map(([v, t]) => h('option', { value: v, selected: r.ai === v }, t)))
-        : h('span', {});
-      const del = h('button', { class: 'btn ghost', title: 'Remove', disabled: rows.length <= 2, onclick: () => { rows.splice(i, 1); drawRows(); } }, '×');
-      return h('div', { class: 'seat-row' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i]}` }), name, type, level, del);
+        : h('span', { class: 'seat-level' });
+      const del = h('button', { class: 'btn ghost remove', type: 'button', title: `Remove player ${i + 1}`, 'aria-label': `Remove player ${i + 1}`, disabled: rows.length <= 2, onclick: () => { rows.splice(i, 1); drawRows(); } }, icon('close'));
+      return h('div', { class: 'seat-row', 'data-testid': `seat-row-${i}` }, h('span', { class: 'dot seat-dot', style: `background:${PLAYER_COLORS[i]}` }), name, type, level, del);
     }));
   };
   drawRows();
@@ -76,8 +107,8 @@ export async function renderLobby(parent: HTMLElement) {
       h('option', { value: 'wheel-of-fortune' }, 'The Wheel of Fortune (wheel board, pig, crown spaces, Plague)'))));
 
   const quick = h('div', { class: 'quick' },
-    h('button', { class: 'btn primary big', 'data-testid': 'play-vs-ai', onclick: () => create([{ name: 'You', type: 'human', ai: '' }, { name: 'Computer', type: 'ai', ai: 'mcts:level=easy' }]) }, 'Play against the computer'),
-    h('button', { class: 'btn big', onclick: () => create([{ name: 'Ann', type: 'human', ai: '' }, { name: 'Ben', type: 'human', ai: '' }]) }, 'Two players on this screen'),
+    h('button', { class: 'btn primary big', 'data-testid': 'play-vs-ai', onclick: () => create([{ name: myName(), type: 'human', ai: '' }, { name: 'Computer', type: 'ai', ai: 'mcts:level=easy' }]) }, 'Play against the computer'),
+    h('button', { class: 'btn big', 'data-testid': 'play-hot-seat', onclick: () => create([{ name: 'Ann', type: 'human', ai: '' }, { name: 'Ben', type: 'human', ai: '' }]) }, 'Two players on this screen'),
   );
 
   const form = h('div', { class: 'card' },
@@ -93,20 +124,54 @@ export async function renderLobby(parent: HTMLElement) {
     error,
   );
 
-  // uploads
-  const file = h('input', { type: 'file', accept: '.json,application/json' }) as HTMLInputElement;
-  const mode = h('select', {}, h('option', { value: 'continue' }, 'continue it here (hot-seat)'), h('option', { value: 'view' }, 'only view it')) as HTMLSelectElement;
+  // uploads: continue a game (each seat played here or by the computer) or only view it
+  const file = h('input', { type: 'file', accept: '.json,application/json', 'aria-label': 'Game record file' }) as HTMLInputElement;
+  const mode = h('select', { 'aria-label': 'What to do with the record', 'data-testid': 'upload-mode' }, h('option', { value: 'continue' }, 'continue it here'), h('option', { value: 'view' }, 'only view it (from the end)')) as HTMLSelectElement;
+  const uploadSeats = h('div', { class: 'seats upload-seats', 'data-testid': 'upload-seats' });
+  let upRows: Row[] = [];
+  const drawUploadSeats = () => {
+    uploadSeats.replaceChildren(...(mode.value === 'view' ? [] : upRows.map((r, i) => {
+      const type = h('select', { 'aria-label': `${r.name}: who plays`, 'data-testid': `upload-kind-${i}`, onchange: (e: Event) => { r.type = (e.target as HTMLSelectElement).value as Row['type']; drawUploadSeats(); } },
+        h('option', { value: 'human', selected: r.type === 'human' }, 'Plays here'), h('option', { value: 'ai', selected: r.type === 'ai' }, 'Computer'));
+      const level = r.type === 'ai'
+        ? h('select', { 'aria-label': `${r.name}: strength`, onchange: (e: Event) => { r.ai = (e.target as HTMLSelectElement).value; } }, ...LEVELS.map(([v, t]) => h('option', { value: v, selected: r.ai === v }, t)))
+        : h('span', {});
+      return h('div', { class: 'seat-row' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i % PLAYER_COLORS.length]}` }), h('span', { class: 'seat-name' }, r.name), type, level);
+    })));
+  };
+  mode.addEventListener('change', drawUploadSeats);
+  // the record names its players: a seat called like the computer is the computer again
+  file.addEventListener('change', async () => {
+    upRows = [];
+    const f = file.files?.[0];
+    if (f) {
+      try {
+        const rec = JSON.parse(await f.text());
+        const names: unknown = rec?.setup?.players;
+        if (Array.isArray(names)) upRows = names.slice(0, 6).map((n) => {
+          const name = String(n);
+          const ai = /^(computer|ai|bot)\b/i.test(name);
+          return { name, type: ai ? 'ai' : 'human', ai: ai ? 'mcts:level=easy' : '' } as Row;
+        });
+      } catch {
+        /* the server says what is wrong with the file when it is opened */
+      }
+    }
+    drawUploadSeats();
+  });
   const upload = h('div', { class: 'card' },
     h('h3', {}, 'Open a game record'),
     h('p', { class: 'muted' }, 'A record file (carcassonne-record/1) from this server or any other tool.'),
-    file, mode,
-    h('div', { class: 'row' }, h('button', { class: 'btn', onclick: async () => {
+    h('div', { class: 'row' }, file, mode), uploadSeats,
+    h('div', { class: 'row' }, h('button', { class: 'btn', 'data-testid': 'upload-open', onclick: async () => {
       const f = file.files?.[0];
       if (!f) { toast('Choose a file first'); return; }
       try {
-        const g = await api.upload({ record: await f.text(), mode: mode.value });
+        const body: Record<string, unknown> = { record: await f.text(), mode: mode.value };
+        if (mode.value === 'continue' && upRows.length) body.players = upRows.map((r) => ({ name: r.name, type: r.type, ai: r.type === 'ai' ? r.ai : undefined }));
+        const g = await api.upload(body);
         remember(g);
-        location.hash = mode.value === 'view' ? `#/replay/${g.id}` : `#/game/${g.id}`;
+        location.hash = mode.value === 'view' ? `#/replay/${g.id}/end` : `#/game/${g.id}`;
       } catch (e) {
         toast((e as Error).message);
       }

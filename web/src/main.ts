@@ -3,22 +3,24 @@ import { api, type GameView } from './api';
 import { BoardView, tilePreview } from './board';
 import { GamePage, mergeLog } from './game';
 import { joinSeat, renderLobby } from './lobby';
+import { icon, iconButton } from './icons';
 import { PLAYER_COLORS } from './tiles';
 import { h } from './ui';
+import { describeTile, moveWords } from './words';
 
 const app = document.getElementById('app')!;
 let current: { destroy(): void } | null = null;
 
-async function replayPage(id: string) {
+async function replayPage(id: string, atEnd = false) {
   const root = h('div', { class: 'game-page' });
   app.replaceChildren(root);
   const boardWrap = h('div', { class: 'board-wrap' });
   const side = h('aside', { class: 'side' });
   root.append(
     h('header', { class: 'topbar' }, h('a', { href: '#/', class: 'brand' }, 'Carcassonne'), h('span', { class: 'game-id' }, `replay of ${id}`), h('span', { class: 'spacer' }),
-      h('a', { href: `#/game/${id}`, class: 'btn ghost' }, 'Open the game'),
-      h('a', { href: api.recordUrl(id), class: 'btn ghost', download: `carcassonne-${id}.json` }, 'Download record')),
-    h('div', { class: 'game-main' }, boardWrap, side));
+      h('a', { href: `#/game/${id}`, class: 'btn ghost', title: 'Open the game' }, icon('play'), h('span', { class: 'label' }, 'Open the game')),
+      h('a', { href: api.recordUrl(id), class: 'btn ghost', title: 'Download record', download: `carcassonne-${id}.json` }, icon('download'), h('span', { class: 'label' }, 'Download record'))),
+    h('main', { class: 'game-main' }, h('div', { class: 'stage' }, boardWrap), side));
   const board = new BoardView(boardWrap, { onCellClick() {}, onSpotClick() {}, onReturnClick() {} });
   const first = await api.replay(id, 0);
   board.setTileSet(await api.tiles(first.tileset, first.expansions));
@@ -39,19 +41,20 @@ async function replayPage(id: string) {
         h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i % PLAYER_COLORS.length]}` }),
         h('div', { class: 'pname' }, h('b', {}, p.name)), h('div', { class: 'followers' }, `${v.supply[i]}`, h('small', {}, ' left')),
         h('div', { class: 'score', 'data-testid': `score-${i}` }, String(v.scores[i]))))),
-      mv ? h('p', { 'data-testid': 'replay-move' }, `${players[mv.player]?.name} placed ${mv.tile} at (${mv.x}, ${mv.y})${mv.meeple ? `, follower on ${mv.meeple.startsWith('crown:') ? `a crown space (${mv.meeple})` : mv.meeple}` : ''}${mv.return ? `, took back the follower ${mv.return.at.startsWith('crown:') ? `on ${mv.return.at}` : `at (${mv.return.x}, ${mv.return.y}) ${mv.return.at}`}` : ''}${mv.plague?.length ? `; the Plague took back ${mv.plague.map((p) => `(${p.x}, ${p.y}) ${p.at}`).join(', ')}` : ''}${mv.fruit_type ? `, ${mv.fruit_type} stack on the tree` : ''}${mv.fruit?.harvest ? `, harvested the tree at (${mv.fruit.harvest.x}, ${mv.fruit.harvest.y})` : ''}${mv.fruit?.sell ? `, sold ${mv.fruit.sell.join(', ')}` : ''}.`) : h('p', {}, v.wheel ? 'The Wheel of Fortune board.' : 'The start tile.'),
-      h('div', { class: 'row' },
-        h('button', { class: 'btn', onclick: () => show(0) }, '⏮'),
-        h('button', { class: 'btn', 'data-testid': 'replay-prev', onclick: () => show(turn - 1) }, '◀'),
-        h('button', { class: 'btn', onclick: () => { if (timer) { clearInterval(timer); timer = 0; } else timer = window.setInterval(() => { if (turn >= total) { clearInterval(timer); timer = 0; } else void show(turn + 1); }, 700); } }, '⏯'),
-        h('button', { class: 'btn', 'data-testid': 'replay-next', onclick: () => show(turn + 1) }, '▶'),
-        h('button', { class: 'btn', onclick: () => show(total) }, '⏭')),
-      h('input', { type: 'range', min: 0, max: total, value: turn, class: 'slider', onchange: (e: Event) => show(Number((e.target as HTMLInputElement).value)) }),
+      mv ? h('p', { 'data-testid': 'replay-move' }, moveWords(v, players.map((p) => p.name), (t) => board.tile(t), segName)) : h('p', { 'data-testid': 'replay-move' }, v.wheel ? 'The Wheel of Fortune board.' : `The start tile: ${describeTile(board.tile(v.board[0]?.tile ?? ''))}.`),
+      h('div', { class: 'row replay-buttons' },
+        iconButton('first', 'To the start', { onclick: () => show(0), 'data-testid': 'replay-first' }),
+        iconButton('prev', 'One move back', { 'data-testid': 'replay-prev', onclick: () => show(turn - 1) }),
+        iconButton(timer ? 'pause' : 'play', timer ? 'Pause' : 'Play the moves one by one', { 'data-testid': 'replay-play', onclick: () => { if (timer) { clearInterval(timer); timer = 0; void show(turn); } else timer = window.setInterval(() => { if (turn >= total) { clearInterval(timer); timer = 0; void show(turn); } else void show(turn + 1); }, 700); } }),
+        iconButton('next', 'One move on', { 'data-testid': 'replay-next', onclick: () => show(turn + 1) }),
+        iconButton('last', 'To the end', { onclick: () => show(total), 'data-testid': 'replay-last' })),
+      h('input', { type: 'range', min: 0, max: total, value: turn, class: 'slider', 'aria-label': 'Turn', 'data-testid': 'replay-slider', onchange: (e: Event) => show(Number((e.target as HTMLInputElement).value)) }),
       h('h4', {}, 'Scoring so far'),
       h('div', { class: 'log' }, ...mergeLog(v).reverse().map((e) => h('div', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }), e.text))),
     );
   };
-  await show(0);
+  const segName = (space: string) => full.wheel?.segments.find((s) => s.crowns.some((c) => c.space === space))?.name ?? 'the wheel';
+  await show(atEnd ? total : 0);
   return { destroy() { clearInterval(timer); } };
 }
 
@@ -62,6 +65,7 @@ async function tilesPage(tileset: string, expansions: string[]) {
   for (const t of ts.tiles) {
     const cell = h('figure', { class: 'gallery-tile' });
     for (const r of [0, 90]) cell.append(tilePreview(t, r, 110));
+    // a page for checking the drawings: the tile's id and the engine's note are wanted here
     cell.append(h('figcaption', {}, h('b', {}, t.id), ` ×${t.count} `, h('small', {}, t.note)));
     grid.append(cell);
   }
@@ -88,7 +92,7 @@ async function route() {
       return;
     }
     if (parts[0] === 'replay' && parts[1]) {
-      current = await replayPage(parts[1]);
+      current = await replayPage(parts[1], parts[2] === 'end');
       return;
     }
     await renderLobby(app);

@@ -141,13 +141,15 @@ export function anchors(t: TileData): Pt[] {
   return out;
 }
 
+// A pennant: a white shield with a brown border and cross (no player colour, so it is never
+// taken for a follower).
 function pennant(g: SVGGElement, [x, y]: Pt) {
   const p = el('path', {
-    d: `M${x - 6},${y - 6} H${x + 6} V${y + 1} L${x},${y + 7} L${x - 6},${y + 1} Z`,
-    fill: '#1565c0', stroke: '#fff', 'stroke-width': 1.6,
+    d: `M${x - 7},${y - 7} H${x + 7} V${y + 1} L${x},${y + 8} L${x - 7},${y + 1} Z`,
+    fill: '#fffaf0', stroke: '#5d4037', 'stroke-width': 1.8, 'stroke-linejoin': 'round', class: 'pennant',
   });
   g.append(p);
-  g.append(el('path', { d: `M${x - 3},${y - 3} H${x + 3}`, stroke: '#fff', 'stroke-width': 1.4 }));
+  g.append(el('path', { d: `M${x},${y - 5} V${y + 5} M${x - 5},${y - 2} H${x + 5}`, stroke: '#8d2c1f', 'stroke-width': 2 }));
 }
 
 function monastery(g: SVGGElement) {
@@ -182,8 +184,8 @@ function festival(g: SVGGElement, [x, y]: Pt) {
 }
 
 function wheelNumber(g: SVGGElement, n: number, [x, y]: Pt) {
-  g.append(el('circle', { cx: x, cy: y, r: 8, fill: '#fff', stroke: '#5d4037', 'stroke-width': 1.5 }));
-  const t = el('text', { x, y: y + 4, 'text-anchor': 'middle', 'font-size': 11, 'font-weight': 700, fill: '#5d4037', 'font-family': 'sans-serif' });
+  g.append(el('circle', { cx: x, cy: y, r: 11.5, fill: '#fff', stroke: '#ad1457', 'stroke-width': 2 }));
+  const t = el('text', { x, y: y + 6, 'text-anchor': 'middle', 'font-size': 17, 'font-weight': 700, fill: '#ad1457', 'font-family': 'sans-serif', class: 'wheel-number' });
   t.textContent = String(n);
   g.append(t);
 }

@@ -24,7 +24,33 @@ export function toast(message: string) {
     box = h('div', { class: 'toasts' });
     document.body.append(box);
   }
-  const t = h('div', { class: 'toast', role: 'alert' }, message);
+  const t = h('div', { class: 'toast', role: 'status' }, message);
   box.append(t);
   setTimeout(() => t.remove(), 4000);
+}
+
+// The player asked the system for less motion: animations are cut short or left out.
+export function prefersReducedMotion(): boolean {
+  return typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
+}
+
+// Copies text to the clipboard (the Clipboard API, else the selected input and execCommand).
+export async function copyText(text: string, input?: HTMLInputElement): Promise<boolean> {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    if (!input) return false;
+    input.select();
+    try {
+      return document.execCommand('copy');
+    } catch {
+      return false;
+    }
+  }
+}
+
+// A touch screen (the page says "tap" instead of "click").
+export function coarsePointer(): boolean {
+  return typeof matchMedia === 'function' && matchMedia('(pointer: coarse)').matches;
 }

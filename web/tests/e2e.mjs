@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { playerChecks } from './player-checks.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const webDir = resolve(here, '..');
@@ -109,6 +110,8 @@ async function fruitGame(browser, url, errors) {
   let v = await view();
   let legal = await legalMoves();
   check(/^FB/.test(v.tile) && v.fruit && v.fruit.trees.length === 0, `the game opens with a tree tile to place (${v.tile})`);
+  const tileBox = await page.locator('.turnbar').innerText();
+  check(!/PROVISIONAL|FB\d\d|\(quince\)/.test(tileBox) && /a fruit tree/.test(tileBox), `#5: the tile box describes the tree tile in words, not the engine's note (${tileBox.replace(/\s+/g, ' ').slice(0, 90)})`);
   const treePl = legal.placements.find((p) => p.fruit_types && p.meeples.length && p.fruit?.harvest.some((t) => t.new));
   check(!!treePl, 'the legal moves offer a harvest of the new tree');
   check(await placeAt(treePl), `the tree tile is on (${treePl.x}, ${treePl.y}) turned ${treePl.rotation}`);
@@ -250,6 +253,25 @@ async function wheelGame(browser, url, errors) {
   await page.getByTestId('spot-crown:plague:0').click({ force: true });
   check(/crown space of the Plague/.test(await page.locator('.drawn .choice').textContent()), 'the tile box says the follower goes on a crown space of the Plague');
   const supply0 = await supplyOf(0);
+  // #11: the "the pig: ..." text over the board never covers the pig (sampled while it shows)
+  await page.evaluate(() => {
+    window.__pigCovered = 0;
+    window.__pigTexts = 0;
+    const hit = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+    new MutationObserver((muts) => {
+      for (const m of muts) for (const n of m.addedNodes) {
+        if (!(n instanceof Element) || !n.classList.contains('float-wheel')) continue;
+        window.__pigTexts++;
+        const t0 = performance.now();
+        const poll = () => {
+          if (!n.isConnected || performance.now() - t0 > 2400) return;
+          if (hit(n.getBoundingClientRect(), document.querySelector('.pig').getBoundingClientRect())) window.__pigCovered++;
+          requestAnimationFrame(poll);
+        };
+        poll();
+      }
+    }).observe(document.querySelector('[data-testid="board"]'), { childList: true, subtree: true });
+  });
   await confirmMove();
   await page.waitForFunction(() => document.querySelector('[data-testid="crown-crown-plague-0"]')?.getAttribute('data-player') === '0');
   check(true, "Ann's follower stands on the Plague's crown space (drawn in her colour on the wheel)");
@@ -263,11 +285,18 @@ async function wheelGame(browser, url, errors) {
   await page.waitForFunction(() => document.querySelector('[data-testid="pig"]')?.getAttribute('data-segment') === 'famine');
   check(true, 'the pig turned to the Famine (V@2 drawn)');
   check(/The pig moves 2 to the Famine/.test(await logText()), 'the log says "The pig moves 2 to the Famine"');
+  check(!/drawn by|\(tile |@\d/.test(await logText()) && !/drawn by|\(tile |@\d/.test(await page.locator('.side').innerText()),
+    '#5: the wheel log and panel name no tile ids ("tile V@2 drawn by ...")');
   await landMove(2);
   // turn 3, Ann: L@2 to the Inquisition; a follower on the land
   await waitTurn(3);
   check(await pigAt() === 'inquisition', 'the pig turned on to the Inquisition (L@2)');
   await page.waitForTimeout(2500);  // the pig's turn and the floating texts settle
+  const pigTexts = await page.evaluate(() => [window.__pigTexts, window.__pigCovered]);
+  check(pigTexts[0] >= 1 && pigTexts[1] === 0, `#11: the pig's move is written beside the wheel, never over the pig (${pigTexts[0]} texts, ${pigTexts[1]} frames over it)`);
+  await page.locator('.zoom-buttons button').nth(2).click();
+  const numberPx = await page.evaluate(() => Math.max(0, ...[...document.querySelectorAll('.wheel-number')].map((t) => t.getBoundingClientRect().height)));
+  check(numberPx >= 12, `#11: the pig numbers on tiles are readable (${numberPx.toFixed(1)} px tall at the fitted zoom)`);
   await page.screenshot({ path: join(artifacts, 'wheel-game.png') });
   await landMove(3);
 
@@ -281,6 +310,8 @@ async function wheelGame(browser, url, errors) {
   check(await page.locator('[data-testid^="cell-"]').count() === 0, 'no tile can be placed during the Plague');
   const benRings = page.locator('.plague-spot[data-player="1"]');
   check(await benRings.count() >= 1, `Ben's followers on the land are ringed (${await benRings.count()})`);
+  const ringPx = (await benRings.first().locator('.plague-ring').boundingBox()).width;
+  check(ringPx >= 40, `#2: the Plague's rings are large enough to see and tap (${Math.round(ringPx)} px across)`);
   await page.waitForTimeout(2500);  // the pig's turn and the floating texts settle
   await page.screenshot({ path: join(artifacts, 'wheel-plague.png') });
   const scoresBefore = await scores(page);
@@ -316,8 +347,8 @@ async function wheelGame(browser, url, errors) {
   await page.getByTestId('replay-next').waitFor();
   await page.getByTestId('wheel').waitFor();
   await page.getByTestId('replay-next').click();
-  await page.waitForFunction(() => /crown space \(crown:plague:0\)/.test(document.querySelector('[data-testid="replay-move"]')?.textContent || ''));
-  check(true, 'the replay shows turn 1: "follower on a crown space (crown:plague:0)"');
+  await page.waitForFunction(() => /with a follower on a crown space of the Plague/.test(document.querySelector('[data-testid="replay-move"]')?.textContent || ''));
+  check(true, 'the replay shows turn 1: "with a follower on a crown space of the Plague"');
   for (let i = 0; i < 3; i++) await page.getByTestId('replay-next').click();
   await page.waitForFunction(() => /the Plague took back/.test(document.querySelector('[data-testid="replay-move"]')?.textContent || ''));
   const replayLog = await page.locator('.log').textContent();
@@ -359,8 +390,11 @@ async function main() {
     if (only) {
       if (only === 'fruit') await fruitGame(browser, url, errors);
       else if (only === 'wheel') await wheelGame(browser, url, errors);
-      else throw new Error(`E2E_ONLY: unknown part '${only}' (fruit, wheel)`);
+      else if (only === 'players') await playerChecks(browser, url, errors, { check, artifacts, bin, repo });
+      else throw new Error(`E2E_ONLY: unknown part '${only}' (fruit, wheel, players)`);
       check(errors.length === 0, `no errors in the page${errors.length ? ': ' + errors.join(' | ') : ''}`);
+      console.log(`${passes} passed, ${failures} failed`);
+      process.exitCode = failures ? 1 : 0;
       return;
     }
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
@@ -507,7 +541,9 @@ async function main() {
     await friend.goto(link);
     await friend.waitForURL(/#\/game\/[a-z0-9]+$/);
     await friend.getByTestId('status').waitFor();
-    check(/Waiting for You/.test(await friend.getByTestId('status').textContent()), 'the friend joined and waits for the first player');
+    const friendStatus = await friend.getByTestId('status').textContent();
+    check(/Waiting for Player 1/.test(friendStatus) && !/\bYou\b/.test(friendStatus), `#4: the friend joined and waits for the host, named "Player 1", not "You" (${friendStatus})`);
+    check(!/\bYou('s)?\b/.test(await friend.locator('.turnbar, .side').first().innerText()), "#4: nothing on the friend's screen calls the host \"You\"");
     check(await page.getByTestId('undo').isDisabled(), 'undo is off in a game with another human');
     const playOnce = async (p) => {
       const cell = p.locator('[data-testid^="cell-"]').first();
@@ -532,6 +568,7 @@ async function main() {
 
     await fruitGame(browser, url, errors);
     await wheelGame(browser, url, errors);
+    await playerChecks(browser, url, errors, { check, artifacts, bin, repo });
 
     check(errors.length === 0, `no errors in the page${errors.length ? ': ' + errors.join(' | ') : ''}`);
   } finally {
