@@ -75,6 +75,10 @@ def main():
             client.wait_for_workers(2, timeout=120)
             # Warm-up: every worker imports the module once.
             cd.tournament(client, players, 4, seed=args.seed, chunk=1)
+            # Background CPU of the idle cluster (heartbeats, monitors), per wall second.
+            i0 = sum(client.run(cpu_self).values()) + client.run_on_scheduler(cpu_scheduler) + cpu_self()
+            time.sleep(5)
+            idle = (sum(client.run(cpu_self).values()) + client.run_on_scheduler(cpu_scheduler) + cpu_self() - i0) / 5
             wall = {c: [] for c in ["cli"] + chunks}
             cpu = {c: [] for c in ["cli"] + chunks}
             for rnd in range(args.rounds):
@@ -108,7 +112,7 @@ def main():
     n = args.games
     best_cli = min(wall["cli"])
     print(f"{n} games {args.players}, seed {args.seed}, {args.rounds} rounds; "
-          f"cluster = scheduler + 2 workers x 1 thread on this machine")
+          f"cluster = scheduler + 2 workers x 1 thread on this machine; idle cluster CPU {idle:.3f} s/s")
     print("| run | games per task | tasks | games/s best | games/s median | time / CLI (best) | CPU s per 1000 games |")
     print("|---|---|---|---|---|---|---|")
     for c in ["cli"] + chunks:

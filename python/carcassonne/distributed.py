@@ -38,8 +38,10 @@ MANIFEST = "manifest.json"
 SHARD_FORMAT = "carcassonne-selfplay/1"
 # Default task size: about this many tasks per worker thread (load balance, little lost when a
 # worker dies), but never more games per task than MAX_CHUNK. docs/performance.md ("Cluster runs").
-TASKS_PER_THREAD = 8
+TASKS_PER_THREAD = 16
 MAX_CHUNK = 1000
+# Games per call: the client keeps every game's scores (4 bytes per player per game) until the end.
+MAX_GAMES = 100_000_000
 
 
 # ---------------------------------------------------------------------------------------------
@@ -83,14 +85,22 @@ def _check_players(players):
     return players
 
 
-def _check_count(name, n, lo=1):
-    if isinstance(n, bool) or int(n) != n or n < lo:
-        raise ValueError(f"{name} must be an integer >= {lo}, got {n!r}")
+def _check_count(name, n, lo=1, hi=MAX_GAMES):
+    try:
+        ok = not isinstance(n, bool) and int(n) == n and lo <= int(n) <= hi
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if not ok:
+        raise ValueError(f"{name} must be an integer from {lo} to {hi}, got {n!r}")
     return int(n)
 
 
 def _check_seed(seed):
-    if isinstance(seed, bool) or int(seed) != seed or not 0 <= seed < 2**64:
+    try:
+        ok = not isinstance(seed, bool) and int(seed) == seed and 0 <= int(seed) < 2**64
+    except (TypeError, ValueError, OverflowError):
+        ok = False
+    if not ok:
         raise ValueError(f"seed must be an integer in [0, 2^64), got {seed!r}")
     return int(seed)
 
@@ -351,7 +361,7 @@ def selfplay(client, players, games, out_dir, seed=1, rules=None, tileset="base"
     games = _check_count("games", games)
     shard_size = _check_count("shard_size", shard_size)
     seed = _check_seed(seed)
-    radius = _check_count("radius", radius)
+    radius = _check_count("radius", radius, 1, 63)
     spec = rules_spec(rules, len(players), tileset, expansions)
     if spec["players"] != len(players):
         raise ValueError(f"rules are for {spec['players']} players, {len(players)} player specs given")
@@ -434,6 +444,11 @@ def _connect(args):
 
     if args.scheduler:
         return Client(args.scheduler, timeout=args.timeout), None
+    import dask
+
+    # CPU-bound tasks on every core: less idle bookkeeping (profiler, event-loop ticks; docs/performance.md).
+    dask.config.set({"distributed.worker.profile.enabled": False, "distributed.admin.tick.interval": "1s",
+                     "distributed.admin.system-monitor.interval": "2s"})
     cluster = LocalCluster(n_workers=args.workers or os.cpu_count() or 1, threads_per_worker=1, processes=True,
                            dashboard_address=None, silence_logs=40)
     return Client(cluster), cluster
@@ -529,6 +544,12 @@ def main(argv=None):
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("interrupted (a self-play run resumes where it stopped)", file=sys.stderr)
+        return 130
+    except Exception as e:  # noqa: BLE001 - a failed task or a lost scheduler: say what, exit 1
+        print(f"error: the run failed: {type(e).__name__}: {e}", file=sys.stderr)
+        return 1
     finally:
         client.close()
         if cluster is not None:

@@ -39,6 +39,9 @@ def _cli():
 
 def _env():
     env = dict(os.environ)
+    # Less idle bookkeeping in the Dask processes (README.md): the machine is shared.
+    env.setdefault("DASK_DISTRIBUTED__WORKER__PROFILE__ENABLED", "False")
+    env.setdefault("DASK_DISTRIBUTED__ADMIN__TICK__INTERVAL", "1s")
     env["PYTHONPATH"] = os.pathsep.join([PKG_DIR] + [p for p in env.get("PYTHONPATH", "").split(os.pathsep) if p])
     return env
 
@@ -302,7 +305,7 @@ def test_bad_input_is_refused_before_any_cluster_work(capsys):
 
 
 def test_default_chunk_and_rules_spec():
-    assert cd.default_chunk(2000, 2) == 125
+    assert cd.default_chunk(2000, 2) == 63
     assert cd.default_chunk(10, 4) == 1
     assert cd.default_chunk(10**6, 2) == cd.MAX_CHUNK
     spec = cd.rules_spec(None, 3, "base", ["festival"])
@@ -321,3 +324,20 @@ def test_tournament_games_are_pure_functions_of_the_index():
         carc.tournament_games(["greedy", "random"], 8, 3, 2)
     with pytest.raises(ValueError):
         carc.tournament_games(["greedy", "nobody"], 8, 0, 1)
+
+
+def test_limits_are_checked():
+    for bad in (0, -3, 2.5, "x", None, True, cd.MAX_GAMES + 1):
+        with pytest.raises(ValueError, match="games"):
+            cd.tournament(None, ["greedy", "greedy"], bad)
+    for bad in (-1, 2**64, 1.5, "7"):
+        with pytest.raises(ValueError, match="seed"):
+            cd.tournament(None, ["greedy", "greedy"], 2, seed=bad)
+    with pytest.raises(ValueError, match="chunk"):
+        cd.tournament(None, ["greedy", "greedy"], 2, chunk=0)
+    with pytest.raises(ValueError, match="radius"):
+        cd.selfplay(None, ["greedy", "greedy"], 2, "unused", radius=64)
+    with pytest.raises(ValueError, match="shard_size"):
+        cd.selfplay(None, ["greedy", "greedy"], 2, "unused", shard_size=0)
+    with pytest.raises(ValueError, match="2 to 6"):
+        cd.selfplay(None, ["greedy"] * 7, 2, "unused")
