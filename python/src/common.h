@@ -200,5 +200,6 @@ void bind_observation(pyb::module_& m, StateClass& cls);
 void bind_record(pyb::module_& m);
 void bind_batch(pyb::module_& m);
 void bind_ai(pyb::module_& m);
+void bind_tournament(pyb::module_& m);  // tournament games (carcassonne.distributed), with the AI library
 
 }  // namespace carc::py

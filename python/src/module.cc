@@ -13,6 +13,7 @@ PYBIND11_MODULE(_core, m) {
   bind_batch(m);
 #ifdef CARC_HAVE_AI
   bind_ai(m);
+  bind_tournament(m);
 #endif
   m.attr("__version__") = "0.1.0";
 }

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "commands.h"
+#include "tournament.h"
 
 namespace carc::cli {
 
@@ -11,10 +12,7 @@ Rules ai_rules_from(int players, const std::string& tileset, const std::string& 
   return rules_from(players, tileset, expansions);
 }
 
-uint64_t derive_seed(uint64_t a, uint64_t b) {
-  Rng r(a * 0x9E3779B97F4A7C15ull ^ (b * 0xC2B2AE3D27D4EB4Full + 0x165667B19E3779F9ull));
-  return r.next();
-}
+uint64_t derive_seed(uint64_t a, uint64_t b) { return ai::derive_seed(a, b); }
 
 std::unique_ptr<ai::Player> make_player_checked(const std::string& spec, uint64_t seed) {
   try {

@@ -9,60 +9,20 @@
 #include <iomanip>
 #include <iostream>
 #include <mutex>
-#include <nlohmann/json.hpp>
 #include <sstream>
 #include <thread>
 
 #include "ai_common.h"
 #include "commands.h"
-#include "mcts.h"
 #include "player.h"
 #include "stats.h"
+#include "tournament.h"
 
 namespace carc::cli {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-struct GameResult {
-  std::vector<int> scores;  // by player index (not seat)
-  std::vector<long long> iterations, decisions;  // MCTS search effort, by player index
-  std::string record;       // JSON, when kept
-};
-
-// Plays game `i`: seat j is taken by player (i + j) % k, so seats rotate between games.
-GameResult play_game(const Game* g, const std::vector<std::string>& specs, uint64_t seed, int64_t i, bool keep) {
-  const int k = int(specs.size());
-  const uint64_t gs = derive_seed(seed, uint64_t(i));
-  State s(g, gs);
-  std::vector<std::unique_ptr<ai::Player>> seat;
-  std::vector<std::string> names;
-  for (int j = 0; j < k; ++j) {
-    const int p = int((i + j) % k);
-    seat.push_back(ai::make_player(specs[p], derive_seed(gs, uint64_t(j) + 1)));
-    names.push_back(seat.back()->name());
-  }
-  GameResult r;
-  r.iterations.assign(k, 0);
-  r.decisions.assign(k, 0);
-  while (!s.is_terminal()) {
-    if (s.is_chance()) {
-      s.draw_random();
-      continue;
-    }
-    const int cp = s.current_player();
-    s.apply(seat[cp]->choose(s));
-    if (auto* m = dynamic_cast<ai::MctsPlayer*>(seat[cp].get())) {
-      r.iterations[(i + cp) % k] += m->last_stats().iterations;
-      r.decisions[(i + cp) % k] += 1;
-    }
-  }
-  r.scores.assign(k, 0);
-  for (int j = 0; j < k; ++j) r.scores[(i + j) % k] = s.score(j);
-  if (keep) r.record = record_to_json(record_of(s, names));
-  return r;
-}
 
 std::string bar(double frac, int width) {
   const int full = int(frac * width + 0.5);
@@ -102,7 +62,7 @@ void register_tournament(CLI::App& app) {
     const Game* g = Game::get(rules);
     if (!o->out.empty()) std::filesystem::create_directories(o->out);
 
-    std::vector<GameResult> results(o->games);
+    std::vector<ai::TournamentGame> results(o->games);
     std::atomic<int64_t> next{0}, done{0};
     std::mutex err_mu;
     std::string error;
@@ -112,12 +72,12 @@ void register_tournament(CLI::App& app) {
         const int64_t i = next.fetch_add(1);
         if (i >= o->games) return;
         try {
-          results[i] = play_game(g, specs, o->seed, i, !o->out.empty());
+          results[i] = ai::play_tournament_game(g, specs, o->seed, i, !o->out.empty());
           if (!o->out.empty()) {
             char name[64];
             std::snprintf(name, sizeof name, "/game_%06lld.record.json", static_cast<long long>(i));
-            write_file(o->out + name, results[i].record);
-            results[i].record.clear();
+            write_file(o->out + name, record_to_json(*results[i].record));
+            results[i].record.reset();
           }
         } catch (const std::exception& e) {
           std::lock_guard<std::mutex> lk(err_mu);
@@ -146,41 +106,21 @@ void register_tournament(CLI::App& app) {
     const double sec = std::chrono::duration<double>(Clock::now() - t0).count();
 
     ai::Tally tally(k);
+    std::vector<std::vector<int>> scores;
     std::vector<long long> iters(k, 0), decisions(k, 0);
+    scores.reserve(results.size());
     for (const auto& r : results) {
       tally.add_game(r.scores);
+      scores.push_back(r.scores);
       for (int p = 0; p < k; ++p) iters[p] += r.iterations[p], decisions[p] += r.decisions[p];
+    }
+    if (o->json) {  // the same code makes the summary of carcassonne.distributed (Python)
+      std::cout << ai::tournament_json(rules, names, scores, iters, decisions, o->seed, sec) << "\n";
+      return;
     }
     auto mean_iters = [&](int p) { return decisions[p] ? double(iters[p]) / decisions[p] : 0.0; };
     const ai::EloEstimate elo = tally.elo(0, 1);
     const ai::MeanEstimate diff = tally.score_diff(0, 1);
-    if (o->json) {
-      nlohmann::ordered_json j;
-      j["games"] = tally.games();
-      j["players"] = nlohmann::ordered_json::array();
-      for (int p = 0; p < k; ++p) {
-        const ai::Interval ci = tally.win_ci(p);
-        const ai::MeanEstimate sc = tally.score(p);
-        nlohmann::ordered_json e;
-        e["name"] = names[p];
-        e["win_rate"] = tally.win_rate(p);
-        e["ci95"] = {ci.lo, ci.hi};
-        e["mean_score"] = sc.mean;
-        e["wins"] = tally.wins(p);
-        e["score_ci95"] = {sc.lo, sc.hi};
-        if (decisions[p]) e["mean_iterations_per_search"] = mean_iters(p);
-        j["players"].push_back(e);
-      }
-      j["elo_diff"] = elo.elo;
-      j["elo_ci95"] = {elo.lo, elo.hi};
-      j["score_diff"] = diff.mean;
-      j["score_diff_ci95"] = {diff.lo, diff.hi};
-      j["rules"] = rules.to_string();
-      j["seed"] = o->seed;
-      j["seconds"] = sec;
-      std::cout << j.dump() << "\n";
-      return;
-    }
     std::cout << "tournament " << rules.to_string() << ": " << tally.games() << " games, seats rotating, seed "
               << o->seed << ", " << std::fixed << std::setprecision(1) << sec << " s\n";
     size_t w = 0;
