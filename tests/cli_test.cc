@@ -193,7 +193,7 @@ TEST(Cli, WheelBoardLayoutIsData) {
                               {{"name", "plague"}, {"crowns", 2}}}}}}};
   std::ofstream(data / "boards" / "wheel-of-fortune.json") << board.dump(1);
   std::string rec = temp_file("cityrim.json", R"({"format":"carcassonne-record/1","setup":{"players":["Ann","Ben"],"tileset":"wheel-of-fortune","expansions":[],"seed":1,"draws":"scripted"},
-    "turns":[{"discarded":["B@2"],"tile":"E","x":1,"y":-1,"rotation":180,"meeple":"S"}]})");
+    "turns":[{"discarded":["U@2"],"tile":"E","x":1,"y":-1,"rotation":180,"meeple":"S"}]})");
   const std::string env = "CARCASSONNE_DATA=" + data.string() + " ";
   CmdResult r = run_env(env, "replay " + rec + " --json");
   ASSERT_EQ(r.status, 0) << r.out;
@@ -201,7 +201,8 @@ TEST(Cli, WheelBoardLayoutIsData) {
   EXPECT_EQ(j["scores"], nlohmann::json::parse("[4, 0]"));  // E + the board's cell: a city of 2 tiles
   ASSERT_EQ(j["events"].size(), 1u);
   EXPECT_EQ(j["events"][0]["kind"], "city");
-  // The embedded (all-field) board rejects the same record: E's city would meet a field.
+  // The embedded board rejects the same record: U@2 has a place there, and E's city at (1,-1)
+  // would meet the rim's field.
   EXPECT_EQ(run("replay " + rec).status, 2);
   // A broken board file is reported with its name and the problem.
   cells[1]["edges"] = "CCFF";
