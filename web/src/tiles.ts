@@ -267,7 +267,7 @@ export function drawTile(t: TileData, rot = 0): SVGGElement {
   } else if (roadEnds >= 1 && t.center < 0) {
     // a road that ends on the tile: a little house where it stops
     const single = t.segments.filter((s) => s.kind === 'road' && s.sides.length === 1);
-    if (single.length === 1 && cities.length === 0 && !wheelSides.length) {  // board roads end at the wheel
+    if (single.length === 1 && cities.length === 0 && !t.id.startsWith('board:')) {  // board roads: no house
       up.append(el('rect', { x: 44, y: 44, width: 12, height: 10, fill: '#efe6d6', stroke: '#6d5843', 'stroke-width': 1.2 }));
       up.append(el('path', { d: 'M42,45 L50,38 L58,45 Z', fill: '#c0392b', stroke: '#6d5843', 'stroke-width': 1 }));
     }
