@@ -193,7 +193,7 @@ TEST(Cli, WheelBoardLayoutIsData) {
                               {{"name", "plague"}, {"crowns", 2}}}}}}};
   std::ofstream(data / "boards" / "wheel-of-fortune.json") << board.dump(1);
   std::string rec = temp_file("cityrim.json", R"({"format":"carcassonne-record/1","setup":{"players":["Ann","Ben"],"tileset":"wheel-of-fortune","expansions":[],"seed":1,"draws":"scripted"},
-    "turns":[{"discarded":["B@2"],"tile":"E","x":1,"y":-1,"rotation":180,"meeple":"S"}]})");
+    "turns":[{"discarded":["U@2"],"tile":"E","x":1,"y":-1,"rotation":180,"meeple":"S"}]})");
   const std::string env = "CARCASSONNE_DATA=" + data.string() + " ";
   CmdResult r = run_env(env, "replay " + rec + " --json");
   ASSERT_EQ(r.status, 0) << r.out;
@@ -201,7 +201,8 @@ TEST(Cli, WheelBoardLayoutIsData) {
   EXPECT_EQ(j["scores"], nlohmann::json::parse("[4, 0]"));  // E + the board's cell: a city of 2 tiles
   ASSERT_EQ(j["events"].size(), 1u);
   EXPECT_EQ(j["events"][0]["kind"], "city");
-  // The embedded (all-field) board rejects the same record: E's city would meet a field.
+  // The embedded board rejects the same record: U@2 has a place there, and E's city at (1,-1)
+  // would meet the rim's field.
   EXPECT_EQ(run("replay " + rec).status, 2);
   // A broken board file is reported with its name and the problem.
   cells[1]["edges"] = "CCFF";
@@ -211,4 +212,39 @@ TEST(Cli, WheelBoardLayoutIsData) {
   EXPECT_NE(bad.status, 0);
   EXPECT_NE(bad.out.find("boards/wheel-of-fortune.json"), std::string::npos) << bad.out;
   fs::remove_all(data);
+}
+
+// The Wheel of Fortune's reports in `replay --json` and `-v`: the pig's move (from, to,
+// steps, tile), the Plague's take-backs with the deciding player, the segment of a crown scoring.
+TEST(Cli, ReplayReportsTheWheel) {
+  const std::string rec = temp_file("wheel-events.json", R"({"format":"carcassonne-record/1","setup":{"players":["A","B","C"],
+    "tileset":"wheel-of-fortune","expansions":[],"seed":1,"draws":"scripted"},"turns":[
+    {"tile":"F","x":0,"y":-1,"rotation":90,"meeple":"N"},
+    {"tile":"B","x":1,"y":4,"rotation":0,"meeple":"crown:taxes:0"},
+    {"tile":"F","x":4,"y":2,"rotation":0,"meeple":"E"},
+    {"tile":"U@3","x":2,"y":-1,"rotation":0,"meeple":"crown:plague:0"},
+    {"tile":"U@2","x":-1,"y":0,"rotation":0,"plague":[{"x":4,"y":2,"at":"E"},{"x":0,"y":-1,"at":"N"}]}]})");
+  CmdResult r = run("replay " + rec + " --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  std::vector<std::string> turn5;
+  for (const auto& e : j["events"]) {
+    if (e["turn"] != 5) continue;
+    turn5.push_back(e["kind"]);
+    if (e["kind"] == "pig") {
+      EXPECT_EQ(e["from"], "storm");
+      EXPECT_EQ(e["segment"], "plague");
+      EXPECT_EQ(e["steps"], 2);
+      EXPECT_EQ(e["tile"], "U@2");
+      EXPECT_EQ(e["player"], 1);
+    }
+    if (e["kind"] == "crown") EXPECT_EQ(e["segment"], "plague");
+  }
+  EXPECT_EQ(turn5, (std::vector<std::string>{"pig", "plague", "plague", "crown"}));
+  EXPECT_EQ(j["events"][5]["player"], 2);  // C decides first (B has nobody on the land)
+  EXPECT_EQ(j["events"][5]["at"], "E");
+  CmdResult v = run("replay " + rec + " -v");
+  ASSERT_EQ(v.status, 0) << v.out;
+  EXPECT_NE(v.out.find("turn 5: B draws U@2: the pig moves 2 to plague"), std::string::npos) << v.out;
+  EXPECT_NE(v.out.find("turn 5: C takes back the follower at (4,2) E for the plague"), std::string::npos) << v.out;
 }

@@ -728,9 +728,17 @@ TEST_F(ServerTest, WheelOfFortuneThroughTheApi) {
   ASSERT_EQ(tiles.body["board"]["cells"].size(), 16u);
   ASSERT_EQ(tiles.body["board"]["wheel"].size(), 6u);
   EXPECT_EQ(tiles.body["board"]["wheel"][5]["event"], "plague");
-  int numbered = 0;
-  for (const auto& t : tiles.body["tiles"]) numbered += t["wheel"].get<int>() > 0 ? t["count"].get<int>() : 0;
+  int numbered = 0, total = 0;
+  for (const auto& t : tiles.body["tiles"]) {
+    numbered += t["wheel"].get<int>() > 0 ? t["count"].get<int>() : 0;
+    total += t["count"].get<int>();
+  }
   EXPECT_EQ(numbered, 19);
+  EXPECT_EQ(total, 71);  // the sourced set (the board's cells count 0)
+  bool rim = false;
+  for (const auto& t : tiles.body["tiles"])  // the wheel's sides are written W
+    if (t["id"] == "board:1:0") rim = t["edges"] == "FFWF";
+  EXPECT_TRUE(rim);
 
   // With every other expansion too.
   json all = create(hotseat(), 5, json{{"tileset", "wheel-of-fortune"}, {"expansions", {"festival", "fortune-teller", "fruit-trees"}}});
@@ -873,7 +881,19 @@ TEST_F(ServerTest, WheelOfFortuneThroughTheApi) {
     if (k == "fortuna") EXPECT_NE(text.find(": Fortuna"), std::string::npos) << text;
     if (k == "storm") EXPECT_NE(text.find("in the storm for"), std::string::npos) << text;
     if (k == "crown") EXPECT_NE(text.find("for a crown space of "), std::string::npos) << text;
+    // the wheel's scorings name the pig's segment; the pig's own moves are in wheel.log only
+    static const std::set<std::string> wheel_kinds = {"fortuna", "taxes", "famine", "storm", "inquisition", "crown"};
+    if (wheel_kinds.count(k)) EXPECT_TRUE(e.contains("segment")) << e.dump();
+    if (k == "storm") EXPECT_EQ(e["segment"], "storm");
+    EXPECT_NE(k, "pig");
+    EXPECT_NE(k, "plague");
   }
+  for (const auto& e : v["wheel"]["log"])
+    if (e["kind"] == "pig") {
+      EXPECT_TRUE(e["steps"].get<int>() >= 1 && e["steps"].get<int>() <= 3) << e.dump();
+      EXPECT_NE(e["tile"].get<std::string>().find('@'), std::string::npos) << e.dump();
+      EXPECT_NE(e["from"], e["to"]);
+    }
   // the record keeps the crown placement and the Plague, and replays to the same scores
   Resp rec = get("/api/games/" + id + "/record");
   ASSERT_EQ(rec.status, 200);

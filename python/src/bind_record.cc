@@ -116,7 +116,42 @@ void bind_record(pyb::module_& m) {
         return std::make_pair(ev, rp.after_turn);
       },
       pyb::arg("record"), pyb::arg("final") = false,
-      "([(turn, player, points, kind, final, x, y)], scores after each turn) of a replay.");
+      "([(turn, player, points, kind, final, x, y)], scores after each turn) of a replay. Wheel of Fortune: "
+      "kinds 'pig' and 'plague' (0 points) report the pig's moves and the Plague's take-backs; replay_log "
+      "has their details.");
+  m.def(
+      "replay_log",
+      [](const Record& r, bool final) {
+        Replay rp = replay(r, final);
+        const Game& g = rp.state.game();
+        auto seg = [&](int i) { return std::string(kWheelEventNames[int(g.wheel()[size_t(i)].event)]); };
+        pyb::list out;
+        for (const auto& e : rp.events) {
+          pyb::dict d;
+          d["turn"] = e.turn;
+          d["player"] = e.player;
+          d["points"] = e.points;
+          d["kind"] = e.kind;
+          d["final"] = e.final;
+          d["x"] = e.x;
+          d["y"] = e.y;
+          if (e.segment >= 0) d["segment"] = seg(e.segment);
+          if (e.kind == "pig") {
+            d["from"] = seg(e.from);
+            d["to"] = seg(e.segment);
+            d["steps"] = e.steps;
+            d["tile"] = e.tile;
+          }
+          if (e.kind == "plague") d["at"] = e.at;
+          out.append(d);
+        }
+        return out;
+      },
+      pyb::arg("record"), pyb::arg("final") = false,
+      "Every event of a replay as a dict {turn, player, points, kind, final, x, y}; Wheel of Fortune scorings "
+      "add 'segment' (the pig's segment: 'taxes', ...), a 'pig' event (0 points) adds from, to, steps and "
+      "tile (the drawn tile that turned the wheel), a 'plague' event (0 points) names the deciding player "
+      "and the follower taken back (x, y, at).");
   m.def(
       "initial_state",
       [](const Record& r, bool auto_chance, int radius) { return PyState(initial_state(r), auto_chance, radius); },

@@ -134,7 +134,7 @@ void bind_rules(pyb::module_& m) {
             std::vector<std::string> edges;
             for (int s = 0; s < 4; ++s) {
               static const char* names[4] = {"none", "field", "road", "city"};
-              edges.push_back(names[int(tt.rot[0].edge(s))]);
+              edges.push_back(tt.rot[0].wheel_sides >> s & 1 ? "wheel" : names[int(tt.rot[0].edge(s))]);  // board cells
             }
             d["edges"] = edges;  // N, E, S, W at rotation 0
             std::vector<std::pair<std::string, std::string>> segs;

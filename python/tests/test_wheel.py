@@ -423,3 +423,44 @@ def test_batch_wheel_games_equal_replays(expansions):
                              expansions=expansions)
         for r in ai:
             assert carc.replay(r.record).scores() == r.scores
+
+
+def test_sourced_tile_set_and_board():
+    """71 tiles (19 with a pig number), the board's rim cities and roads, and a city closed
+    against board city A counting the board's cell."""
+    game = make_game(WOF, [])
+    assert game.tile_info("U@2")["wheel"] == 2 and game.tile_info("U@2")["count"] == 3
+    assert game.tile_info("IC/RrRr@1")["edges"] == ["road"] * 4
+    assert game.tile_info("board:1:0")["edges"] == ["field", "field", "wheel", "field"]
+    assert game.tile_info("board:0:0")["edges"][0] == "city"
+    rec = carc.parse_record(
+        '{"format":"carcassonne-record/1","setup":{"players":["A","B"],"tileset":"wheel-of-fortune",'
+        '"expansions":[],"seed":1,"draws":"scripted"},"turns":['
+        '{"tile":"E","x":0,"y":-1,"rotation":180,"meeple":"S"}]}')
+    s = carc.replay(rec)
+    assert s.scores() == [4, 0]  # E + the board's cell: a city of 2 tiles
+    assert s.bag_size == 70
+
+
+def test_replay_log_reports_the_pig_the_plague_and_crown_segments():
+    """The engine's wheel events through Python: the pig's move (from, to, steps, tile), the
+    Plague's deciding players in order, and the segment of a crown scoring."""
+    rec = carc.parse_record(
+        '{"format":"carcassonne-record/1","setup":{"players":["A","B","C"],"tileset":"wheel-of-fortune",'
+        '"expansions":[],"seed":1,"draws":"scripted"},"turns":['
+        '{"tile":"F","x":0,"y":-1,"rotation":90,"meeple":"N"},'
+        '{"tile":"B","x":1,"y":4,"rotation":0,"meeple":"crown:taxes:0"},'
+        '{"tile":"F","x":4,"y":2,"rotation":0,"meeple":"E"},'
+        '{"tile":"U@3","x":2,"y":-1,"rotation":0,"meeple":"crown:plague:0"},'
+        '{"tile":"U@2","x":-1,"y":0,"rotation":0,"plague":[{"x":4,"y":2,"at":"E"},{"x":0,"y":-1,"at":"N"}]}]}')
+    log = carc.replay_log(rec)
+    pigs = [e for e in log if e["kind"] == "pig"]
+    assert [(e["turn"], e["from"], e["to"], e["steps"], e["tile"]) for e in pigs] == [
+        (4, "fortuna", "storm", 3, "U@3"), (5, "storm", "plague", 2, "U@2")]
+    plague = [e for e in log if e["kind"] == "plague"]
+    assert [(e["player"], e["x"], e["y"], e["at"], e["points"]) for e in plague] == [(2, 4, 2, "E", 0), (0, 0, -1, "N", 0)]
+    crown = [e for e in log if e["kind"] == "crown"]
+    assert [(e["player"], e["points"], e["segment"]) for e in crown] == [(0, 6, "plague")]
+    assert all(e["segment"] == "storm" for e in log if e["kind"] == "storm")
+    events, _ = carc.replay_events(rec)
+    assert [e[3] for e in events] == [e["kind"] for e in log]

@@ -26,8 +26,10 @@ using Block = std::array<std::array<char, kW>, kH>;
 
 Block draw_tile(const TileType& t, int rot) {
   Block b;
-  for (auto& row : b) row.fill('.');
   const RotatedTile& rt = t.rot[rot];
+  // A cell of the Wheel of Fortune's wheel (wheel sides all round): left blank, the wheel's
+  // segments are written over it (board_text).
+  for (auto& row : b) row.fill(rt.wheel_sides == 0xF ? ' ' : '.');
   for (int i = 0; i < t.nseg; ++i) {
     const Segment& s = rt.seg[i];
     if (s.kind == Kind::City) {
@@ -146,15 +148,27 @@ std::string board_text(const State& s, const BoardTextOptions& opt) {
     owner[gy][gx] = f.player;
   }
   if (s.has_wheel() && !s.game().board_cells().empty()) {
-    // The wheel in the middle of its board: the pig's segment, written over the board cells.
+    // The wheel in the middle of its board (its rim's cities and roads are drawn as tiles): one
+    // line per segment, clockwise from the top, '*' at the pig, then the crown spaces (the seat
+    // number on each, or '-'), centred on the board.
     int bx0 = INT_MAX, bx1 = INT_MIN, by0 = INT_MAX, by1 = INT_MIN;
     for (const auto& c : s.game().board_cells())
       bx0 = std::min(bx0, c.x), bx1 = std::max(bx1, c.x), by0 = std::min(by0, c.y), by1 = std::max(by1, c.y);
-    const std::string pig = std::string("pig:") + kWheelEventNames[int(s.game().wheel()[s.pig()].event)];
-    const std::string lines[2] = {"WHEEL OF FORTUNE", pig};
+    const auto& w = s.game().wheel();
+    std::vector<std::string> lines;
+    for (int seg = 0; seg < int(w.size()); ++seg) {
+      std::string name = kWheelEventNames[int(w[seg].event)];
+      if (name.size() > 8) name = name.substr(0, 7) + ".";
+      std::string l = std::string(seg == s.pig() ? "*" : " ") + name + std::string(8 - name.size(), ' ') + "[";
+      for (int k = 0; k < w[seg].crowns; ++k) {
+        const int p = s.crown(seg * kMaxCrownsPerSegment + k);
+        l += std::string(k ? " " : "") + (p < 0 ? "-" : std::to_string(p + 1));
+      }
+      lines.push_back(l + "]");
+    }
     const int cx = ((bx0 + bx1 + 1) * kW) / 2 - minx * kW, cy = ((by0 + by1 + 1) * kH) / 2 - miny * kH;
-    for (int l = 0; l < 2; ++l) {
-      const int gy = cy - 1 + l, gx = cx - int(lines[l].size()) / 2;
+    for (int l = 0; l < int(lines.size()); ++l) {
+      const int gy = cy - int(lines.size()) / 2 + l, gx = cx - 7;
       for (size_t i = 0; i < lines[l].size(); ++i)
         if (gy >= 0 && gy < rows && gx + int(i) >= 0 && gx + int(i) < cols) grid[gy][gx + i] = lines[l][i];
     }
@@ -202,7 +216,7 @@ std::string board_text(const State& s, const BoardTextOptions& opt) {
   }
   if (s.has_wheel()) {
     // The crown spaces, segment by segment in clockwise order: the seat number or '-'.
-    out += "wheel:";
+    out += "WHEEL OF FORTUNE wheel:";
     const auto& w = s.game().wheel();
     for (int seg = 0; seg < int(w.size()); ++seg) {
       out += std::string(" ") + (seg == s.pig() ? "*" : "") + kWheelEventNames[int(w[seg].event)] + "[";

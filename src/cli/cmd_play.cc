@@ -33,7 +33,6 @@ struct Session {
   std::vector<ScoreEvent> events;
   size_t events_shown = 0;
   size_t draws_shown = 0;
-  int pig_shown = 0;
   std::string save;
   bool color = false;
 };
@@ -44,28 +43,43 @@ void save_record(const Session& ss) {
   std::cout << "record saved to " << ss.save << "\n";
 }
 
+// The name of a wheel segment ("storm"), or "?".
+std::string segment_name(const Session& ss, int seg) {
+  const auto& w = ss.s.game().wheel();
+  return seg >= 0 && seg < int(w.size()) ? kWheelEventNames[int(w[seg].event)] : "?";
+}
+
 // What a scoring was for, in words.
-std::string event_words(const ScoreEvent& e) {
+std::string event_words(const Session& ss, const ScoreEvent& e) {
   if (e.kind == "fortuna") return "Fortuna";
   if (e.kind == "taxes") return "the taxes on knights (city at (" + std::to_string(e.x) + "," + std::to_string(e.y) + "))";
   if (e.kind == "famine") return "the famine (a farmer at (" + std::to_string(e.x) + "," + std::to_string(e.y) + "))";
   if (e.kind == "storm") return "the storm (followers in hand)";
   if (e.kind == "inquisition") return "the inquisition (a monk at (" + std::to_string(e.x) + "," + std::to_string(e.y) + "))";
-  if (e.kind == "crown") return "a crown space on the wheel";
+  if (e.kind == "crown") return "a crown space of the " + segment_name(ss, e.segment) + " on the wheel";
   if (e.kind == "fruit") return e.final ? "fruit tokens held" : "fruit";
   return std::string("a ") + (e.final ? "incomplete " : "completed ") + e.kind + " at (" + std::to_string(e.x) + "," +
          std::to_string(e.y) + ")";
 }
 
 void show_events(Session& ss) {
-  if (ss.s.has_wheel() && ss.s.pig() != ss.pig_shown) {
-    ss.pig_shown = ss.s.pig();
-    std::cout << "  the pig moves to " << kWheelEventNames[int(ss.s.game().wheel()[ss.pig_shown].event)] << "\n";
-  }
   for (; ss.events_shown < ss.events.size(); ++ss.events_shown) {
     const ScoreEvent& e = ss.events[ss.events_shown];
-    std::cout << "  " << ss.names[e.player] << (ss.names[e.player] == "You" ? " score " : " scores ") << e.points << (e.points == 1 ? " point" : " points")
-              << " for " << event_words(e) << (e.final ? " (final scoring)" : "") << "\n";
+    const std::string& who = ss.names[e.player];
+    const bool you = who == "You";
+    if (e.kind == "pig") {
+      // Wheel of Fortune: a drawn wheel tile turns the wheel before it is placed.
+      std::cout << who << (you ? " draw " : " draws ") << e.tile << ": the pig moves " << e.steps << " from "
+                << segment_name(ss, e.from) << " to " << segment_name(ss, e.segment) << "\n";
+      continue;
+    }
+    if (e.kind == "plague") {
+      std::cout << "  " << who << (you ? " take back" : " takes back") << " the follower at (" << e.x << "," << e.y << ") "
+                << e.at << " for the plague\n";
+      continue;
+    }
+    std::cout << "  " << who << (you ? " score " : " scores ") << e.points << (e.points == 1 ? " point" : " points")
+              << " for " << event_words(ss, e) << (e.final ? " (final scoring)" : "") << "\n";
   }
 }
 
@@ -269,17 +283,9 @@ void register_play(CLI::App& app) {
         throw Exit{130};
       }
       if (ss.s.is_chance()) {
-        const int drawer = ss.s.turn_player();
         ss.s.draw_random();
         show_draws(ss);
-        if (ss.s.has_wheel() && ss.s.pig() != ss.pig_shown && ss.s.num_drawn() == 1) {
-          // A wheel tile turns the wheel at once, before it is placed.
-          const TileType& tt = ss.s.game().type(ss.s.drawn_tile(0));
-          ss.pig_shown = ss.s.pig();
-          std::cout << ss.names[drawer] << (ss.names[drawer] == "You" ? " draw " : " draws ") << tt.id << ": the pig moves " << tt.wheel << " to "
-                    << kWheelEventNames[int(ss.s.game().wheel()[ss.pig_shown].event)] << "\n";
-        }
-        show_events(ss);
+        show_events(ss);  // Wheel of Fortune: a single drawn wheel tile turns the wheel at once
         continue;
       }
       const int p = ss.s.current_player();

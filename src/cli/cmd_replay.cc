@@ -32,16 +32,38 @@ void register_replay(CLI::App& app) {
       j["scores"] = s.scores();
       j["finished"] = s.is_terminal();
       auto ev = nlohmann::ordered_json::array();
-      for (auto& e : rp.events)
-        ev.push_back({{"turn", e.turn}, {"player", e.player}, {"points", e.points}, {"kind", e.kind}, {"final", e.final}});
+      const auto seg = [&](int i) { return std::string(kWheelEventNames[int(s.game().wheel()[size_t(i)].event)]); };
+      for (auto& e : rp.events) {
+        nlohmann::ordered_json j = {{"turn", e.turn}, {"player", e.player}, {"points", e.points}, {"kind", e.kind}, {"final", e.final}};
+        // Wheel of Fortune: the pig's segment on wheel scorings; the pig's move; who took back what for the Plague.
+        if (e.segment >= 0) j["segment"] = seg(e.segment);
+        if (e.kind == "pig") {
+          j["from"] = seg(e.from);
+          j["steps"] = e.steps;
+          j["tile"] = e.tile;
+        }
+        if (e.kind == "plague") {
+          j["x"] = e.x;
+          j["y"] = e.y;
+          j["at"] = e.at;
+        }
+        ev.push_back(j);
+      }
       j["events"] = ev;
       std::cout << j.dump() << "\n";
       return;
     }
     if (*verbose) {
       for (auto& e : rp.events)
-        std::cout << (e.final ? "final" : "turn " + std::to_string(e.turn)) << ": " << rec.players[e.player] << " scores "
-                  << e.points << " for a " << e.kind << "\n";
+        if (e.kind == "pig")
+          std::cout << "turn " << e.turn << ": " << rec.players[e.player] << " draws " << e.tile << ": the pig moves "
+                    << e.steps << " to " << kWheelEventNames[int(s.game().wheel()[size_t(e.segment)].event)] << "\n";
+        else if (e.kind == "plague")
+          std::cout << "turn " << e.turn << ": " << rec.players[e.player] << " takes back the follower at (" << e.x << ","
+                    << e.y << ") " << e.at << " for the plague\n";
+        else
+          std::cout << (e.final ? "final" : "turn " + std::to_string(e.turn)) << ": " << rec.players[e.player] << " scores "
+                    << e.points << " for a " << e.kind << "\n";
     }
     std::cout << rec.turns.size() << " turns, " << (s.is_terminal() ? "game over" : "game in progress")
               << (*final && !s.is_terminal() ? " (final scoring applied)" : "") << "\n";

@@ -25,6 +25,14 @@ void check_keys(const json& j, const std::string& where, std::initializer_list<c
   }
 }
 
+// What a versioned tile set's version means for old records.
+std::string tileset_version_words(const std::string& tileset, int version) {
+  const TileSetFile& f = load_tile_set(tileset);
+  std::string w = "the " + tileset + " tile set is version " + std::to_string(version);
+  if (!f.version_note.empty()) w += ": " + f.version_note;
+  return w;
+}
+
 int get_int(const json& j, const char* key, const std::string& where, int turn = 0) {
   if (!j.contains(key)) fail(where, std::string("missing '") + key + "'", turn);
   if (!j[key].is_number_integer()) fail(where, std::string("'") + key + "' must be an integer", turn);
@@ -72,7 +80,7 @@ Record parse_record(std::string_view text) {
     throw RecordError("format: expected \"carcassonne-record/1\"");
   if (!doc.contains("setup") || !doc["setup"].is_object()) throw RecordError("setup: missing or not an object");
   const json& su = doc["setup"];
-  check_keys(su, "setup", {"players", "tileset", "expansions", "seed", "draws", "start", "fruit_stacks"});
+  check_keys(su, "setup", {"players", "tileset", "tileset_version", "expansions", "seed", "draws", "start", "fruit_stacks"});
   Record r;
   if (!su.contains("players") || !su["players"].is_array()) fail("setup.players", "must be an array of names");
   for (auto& p : su["players"]) {
@@ -84,6 +92,10 @@ Record parse_record(std::string_view text) {
   if (su.contains("tileset")) r.tileset = get_str(su, "tileset", "setup");
   if (r.tileset != "base" && r.tileset != "wheel-of-fortune")
     fail("setup.tileset", "unknown tile set '" + r.tileset + "' (base or wheel-of-fortune)");
+  if (su.contains("tileset_version")) {
+    r.tileset_version = get_int(su, "tileset_version", "setup");
+    if (r.tileset_version < 1) fail("setup.tileset_version", "must be a positive integer");
+  }
   if (su.contains("expansions")) {
     if (!su["expansions"].is_array()) fail("setup.expansions", "must be an array");
     for (auto& e : su["expansions"]) {
@@ -232,6 +244,7 @@ std::string record_to_json(const Record& r) {
   ordered_json su;
   su["players"] = r.players;
   su["tileset"] = r.tileset;
+  if (r.tileset_version) su["tileset_version"] = r.tileset_version;
   su["expansions"] = r.expansions;
   su["seed"] = r.seed;
   su["draws"] = r.scripted ? "scripted" : "random";
@@ -294,6 +307,13 @@ State initial_state(const Record& r) {
   } catch (const std::exception& e) {
     throw RecordError(std::string("setup: ") + e.what());
   }
+  if (r.tileset_version) {
+    const int have = load_tile_set(r.tileset).version;
+    if (r.tileset_version != have)
+      fail("setup.tileset_version", "this record was made with the " + r.tileset + " tile set version " +
+                                        std::to_string(r.tileset_version) + ", but this build plays version " +
+                                        std::to_string(have) + ": " + tileset_version_words(r.tileset, have));
+  }
   if (r.start && !g->board_cells().empty())
     fail("setup.start", "the " + r.tileset + " tile set starts with its board, not with a start tile");
   if (r.start) {
@@ -321,7 +341,14 @@ void apply_turn(State& s, const TurnRecord& t, int n) {
     fail(where, "it is player " + std::to_string(s.turn_player()) + "'s turn, not player " + std::to_string(*t.player) + "'s", n);
   auto type_of = [&](const std::string& id) {
     int ty = g.type_index(id);
-    if (ty < 0) fail(where, "unknown tile '" + id + "'", n);
+    if (ty < 0) {
+      // A record of an earlier version of a versioned tile set (the Wheel of Fortune's
+      // provisional set) names tiles this version does not have: say so.
+      const TileSetFile& ts = load_tile_set(g.rules().tileset);
+      fail(where, "unknown tile '" + id + "'" +
+                      (ts.version > 1 ? " (" + tileset_version_words(ts.name, ts.version) + ")" : std::string()),
+           n);
+    }
     if (s.bag_count(ty) == 0) fail(where, "no tile " + id + " is left in the bag", n);
     return ty;
   };
@@ -459,6 +486,7 @@ Record record_of(const State& s, const std::vector<std::string>& names, bool scr
   for (int i = 0; i < s.num_players(); ++i)
     if (r.players[i].empty()) r.players[i] = "P" + std::to_string(i);
   r.tileset = s.rules().tileset;
+  r.tileset_version = load_tile_set(r.tileset).version;
   r.expansions = s.rules().expansions();
   r.seed = s.seed();
   r.scripted = scripted;

@@ -50,6 +50,10 @@ struct TurnRecord {
 struct Record {
   std::vector<std::string> players;
   std::string tileset = "base";
+  // setup.tileset_version: the version of the tile set the record was made with (0: not given).
+  // Written for tile sets whose file has a "version" (the Wheel of Fortune: 2); a record that
+  // names another version than this build's is refused with an error naming both.
+  int tileset_version = 0;
   std::vector<std::string> expansions;
   uint64_t seed = 0;
   bool scripted = false;

@@ -790,6 +790,7 @@ void State::apply(const Move& m) {
   if (nplague_) {
     history_.back().nplague = nplague_;
     history_.back().plague = plague_log_;
+    history_.back().plague_player = plague_who_;
     nplague_ = 0;
   }
   chosen_ = -1;
@@ -863,7 +864,16 @@ void State::apply_wheel_move(const Move& m) {
     return;
   }
   assert(phase_ == Phase::Plague && m.kind == MoveKind::Plague);
-  plague_log_[nplague_++] = followers_[m.ret].slot;
+  const Follower fo = followers_[m.ret];
+  plague_who_[nplague_] = fo.player;
+  plague_log_[nplague_++] = fo.slot;
+  if (log_.p) {
+    const PlacedTile& P = placed_[owner_[fo.slot]];
+    ScoreEvent e{turn_ + 1, fo.player, 0, "plague", false, P.x, P.y, -1, -1, 0, {}, {}};
+    e.segment = pig_;
+    e.at = game_->type(P.type).location_name(fo.slot - P.slot_base, P.rot);
+    log_.p->push_back(std::move(e));
+  }
   remove_follower(m.ret);
   ++plague_step_;
   next_plague();
@@ -873,11 +883,20 @@ void State::start_wheel(int type) {
   const int n = game_->type(type).wheel;
   const auto& wheel = game_->wheel();
   if (!n || wheel.empty()) return;
+  const int from = pig_;
   pig_ = uint8_t((pig_ + n) % wheel.size());
-  const int turn = turn_ + 1;
+  const int turn = turn_ + 1, seg = pig_;
   const uint16_t board = placed_[0].slot_base;  // scoring events of the wheel name the board
+  if (log_.p) {
+    ScoreEvent e{turn, player_, 0, "pig", false, placed_[0].x, placed_[0].y, -1, -1, 0, {}, {}};
+    e.segment = seg;
+    e.from = from;
+    e.steps = n;
+    e.tile = game_->type(type).id;
+    log_.p->push_back(std::move(e));
+  }
   switch (wheel[pig_].event) {
-    case WheelEvent::Fortuna: emit(player_, 3, "fortuna", false, board, turn); break;
+    case WheelEvent::Fortuna: emit(player_, 3, "fortuna", false, board, turn, seg); break;
     case WheelEvent::Taxes: {
       // Per knight: the city's pennants + the owner's knights in that city (W-12).
       uint16_t roots[kMaxFollowers];
@@ -889,7 +908,7 @@ void State::start_wheel(int type) {
       for (int i = 0; i < nr; ++i) {
         const Feature& f = feat_[roots[i]];
         for (int p = 0; p < nplayers_; ++p)
-          if (f.count[p]) emit(p, f.count[p] * (f.pennants + f.count[p]), "taxes", false, roots[i], turn);
+          if (f.count[p]) emit(p, f.count[p] * (f.pennants + f.count[p]), "taxes", false, roots[i], turn, seg);
       }
       break;
     }
@@ -897,17 +916,17 @@ void State::start_wheel(int type) {
       // Per farmer, no majority: 1 per completed city next to its field (W-13).
       for (int i = 0; i < nfollowers_; ++i) {
         const uint16_t r = label_[followers_[i].slot];
-        if (feat_[r].kind == Kind::Field) emit(followers_[i].player, field_value(r) / 3, "famine", false, r, turn);
+        if (feat_[r].kind == Kind::Field) emit(followers_[i].player, field_value(r) / 3, "famine", false, r, turn, seg);
       }
       break;
     case WheelEvent::Storm:
       // 1 per follower in the supply (not on the land, not on crown spaces: W-11).
-      for (int p = 0; p < nplayers_; ++p) emit(p, supply_[p], "storm", false, board, turn);
+      for (int p = 0; p < nplayers_; ++p) emit(p, supply_[p], "storm", false, board, turn, seg);
       break;
     case WheelEvent::Inquisition:
       for (int i = 0; i < nfollowers_; ++i) {
         const uint16_t r = label_[followers_[i].slot];
-        if (feat_[r].kind == Kind::Monastery) emit(followers_[i].player, 2, "inquisition", false, r, turn);
+        if (feat_[r].kind == Kind::Monastery) emit(followers_[i].player, 2, "inquisition", false, r, turn, seg);
       }
       break;
     case WheelEvent::Plague:
@@ -944,7 +963,7 @@ void State::score_crowns() {
   const int points = n == 1 ? 3 : k == 1 ? 6 : 3;
   for (int i = 0; i < k; ++i) {
     const int p = crown_[occupied[i]];
-    emit(p, points, "crown", false, placed_[0].slot_base, turn_ + 1);
+    emit(p, points, "crown", false, placed_[0].slot_base, turn_ + 1, seg);
     crown_[occupied[i]] = -1;
     ++supply_[p];
   }
@@ -960,12 +979,13 @@ void State::end_turn() {
   phase_ = Phase::Chance;
 }
 
-void State::emit(int player, int points, const char* kind, bool final_scoring, uint16_t root, int turn) {
+void State::emit(int player, int points, const char* kind, bool final_scoring, uint16_t root, int turn, int segment) {
   if (points == 0) return;
   scores_[player] += points;
   if (log_.p) {
     const PlacedTile& P = placed_[owner_[root]];
-    log_.p->push_back(ScoreEvent{turn < 0 ? turn_ : turn, player, points, kind, final_scoring, P.x, P.y});
+    log_.p->push_back(
+        ScoreEvent{turn < 0 ? turn_ : turn, player, points, kind, final_scoring, P.x, P.y, segment, -1, 0, {}, {}});
   }
 }
 

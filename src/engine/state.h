@@ -73,6 +73,15 @@ struct ScoreEvent {
   std::string kind;
   bool final = false;
   int x = 0, y = 0;  // a tile of the scored feature
+  // Wheel of Fortune. Scorings of the wheel (fortuna, taxes, famine, storm, inquisition, crown)
+  // name the pig's segment (an index into Game::wheel()); -1 otherwise. Two kinds score nothing
+  // (points 0) and only report what happened, in order with the scorings:
+  //   "pig": the pig moved `steps` segments from segment `from` to `segment`, turned by the
+  //          drawn tile `tile` of `player` (x, y: the board);
+  //   "plague": `player` (the deciding player) took back the follower at x, y, location `at`.
+  int segment = -1;
+  int from = -1, steps = 0;
+  std::string tile, at;
 };
 
 // A follower on the board: its owner, the segment slot it stands on, and where that is.
@@ -131,6 +140,7 @@ struct TurnLog {
   uint8_t harvested = 0;  // Fruit Trees: value of the harvested token
   uint8_t nplague = 0;    // Wheel of Fortune: followers taken back for the Plague this turn,
   std::array<uint16_t, kMaxPlayers> plague{};  // their slots, in the order taken
+  std::array<uint8_t, kMaxPlayers> plague_player{};  // who decided each (the follower's owner)
 };
 
 // One entry of the history: a drawn tile and what became of it.
@@ -263,6 +273,7 @@ class State : private StateTables {
   // Plague take-backs made in the turn in progress (slots, in order).
   int num_plague_picks() const { return nplague_; }
   uint16_t plague_pick(int i) const { return plague_log_[i]; }
+  int plague_pick_player(int i) const { return plague_who_[i]; }
   // Fortune Teller with the wheel: the drawn tile chosen by a Choose decision, or -1.
   int chosen() const { return chosen_; }
 
@@ -378,7 +389,8 @@ class State : private StateTables {
   void remove_follower(int index);
   void score_feature(uint16_t root, bool final_scoring);
   int field_value(uint16_t root) const;
-  void emit(int player, int points, const char* kind, bool final_scoring, uint16_t root, int turn = -1);
+  void emit(int player, int points, const char* kind, bool final_scoring, uint16_t root, int turn = -1,
+            int segment = -1);
   void end_turn();
   bool draw_internal(int type);
   void add_to_bag(int type) {
@@ -401,6 +413,7 @@ class State : private StateTables {
   std::array<int8_t, kMaxCrowns> crown_{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
   uint8_t plague_player_ = 0, plague_step_ = 0, nplague_ = 0;
   std::array<uint16_t, kMaxPlayers> plague_log_{};
+  std::array<uint8_t, kMaxPlayers> plague_who_{};
   int8_t chosen_ = -1;
   // Fruit-Bearing Trees: stacks (top first from index taken_), where they stand, holdings.
   std::array<std::array<uint8_t, 4>, kFruitTypes> stack_{}, init_stacks_{};

@@ -76,7 +76,7 @@ uint8_t rotate_halves(uint8_t m, int r) {
   return uint8_t(((m << k) | (m >> (8 - k))) & 0xFF);
 }
 
-TileType parse_tile(const json& j, Parser& p, const std::string& set) {
+TileType parse_tile(const json& j, Parser& p, const std::string& set, bool board_cell = false) {
   TileType t;
   t.set = set;
   if (!j.is_object()) p.fail("entry is not an object");
@@ -97,14 +97,25 @@ TileType parse_tile(const json& j, Parser& p, const std::string& set) {
     p.fail("'count' must be a non-negative integer");
   t.count = j["count"].get<int>();
   std::string edges = str("edges");
-  if (edges.size() != 4) p.fail("'edges' must be 4 letters (N,E,S,W) of C, R, F");
+  if (edges.size() != 4)
+    p.fail(board_cell ? "'edges' must be 4 letters (N,E,S,W) of C, R, F, W" : "'edges' must be 4 letters (N,E,S,W) of C, R, F");
   Edge e[4];
+  uint8_t wheel_sides = 0;  // board cells only: sides on the wheel (they match nothing)
   for (int d = 0; d < 4; ++d) {
     switch (edges[d]) {
       case 'C': e[d] = Edge::City; break;
       case 'R': e[d] = Edge::Road; break;
       case 'F': e[d] = Edge::Field; break;
-      default: p.fail(std::string("edge ") + kSideNames[d] + " is '" + edges[d] + "', not C, R or F");
+      case 'W':
+        if (board_cell) {
+          e[d] = Edge::None;
+          wheel_sides |= uint8_t(1 << d);
+          break;
+        }
+        [[fallthrough]];
+      default:
+        p.fail(std::string("edge ") + kSideNames[d] + " is '" + edges[d] + "', not C, R or F" +
+               (edges[d] == 'W' ? " (W, a wheel side, is for board cells only)" : ""));
     }
   }
   t.note = j.contains("note") && j["note"].is_string() ? j["note"].get<std::string>() : "";
@@ -228,7 +239,10 @@ TileType parse_tile(const json& j, Parser& p, const std::string& set) {
   for (int d = 0; d < 4; ++d) {
     bool halves_in_field = (half_used >> (2 * d)) & 3;
     bool both_halves = ((half_used >> (2 * d)) & 3) == 3;
-    if (e[d] == Edge::Field) {
+    if (wheel_sides >> d & 1) {
+      if (edge_owner_count[d] || halves_in_field)
+        p.fail(std::string("side ") + kSideNames[d] + " is a wheel side: no segment may touch it");
+    } else if (e[d] == Edge::Field) {
       if (edge_owner_count[d]) p.fail(std::string("side ") + kSideNames[d] + " is a field edge but a segment claims it");
       if (!both_halves) p.fail(std::string("field edge ") + kSideNames[d] + ": both halves must belong to fields");
     } else {
@@ -247,6 +261,7 @@ TileType parse_tile(const json& j, Parser& p, const std::string& set) {
   for (int r = 0; r < 4; ++r) {
     RotatedTile& rt = t.rot[r];
     for (int d = 0; d < 4; ++d) rt.pattern |= uint8_t(int(e[d]) << (2 * ((d + r) & 3)));
+    rt.wheel_sides = rotate_edges(wheel_sides, r);
     for (int i = 0; i < n; ++i) {
       Segment s = seg[i];
       s.edges = rotate_edges(s.edges, r);
@@ -268,6 +283,7 @@ TileType parse_tile(const json& j, Parser& p, const std::string& set) {
         if (s.adj_cities & (1 << c)) adj |= t.rot[r].seg[c].edges | 0x100;
       sig.emplace_back(int(s.kind), s.edges, s.halves, s.pennants, adj);
     }
+    sig.emplace_back(-1, t.rot[r].wheel_sides, 0, 0, 0);
     std::sort(sig.begin(), sig.end());
     return sig;
   };
@@ -331,6 +347,15 @@ TileSetFile parse_tile_set(const std::string& text, const std::string& origin) {
   if (!doc.is_object() || !doc.contains("tiles") || !doc["tiles"].is_array())
     throw TileDataError(origin + ": expected an object with a 'tiles' array");
   f.name = doc.value("tileset", "");
+  if (doc.contains("version")) {
+    if (!doc["version"].is_number_integer() || doc["version"].get<int>() < 1)
+      throw TileDataError(origin + ": 'version' must be a positive integer");
+    f.version = doc["version"].get<int>();
+  }
+  if (doc.contains("version_note")) {
+    if (!doc["version_note"].is_string()) throw TileDataError(origin + ": 'version_note' must be a string");
+    f.version_note = doc["version_note"].get<std::string>();
+  }
   f.description = doc.value("description", "");
   if (doc.contains("start")) {
     auto& s = doc["start"];
@@ -420,19 +445,33 @@ BoardFile parse_board(const std::string& text, const std::string& origin) {
     tj["id"] = "board:" + std::to_string(c.x) + ":" + std::to_string(c.y);
     tj["count"] = 0;
     p.tile.clear();
-    c.tile = parse_tile(tj, p, b.name);
+    c.tile = parse_tile(tj, p, b.name, true);
     if (c.tile.tree || c.tile.festival || c.tile.wheel) fail("cell " + c.tile.id + ": board cells carry no symbols");
     for (auto& o : b.cells)
       if (o.x == c.x && o.y == c.y) fail("cell " + c.tile.id + " is listed twice");
     b.cells.push_back(std::move(c));
   }
-  // Neighbouring cells must fit each other like placed tiles (rotation 0).
+  // Neighbouring cells must fit each other like placed tiles (rotation 0). A wheel side faces a
+  // wheel side of another cell, never an open place, so no tile can be put against it.
   static constexpr int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
   for (auto& a : b.cells)
-    for (auto& o : b.cells)
-      for (int d = 0; d < 4; ++d)
-        if (o.x == a.x + dx[d] && o.y == a.y + dy[d] && a.tile.rot[0].edge(d) != o.tile.rot[0].edge(opposite(d)))
-          fail("cell " + a.tile.id + ": its " + std::string(1, kSideNames[d]) + " edge does not fit cell " + o.tile.id);
+    for (int d = 0; d < 4; ++d) {
+      const BoardCell* o = nullptr;
+      for (auto& c : b.cells)
+        if (c.x == a.x + dx[d] && c.y == a.y + dy[d]) o = &c;
+      const bool wa = a.tile.rot[0].wheel_sides >> d & 1;
+      const std::string side = "its " + std::string(1, kSideNames[d]) + " side";
+      if (!o) {
+        if (wa) fail("cell " + a.tile.id + ": " + side + " is a wheel side on the edge of the board (a wheel side must face another cell's wheel side)");
+        continue;
+      }
+      const bool wo = o->tile.rot[0].wheel_sides >> opposite(d) & 1;
+      if (wa != wo)
+        fail("cell " + a.tile.id + ": " + side + (wa ? " is a wheel side" : " is not a wheel side") + " but cell " +
+             o->tile.id + "'s side facing it " + (wo ? "is one" : "is not"));
+      if (!wa && a.tile.rot[0].edge(d) != o->tile.rot[0].edge(opposite(d)))
+        fail("cell " + a.tile.id + ": " + side + " does not fit cell " + o->tile.id);
+    }
   if (doc.contains("wheel")) {
     const json& w = doc["wheel"];
     if (!w.is_object() || !w.contains("segments") || !w["segments"].is_array())

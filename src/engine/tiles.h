@@ -36,6 +36,11 @@ struct RotatedTile {
   int8_t edge_seg[4] = {-1, -1, -1, -1};   // road/city segment on side d, or -1 (field edge)
   int8_t half_seg[8] = {-1, -1, -1, -1, -1, -1, -1, -1};  // field segment on half h, or -1
   Segment seg[kMaxSegments];
+  // Wheel of Fortune board cells: bit d set when side d is a wheel side (edge letter W in the
+  // data). A wheel side matches nothing and joins nothing: it has no segment, its pattern bits
+  // are 0, and a board is only valid when each wheel side faces a wheel side of another of
+  // its cells, so no tile is ever placed against one.
+  uint8_t wheel_sides = 0;
   Edge edge(int side) const { return Edge((pattern >> (2 * side)) & 3); }
 };
 
@@ -63,6 +68,8 @@ struct TileType {
 // A parsed tile-set file.
 struct TileSetFile {
   std::string name;
+  int version = 0;  // the file's "version" (0 when it has none); records name it (see record.h)
+  std::string version_note;  // "version_note": what the version means for older records
   std::string description;
   std::optional<std::pair<std::string, int>> start;  // start tile id and rotation
   std::string board;  // a start board instead of a start tile (Wheel of Fortune), or ""

@@ -214,7 +214,7 @@ json tile_type_json(const TileType& t) {
                     {"at", t.location_name(i, 0)}});
   }
   std::string edges;
-  for (int d = 0; d < 4; ++d) edges += "?FRC"[int(r.edge(d))];
+  for (int d = 0; d < 4; ++d) edges += (r.wheel_sides >> d & 1) ? 'W' : "?FRC"[int(r.edge(d))];  // W: a wheel side
   json symbols = json::array();
   if (t.festival) symbols.push_back("festival");
   if (t.tree) symbols.push_back("tree");
@@ -269,32 +269,6 @@ json follower_json(const State& s, int i) {
           {"at", t.location_name(seg, P.rot)}, {"kind", kind_name(t.rot[0].seg[seg].kind)}};
 }
 
-// Wheel of Fortune: every turn of the wheel so far, the turn in progress included when its
-// wheel tile has already turned the wheel (a single drawn wheel tile at once, else after the
-// Choose decision). A placed wheel tile always turned the wheel before it was placed.
-struct PigMove {
-  int turn, player, type, steps, from, to;
-};
-std::vector<PigMove> pig_moves(const State& s) {
-  std::vector<PigMove> out;
-  const Game& g = s.game();
-  if (!s.has_wheel()) return out;
-  const int nseg = int(g.wheel().size());
-  int pig = g.wheel_start();
-  for (const Draw& d : s.draws()) {
-    const int w = g.type(d.type).wheel;
-    if (d.fate != Fate::Placed || !w) continue;
-    const int to = (pig + w) % nseg;
-    out.push_back({d.turn, (d.turn - 1) % s.num_players(), d.type, w, pig, to});
-    pig = to;
-  }
-  if ((s.phase() == Phase::Place || s.phase() == Phase::Plague) && s.chosen() >= 0) {
-    const int t = s.drawn_tile(s.chosen());
-    if (const int w = g.type(t).wheel; w) out.push_back({s.turn() + 1, s.turn_player(), t, w, pig, (pig + w) % nseg});
-  }
-  return out;
-}
-
 // A follower's place given by its slot, and who put it there (the player of the turn that
 // placed the tile: followers are only ever deployed on the tile just placed).
 json slot_json(const State& s, uint16_t slot) {
@@ -314,7 +288,7 @@ json slot_json(const State& s, uint16_t slot) {
 // Wheel of Fortune, public part: the segments clockwise with their crown spaces (the player on
 // each, -1 when free), the pig's segment, the player deciding the Plague now (-1), and the
 // wheel's log in words: each turn of the wheel and each follower taken back for the Plague.
-json wheel_json(const State& s, const std::vector<std::string>& names) {
+json wheel_json(const State& s, const std::vector<std::string>& names, const std::vector<ScoreEvent>& events) {
   const Game& g = s.game();
   auto who = [&](int p) { return p >= 0 && p < int(names.size()) ? names[p] : std::string("?"); };
   json segs = json::array();
@@ -326,32 +300,29 @@ json wheel_json(const State& s, const std::vector<std::string>& names) {
     }
     segs.push_back({{"event", kWheelEventNames[int(g.wheel()[i].event)]}, {"name", segment_words(g, i)}, {"crowns", crowns}});
   }
+  // The engine's wheel events: each turn of the wheel ("pig": from, to, steps, tile) and each
+  // follower taken back for the Plague ("plague": the deciding player, where, which follower).
   json log = json::array();
-  for (const PigMove& m : pig_moves(s)) {
-    const std::string& id = g.type(m.type).id;
-    log.push_back({{"turn", m.turn},
-                   {"player", m.player},
-                   {"kind", "pig"},
-                   {"tile", id},
-                   {"steps", m.steps},
-                   {"from", kWheelEventNames[int(g.wheel()[m.from].event)]},
-                   {"to", kWheelEventNames[int(g.wheel()[m.to].event)]},
-                   {"text", "The pig moves " + std::to_string(m.steps) + " to " + segment_words(g, m.to) + " (tile " + id +
-                                " drawn by " + who(m.player) + ")"}});
-    std::vector<uint16_t> picks;
-    if (m.turn <= int(s.history().size())) {
-      const TurnLog& tl = s.history()[size_t(m.turn - 1)];
-      for (int k = 0; k < tl.nplague; ++k) picks.push_back(tl.plague[k]);
-    } else {
-      for (int k = 0; k < s.num_plague_picks(); ++k) picks.push_back(s.plague_pick(k));
-    }
-    for (uint16_t slot : picks) {
-      json f = slot_json(s, slot);
-      f["turn"] = m.turn;
-      f["kind"] = "plague";
-      f["text"] = who(f["player"]) + " takes back a " + f["follower"].get<std::string>() + " from (" +
-                  std::to_string(f["x"].get<int>()) + "," + std::to_string(f["y"].get<int>()) + ") for the Plague";
-      log.push_back(f);
+  for (const ScoreEvent& e : events) {
+    if (e.kind == "pig") {
+      log.push_back({{"turn", e.turn},
+                     {"player", e.player},
+                     {"kind", "pig"},
+                     {"tile", e.tile},
+                     {"steps", e.steps},
+                     {"from", kWheelEventNames[int(g.wheel()[e.from].event)]},
+                     {"to", kWheelEventNames[int(g.wheel()[e.segment].event)]},
+                     {"text", "The pig moves " + std::to_string(e.steps) + " to " + segment_words(g, e.segment) +
+                                  " (tile " + e.tile + " drawn by " + who(e.player) + ")"}});
+    } else if (e.kind == "plague") {
+      const int pi = s.tile_at(e.x, e.y);
+      const TileType& t = g.type(s.placed(pi).type);
+      const int seg = t.segment_at(e.at, s.placed(pi).rot);
+      const std::string role = follower_role(kind_name(t.rot[s.placed(pi).rot].seg[seg].kind));
+      log.push_back({{"turn", e.turn}, {"player", e.player}, {"kind", "plague"}, {"x", e.x}, {"y", e.y},
+                     {"seg", seg}, {"at", e.at}, {"follower", role},
+                     {"text", who(e.player) + " takes back a " + role + " from (" + std::to_string(e.x) + "," +
+                                  std::to_string(e.y) + ") for the Plague"}});
     }
   }
   return {{"segments", segs},
@@ -371,10 +342,8 @@ std::string fruit_words(int f) {
 // "Ben sells 3 fruits for 10" (the move of the event's turn tells which), and at the end
 // "Ann scores 2 for 2 fruit tokens held (final scoring)". A harvest is shown on its tree.
 // Wheel of Fortune events: "Ann scores 3: Fortuna", "Ben scores 8 in taxes for knights in a
-// city", "Ann scores 6 for a crown space of the Plague" (`pig_at`: the pig's segment after each
-// turn's turn of the wheel).
-json event_json(const ScoreEvent& e, const std::vector<std::string>& names, const State& s,
-                const std::map<int, int>& pig_at = {}) {
+// city", "Ann scores 6 for a crown space of the Plague" (wheel scorings name the pig's segment).
+json event_json(const ScoreEvent& e, const std::vector<std::string>& names, const State& s) {
   const std::string who = e.player >= 0 && e.player < int(names.size()) ? names[e.player] : "?";
   const std::string pts = std::to_string(e.points);
   std::string text = who + " scores " + pts + (e.points == 1 ? " point" : "") + " for " + kind_words(e.kind);
@@ -391,9 +360,7 @@ json event_json(const ScoreEvent& e, const std::vector<std::string>& names, cons
   } else if (e.kind == "inquisition") {
     text = who + " scores " + pts + " in the inquisition for a monk";
   } else if (e.kind == "crown") {
-    auto it = pig_at.find(e.turn);
-    text = who + " scores " + pts + " for a crown space" +
-           (it != pig_at.end() ? " of " + segment_words(s.game(), it->second) : std::string());
+    text = who + " scores " + pts + " for a crown space of " + segment_words(s.game(), e.segment);
   } else if (e.kind == "fruit" && e.final) {
     text = who + " scores " + std::to_string(e.points) + " for " + std::to_string(e.points) + " fruit token" +
            (e.points == 1 ? "" : "s") + " held";
@@ -419,6 +386,7 @@ json event_json(const ScoreEvent& e, const std::vector<std::string>& names, cons
   json j = {{"turn", e.turn}, {"player", e.player}, {"points", e.points}, {"kind", e.kind},
             {"final", e.final}, {"x", x},           {"y", y},           {"text", text}};
   if (!fruit.is_null()) j["fruit"] = fruit;
+  if (e.segment >= 0) j["segment"] = kWheelEventNames[int(s.game().wheel()[e.segment].event)];  // wheel scorings
   return j;
 }
 
@@ -488,13 +456,12 @@ json board_json(const State& s, const std::vector<ScoreEvent>& events, const std
   }
   j["scores"] = scores;
   j["supply"] = supply;
-  std::map<int, int> pig_at;  // turn -> the pig's segment after that turn's wheel
-  for (const PigMove& m : pig_moves(s)) pig_at[m.turn] = m.to;
   json ev = json::array();
-  for (const auto& e : events) ev.push_back(event_json(e, names, s, pig_at));
+  for (const auto& e : events)
+    if (e.kind != "pig" && e.kind != "plague") ev.push_back(event_json(e, names, s));  // those two: in wheel.log
   j["events"] = ev;
   if (s.rules().fruit_trees) j["fruit"] = fruit_json(s);
-  if (s.has_wheel()) j["wheel"] = wheel_json(s, names);
+  if (s.has_wheel()) j["wheel"] = wheel_json(s, names, events);
   if (s.num_placed() > g.num_setup_tiles()) {
     const PlacedTile& P = s.placed(s.num_placed() - 1);
     j["last"] = {{"x", P.x}, {"y", P.y}};

@@ -227,10 +227,22 @@ export function drawTile(t: TileData, rot = 0): SVGGElement {
   const up = el('g');
   outer.append(g, up);
   const R = (p: Pt): Pt => rotatePt(p, rot);
+  // Wheel of Fortune board cells: a wheel side ('W' in edges) is the wood around the wheel; a
+  // cell that is all wheel holds no land (the wheel is drawn over it by wheel.ts)
+  const wheelSides = [...(t.edges ?? '')].map((c, d) => (c === 'W' ? d : -1)).filter((d) => d >= 0);
+  if (wheelSides.length === 4) {
+    g.append(el('rect', { x: 0, y: 0, width: 100, height: 100, fill: '#8d6e63' }));
+    return outer;
+  }
   g.append(el('rect', { x: 0, y: 0, width: 100, height: 100, fill: COLORS.field }));
   // a little texture in the fields
   for (const [x, y] of [[12, 60], [70, 35], [35, 85], [85, 90], [60, 12]])
     g.append(el('path', { d: `M${x},${y} l2,-4 l2,4`, stroke: COLORS.fieldDark, 'stroke-width': 1, fill: 'none' }));
+  for (const d of wheelSides) {
+    const wood = el('rect', { x: 0, y: 0, width: 100, height: 8, fill: '#8d6e63' });
+    wood.setAttribute('transform', `rotate(${90 * d} 50 50)`);
+    g.append(wood);
+  }
   const cities = t.segments.filter((s) => s.kind === 'city');
   const narrow = cities.length > 1;
   // roads under cities' walls, over fields
@@ -257,7 +269,7 @@ export function drawTile(t: TileData, rot = 0): SVGGElement {
   } else if (roadEnds >= 1 && t.center < 0) {
     // a road that ends on the tile: a little house where it stops
     const single = t.segments.filter((s) => s.kind === 'road' && s.sides.length === 1);
-    if (single.length === 1 && cities.length === 0) {
+    if (single.length === 1 && cities.length === 0 && !t.id.startsWith('board:')) {  // board roads: no house
       up.append(el('rect', { x: 44, y: 44, width: 12, height: 10, fill: '#efe6d6', stroke: '#6d5843', 'stroke-width': 1.2 }));
       up.append(el('path', { d: 'M42,45 L50,38 L58,45 Z', fill: '#c0392b', stroke: '#6d5843', 'stroke-width': 1 }));
     }

@@ -173,16 +173,16 @@ async function fruitGame(browser, url, errors) {
   await page.close();
 }
 
-// The Wheel of Fortune, by clicking: a hot-seat game opened from a record file (seed 4: turn 1
-// draws G, turn 2 V@2 moves the pig to the Famine, turn 3 L@2 to the Inquisition, turn 4 a
-// "1" tile to the Plague on Ben's turn). Ann puts her first follower on the Plague's crown
+// The Wheel of Fortune, by clicking: a hot-seat game opened from a record file (seed 1625: turn 1
+// draws W, turn 2 U@2 moves the pig to the Famine, turn 3 U@2 to the Inquisition, turn 4 V@1
+// to the Plague on Ben's turn). Ann puts her first follower on the Plague's crown
 // space by clicking it on the wheel; both then put farmers on the land (farmers stay); on
 // turn 4 the Plague asks Ben, then Ann (not the active player) to take a follower back, each
 // by clicking a ringed follower; then Ann's crown follower scores 6 (alone on a two-space
 // segment). The test asks the API only which placement to click.
 const WHEEL_RECORD = {
   format: 'carcassonne-record/1',
-  setup: { players: ['Ann', 'Ben'], tileset: 'wheel-of-fortune', expansions: [], seed: 4, draws: 'random' },
+  setup: { players: ['Ann', 'Ben'], tileset: 'wheel-of-fortune', expansions: [], seed: 1625, draws: 'random' },
   turns: [],
 };
 
@@ -280,17 +280,17 @@ async function wheelGame(browser, url, errors) {
   let v = await view();
   check(v.wheel.segments[5].crowns[0].player === 0 && v.followers.length === 0, 'the server has her on crown:plague:0, nobody on the land');
 
-  // turn 2, Ben: V@2 turns the wheel to the Famine; he puts a farmer on the land
+  // turn 2, Ben: U@2 turns the wheel to the Famine; he puts a farmer on the land
   await waitTurn(2);
   await page.waitForFunction(() => document.querySelector('[data-testid="pig"]')?.getAttribute('data-segment') === 'famine');
-  check(true, 'the pig turned to the Famine (V@2 drawn)');
+  check(true, 'the pig turned to the Famine (U@2 drawn)');
   check(/The pig moves 2 to the Famine/.test(await logText()), 'the log says "The pig moves 2 to the Famine"');
   check(!/drawn by|\(tile |@\d/.test(await logText()) && !/drawn by|\(tile |@\d/.test(await page.locator('.side').innerText()),
     '#5: the wheel log and panel name no tile ids ("tile V@2 drawn by ...")');
   await landMove(2);
-  // turn 3, Ann: L@2 to the Inquisition; a follower on the land
+  // turn 3, Ann: U@2 to the Inquisition; a follower on the land
   await waitTurn(3);
-  check(await pigAt() === 'inquisition', 'the pig turned on to the Inquisition (L@2)');
+  check(await pigAt() === 'inquisition', 'the pig turned on to the Inquisition (U@2)');
   await page.waitForTimeout(2500);  // the pig's turn and the floating texts settle
   const pigTexts = await page.evaluate(() => [window.__pigTexts, window.__pigCovered]);
   check(pigTexts[0] >= 1 && pigTexts[1] === 0, `#11: the pig's move is written beside the wheel, never over the pig (${pigTexts[0]} texts, ${pigTexts[1]} frames over it)`);
