@@ -65,7 +65,7 @@ struct Response {
   void send(const json& j, int code = 200) {
     status = code;
     content_type = "application/json";
-    body = j.dump();
+    body = j.dump(-1, ' ', false, json::error_handler_t::replace);  // never throws on bad UTF-8
   }
 };
 

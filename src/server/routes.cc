@@ -7,6 +7,7 @@
 #include "ai_pool.h"
 #include "db.h"
 #include "decode.h"
+#include "files.h"
 #include "game.h"
 #include "ids.h"
 #include "record.h"
@@ -55,6 +56,7 @@ bool game_id_ok(const std::string& id) {
 
 Response Api::dispatch(const Request& req) {
   Response res;
+  std::optional<Response> r;
   const std::string& p = req.path;
   const bool get = req.method == "GET" || req.method == "HEAD", post = req.method == "POST";
   if (get && p == "/api/health") {
@@ -85,6 +87,8 @@ Response Api::dispatch(const Request& req) {
     else if (get && action == "replay") replay(req, res, id);
     else if (get && action == "events") events(req, res, id);
     else fail(404, "not found: " + p);
+  } else if (get && p.rfind("/api/", 0) != 0 && !web_dir_.empty() && (r = static_file(web_dir_, p))) {
+    res = std::move(*r);
   } else if (get && p == "/") {  // the web client is not built (or not found)
     res.content_type = "text/html";
     res.body = "<!doctype html><title>Carcassonne server</title><p>The web client is not built (looked in '" + web_dir_ +

@@ -36,10 +36,16 @@ struct Server::Impl {
     HttpOptions h;
     h.host = o.host;
     h.port = o.port;
-    h.web_dir = o.web_dir;
-    h.threads = o.http_threads;
-    h.max_body = o.max_body;
     h.log_requests = o.log_requests;
+    h.io_threads = o.io_threads;
+    h.handler_threads = o.handler_threads;
+    h.max_body = o.max_body;
+    h.max_connections = o.max_connections;
+    h.max_connections_per_address = o.max_connections_per_address;
+    h.max_streams = o.max_streams;
+    h.header_timeout = o.header_timeout;
+    h.body_timeout = o.body_timeout;
+    h.idle_timeout = o.idle_timeout;
     return h;
   }
 
