@@ -82,7 +82,12 @@ Response parse_refusal(const beast::error_code& ec, bool line_complete, const Ht
   return error_response(400, "malformed HTTP request: " + ec.message());
 }
 
-bool line_complete(std::string_view data) { return data.find('\n') != std::string_view::npos; }
+// Whether the request line is within bounds (it ends, and before max_url_bytes): a header
+// too large is then 431, else the URL is too long (414).
+bool line_complete(std::string_view data, const HttpOptions& o) {
+  const size_t eol = data.find('\n');
+  return eol != std::string_view::npos && eol <= o.max_url_bytes;
+}
 
 // Checks once the header is in: the URL's length and the number of header fields.
 std::optional<Response> check_header(const Parser& p, const HttpOptions& o) {
@@ -236,7 +241,10 @@ class Conn : public std::enable_shared_from_this<Conn> {
     if (ec) {
       if (client_gone(ec) || ec == bhttp::error::partial_message) return close();
       const auto d = buffer_.data();
-      return refuse(parse_refusal(ec, line_complete(std::string_view(static_cast<const char*>(d.data()), d.size())), o_));
+      // The parser takes the request line as soon as it is complete: a target means it was.
+      const bool line_ok = !parser_->get().target().empty() ||
+                           line_complete(std::string_view(static_cast<const char*>(d.data()), d.size()), o_);
+      return refuse(parse_refusal(ec, line_ok, o_));
     }
     if (auto r = check_header(*parser_, o_)) return refuse(*r);
     if (parser_->is_done()) return dispatch();
@@ -582,7 +590,7 @@ Response handle_bytes(std::string_view raw, const Handler& handler, const HttpOp
     p.put_eof(ec);
     if (!ec) ec = bhttp::error::partial_message;
   }
-  if (ec) return parse_refusal(ec, line_complete(raw), o);
+  if (ec) return parse_refusal(ec, !p.get().target().empty() || line_complete(raw, o), o);
   if (auto r = check_header(p, o)) return *r;
   p.eager(true);
   feed();

@@ -2,6 +2,8 @@
 #include "session.h"
 
 #include <chrono>
+#include <condition_variable>
+#include <thread>
 #include <iostream>
 #include <optional>
 
@@ -238,15 +240,46 @@ void Games::run_ai(const std::shared_ptr<Session>& sp) {
   }
   ai::Player* player = s.players[seat].get();
   lk.unlock();
+  // The search runs on a thread of its own while this worker waits for its move, so that a
+  // stopping server never waits for a search: the worker gives up on the move at once (the
+  // search ends on its own, holding only its copy of the state and the session).
+  struct Search {
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;
+    Move move;
+    std::string error;
+  };
+  auto search = std::make_shared<Search>();
+  std::thread([search, sp, player, copy]() mutable {
+    Move mv;
+    std::string err;
+    try {
+      mv = player->choose(copy);
+      if (!copy.check_move(mv).empty()) err = "the AI chose an illegal move";
+    } catch (const std::exception& e) {
+      err = e.what();
+    } catch (...) {
+      err = "unknown error";
+    }
+    std::lock_guard sl(search->m);
+    search->done = true;
+    search->move = mv;
+    search->error = err;
+    search->cv.notify_all();
+  }).detach();
   Move m;
-  try {
-    m = player->choose(copy);
-    if (!copy.check_move(m).empty()) throw std::runtime_error("the AI chose an illegal move");
-  } catch (const std::exception& e) {
-    std::cerr << "server: AI '" << s.seats[seat].ai << "' failed (" << e.what() << "), playing the first legal move\n";
-    std::vector<Move> moves;
-    copy.legal_moves(moves);
-    m = moves.at(0);
+  {
+    std::unique_lock sl(search->m);
+    while (!search->done && !stopping_) search->cv.wait_for(sl, std::chrono::milliseconds(20));
+    if (!search->done) return;  // the server stops
+    m = search->move;
+    if (!search->error.empty()) {
+      std::cerr << "server: AI '" << s.seats[seat].ai << "' failed (" << search->error << "), playing the first legal move\n";
+      std::vector<Move> moves;
+      copy.legal_moves(moves);
+      m = moves.at(0);
+    }
   }
   lk.lock();
   s.ai_busy = false;
