@@ -39,7 +39,18 @@ if (isMainThread) {
       return m ? Math.round(Number(m[1]) / 1024) : null;
     } catch { return null; }
   };
+  // CPU seconds (user + system) used so far by the server and by this process.
+  const serverCpu = () => {
+    if (!pid) return null;
+    try {
+      const f = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      return (Number(f[11]) + Number(f[12])) / 100;
+    } catch { return null; }
+  };
+  const clientCpu = () => { const u = process.cpuUsage(); return (u.user + u.system) / 1e6; };
+  const loadavg = () => fs.readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
   const addr = (i) => `127.0.0.${10 + (i % ADDRS)}`;
+  const EVENT = Buffer.from('event: state'), VERSION = Buffer.from('"version":');
 
   const request = (method, path, body) =>
     new Promise((resolve, reject) => {
@@ -72,32 +83,32 @@ if (isMainThread) {
   const openStream = (i) =>
     new Promise((resolve) => {
       const g = i % GAMES;
-      const st = { game: g, seen: 0, events: 0, open: false, buf: '' };
+      const st = { game: g, seen: 0, events: 0, open: false };
       streams.push(st);
       const s = net.connect({ host, port, localAddress: addr(i) }, () => {
         s.write(`GET /api/games/${games[g].id}/events HTTP/1.1\r\nHost: ${host}\r\nAccept: text/event-stream\r\n\r\n`);
       });
-      s.setEncoding('utf8');
-      s.on('data', (d) => {
+      // Scanned as bytes (no decoding, no concatenation): the client shares the machine with the
+      // server, so it must stay cheap. `tail` keeps the end of the previous chunk for a match
+      // split between two chunks.
+      let tail = Buffer.alloc(0);
+      s.on('data', (chunk) => {
         if (!st.open) {
-          if (!st.buf && !d.startsWith('HTTP/1.1 200')) streamRefused++;
+          if (!chunk.subarray(0, 12).equals(Buffer.from('HTTP/1.1 200'))) streamRefused++;
           st.open = true;
           resolve();
         }
-        st.buf += d;
-        let k;
-        while ((k = st.buf.indexOf('\n\n')) >= 0) {
-          const msg = st.buf.slice(0, k);
-          st.buf = st.buf.slice(k + 2);
-          const v = msg.lastIndexOf('"version":');
-          if (msg.includes('event: state') && v >= 0) {
-            const ver = parseInt(msg.slice(v + 10), 10);
-            if (!st.first) st.first = ver;
-            st.seen = Math.max(st.seen, ver);
-            st.events++;
-            streamEvents++;
-          }
+        const d = tail.length ? Buffer.concat([tail, chunk]) : chunk;
+        for (let k = d.indexOf(EVENT); k >= 0; k = d.indexOf(EVENT, k + 1))
+          if (k + EVENT.length > tail.length) { st.events++; streamEvents++; }
+        for (let k = d.indexOf(VERSION); k >= 0; k = d.indexOf(VERSION, k + 1)) {
+          let e = k + VERSION.length, v = 0;
+          while (e < d.length && d[e] >= 48 && d[e] <= 57) v = v * 10 + (d[e++] - 48);
+          if (e >= d.length || e < tail.length) continue;  // cut off (seen next time) or seen before
+          if (!st.first) st.first = v;
+          if (v > st.seen) st.seen = v;
         }
+        tail = Buffer.from(d.subarray(Math.max(0, d.length - 48)));
       });
       s.on('error', () => { streamErrors++; resolve(); });
       s.on('close', () => { st.closed = true; resolve(); });
@@ -136,12 +147,15 @@ if (isMainThread) {
 
   // The players and the health probe, in a worker.
   let rssPeak = rssLoaded;
+  const cpu0 = serverCpu(), ccpu0 = clientCpu(), tPlay = Date.now();
   const sampler = setInterval(() => { const r = rss(); if (r > rssPeak) rssPeak = r; }, 1000);
   const result = await new Promise((resolve, reject) => {
     const w = new Worker(new URL(import.meta.url), { workerData: { host, port, games, seconds: SECONDS, think: THINK } });
     w.on('message', resolve);
     w.on('error', reject);
   });
+  const playSeconds = (Date.now() - tPlay) / 1000;
+  const serverCpuS = serverCpu() - cpu0, clientCpuS = clientCpu() - ccpu0;
   // Every stream must reach its game's last version.
   const finalVersion = result.finalVersions;
   const deadline = Date.now() + 10000;
@@ -165,6 +179,8 @@ if (isMainThread) {
                updates_skipped: streams.reduce((n, s) => n + (s.first ? finalVersion[s.game] - s.first + 1 - s.events : 0), 0) },
     slow_dropped_by_server: slowDropped, idle_dropped_by_server: idleDropped,
     server_rss_mb: { before: rssStart, loaded: rssLoaded, peak: rssPeak, after: rssAfter },
+    cpu: { server_cores: +(serverCpuS / playSeconds).toFixed(2), server_ms_per_move: +((serverCpuS * 1000) / Math.max(1, moves)).toFixed(2),
+           client_main_thread_cores: +(clientCpuS / playSeconds).toFixed(2), load_average_at_end: loadavg() },
   };
   console.log(JSON.stringify(out, null, 2));
   process.exit(lagging || result.errors || result.healthFailed ? 1 : 0);
