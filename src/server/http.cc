@@ -184,7 +184,10 @@ class Conn : public std::enable_shared_from_this<Conn> {
   Conn(tcp::socket s, HttpServer::Impl& srv, std::string addr)
       : stream_(std::move(s)), exec_(stream_.get_executor()), srv_(srv), o_(srv.opts), addr_(std::move(addr)),
         buffer_(srv.opts.max_header_bytes + 8192) {}
-  ~Conn() { srv_.release(this, addr_, stream_counted_); }
+  ~Conn() {
+    if (unsubscribe_) unsubscribe_();  // destroyed without close() (the server stopped): leave the game
+    srv_.release(this, addr_, stream_counted_);
+  }
 
   void start() { read_header(); }
 
