@@ -262,7 +262,7 @@ TEST_F(TransportTest, SlowHeaderClientsTimeOutWhileOthersAreServed) {
   const auto t0 = Clock::now();
   int closed_by_server = 0;
   for (int round = 0; round < 10; ++round) {
-    EXPECT_TRUE(healthy(500)) << "round " << round;
+    EXPECT_TRUE(healthy(1500)) << "round " << round;  // promptly, even on a loaded machine
     for (int& fd : slow) {
       if (fd < 0) continue;
       if (!testhttp::send_all(fd, "X-Slow: " + std::to_string(round) + "\r\n")) {
@@ -285,7 +285,7 @@ TEST_F(TransportTest, SlowHeaderClientsTimeOutWhileOthersAreServed) {
     ::close(fd);
   }
   EXPECT_EQ(idle_closed, 100);
-  EXPECT_LT(Clock::now() - t0, 10s);
+  EXPECT_LT(Clock::now() - t0, 30s);
   EXPECT_TRUE(healthy());
 }
 
