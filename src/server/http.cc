@@ -154,6 +154,11 @@ struct HttpServer::Impl {
   std::atomic<int> connections{0};
   std::atomic<int> streams{0};
   std::atomic<bool> stopped{false};
+  // Event-stream messages handed over by the games' threads, passed on to the streams by an
+  // I/O thread: one wake-up of an I/O thread per change of a game, not one per stream.
+  std::mutex fan_m;
+  std::vector<std::pair<std::weak_ptr<Conn>, StreamMessage>> fan_pending;
+  bool fan_scheduled = false;
 
   net::io_context ioc;
   tcp::acceptor acceptor{ioc};
@@ -166,6 +171,7 @@ struct HttpServer::Impl {
   Impl(HttpOptions o, Handler h) : opts(std::move(o)), handler(std::move(h)), ioc(std::max(1, opts.io_threads)) {}
 
   void accept();
+  void fan_out(const std::weak_ptr<Conn>& c, const StreamMessage& msg);
   void on_accept(tcp::socket socket);
   void reject(tcp::socket socket, const std::string& why);
   void tick();
@@ -302,12 +308,8 @@ class Conn : public std::enable_shared_from_this<Conn> {
         stream_counted_ = true;  // read by the destructor, after the posts below
         net::post(exec_, [self = shared_from_this(), res] { self->start_stream(*res); });
         std::weak_ptr<Conn> weak = weak_from_this();
-        net::any_io_executor exec = exec_;
-        auto unsubscribe = res->stream->subscribe([weak, exec](const StreamMessage& msg) {
-          net::post(exec, [weak, msg] {
-            if (auto c = weak.lock()) c->push(msg);
-          });
-        });
+        HttpServer::Impl* srv = &srv_;
+        auto unsubscribe = res->stream->subscribe([weak, srv](const StreamMessage& msg) { srv->fan_out(weak, msg); });
         net::post(exec_, [self = shared_from_this(), unsubscribe] {
           if (self->closed_) {
             if (unsubscribe) unsubscribe();
@@ -421,6 +423,23 @@ class Conn : public std::enable_shared_from_this<Conn> {
   std::string chunk_head_;
   std::function<void()> unsubscribe_;
 };
+
+void HttpServer::Impl::fan_out(const std::weak_ptr<Conn>& c, const StreamMessage& msg) {
+  std::lock_guard lk(fan_m);
+  fan_pending.emplace_back(c, msg);
+  if (fan_scheduled) return;
+  fan_scheduled = true;
+  net::post(ioc, [this] {
+    std::vector<std::pair<std::weak_ptr<Conn>, StreamMessage>> batch;
+    {
+      std::lock_guard l(fan_m);
+      batch.swap(fan_pending);
+      fan_scheduled = false;
+    }
+    for (auto& [weak, m] : batch)
+      if (auto conn = weak.lock()) net::post(conn->executor(), [conn, m = std::move(m)] { conn->push(m); });
+  });
+}
 
 void HttpServer::Impl::accept() {
   acceptor.async_accept(net::make_strand(ioc), [this](beast::error_code ec, tcp::socket socket) {
