@@ -4,7 +4,6 @@
 // record download/upload/replay, the tile data, the live event stream, and the expansions'
 // decisions (Festival take-back, Fortune Teller choice, Fruit-Bearing Trees harvest and sale).
 #include <gtest/gtest.h>
-#include <httplib.h>
 
 #include <atomic>
 #include <chrono>
@@ -13,6 +12,7 @@
 #include <set>
 #include <thread>
 
+#include "http_client.h"
 #include "record.h"
 #include "server.h"
 
@@ -53,8 +53,6 @@ class ServerTest : public ::testing::Test {
     o.max_body = 64 * 1024;
     server_ = std::make_unique<Server>(o);
     port_ = server_->start();
-    client_ = std::make_unique<httplib::Client>("127.0.0.1", port_);
-    client_->set_read_timeout(30);
   }
   void restart() {
     server_->stop();
@@ -63,23 +61,17 @@ class ServerTest : public ::testing::Test {
   }
 
   Resp get(const std::string& path) {
-    auto r = client_->Get(path.c_str());
-    return wrap(r);
+    return wrap(testhttp::get(port_, path));
   }
   Resp post(const std::string& path, const json& body) { return post_raw(path, body.dump()); }
   Resp post_raw(const std::string& path, const std::string& body) {
-    auto r = client_->Post(path.c_str(), body, "application/json");
-    return wrap(r);
+    return wrap(testhttp::post(port_, path, body));
   }
-  static Resp wrap(const httplib::Result& r) {
+  static Resp wrap(const testhttp::Reply& r) {
     Resp out;
-    if (!r) {
-      out.status = -1;
-      return out;
-    }
-    out.status = r->status;
-    out.text = r->body;
-    out.body = json::parse(r->body, nullptr, false);
+    out.status = r.status;
+    out.text = r.body;
+    out.body = json::parse(r.body, nullptr, false);
     return out;
   }
 
@@ -127,7 +119,6 @@ class ServerTest : public ::testing::Test {
   std::string db_;
   int port_ = 0;
   std::unique_ptr<Server> server_;
-  std::unique_ptr<httplib::Client> client_;
 };
 
 json hotseat() { return json::array({{{"name", "Ann"}, {"type", "human"}}, {{"name", "Ben"}, {"type", "human"}}}); }
@@ -419,11 +410,9 @@ TEST_F(ServerTest, EventStreamPushesNewStates) {
   std::atomic<int> events{0};
   std::atomic<int> last_turn{-1};
   std::thread listener([&] {
-    httplib::Client c("127.0.0.1", port_);
-    c.set_read_timeout(20);
     std::string buf;
-    c.Get(("/api/games/" + id + "/events").c_str(), [&](const char* data, size_t len) {
-      buf.append(data, len);
+    testhttp::request(port_, "GET", "/api/games/" + id + "/events", "", "", 20000, [&](std::string_view data) {
+      buf.append(data);
       size_t pos;
       while ((pos = buf.find("\n\n")) != std::string::npos) {
         std::string msg = buf.substr(0, pos);
@@ -481,31 +470,25 @@ TEST_F(ServerTest, EventStreamsAreBoundedAndStopCleanly) {
   ServerOptions o;
   o.port = 0;
   o.db_path = (dir_ / "small.sqlite").string();
-  o.http_threads = 4;  // at most 2 event streams
+  o.max_streams = 2;
   auto small = std::make_unique<Server>(o);
   const int port = small->start();
-  httplib::Client c("127.0.0.1", port);
-  auto r = c.Post("/api/games", json{{"players", hotseat()}}.dump(), "application/json");
-  ASSERT_TRUE(r);
-  ASSERT_EQ(r->status, 201);
-  const std::string path = "/api/games/" + json::parse(r->body)["id"].get<std::string>() + "/events";
+  auto r = testhttp::post(port, "/api/games", json{{"players", hotseat()}}.dump());
+  ASSERT_EQ(r.status, 201);
+  const std::string path = "/api/games/" + json::parse(r.body)["id"].get<std::string>() + "/events";
   std::atomic<int> got{0};
   std::vector<std::thread> streams;
   for (int i = 0; i < 2; ++i)
     streams.emplace_back([&] {
-      httplib::Client sc("127.0.0.1", port);
-      sc.set_read_timeout(20);
-      sc.Get(path.c_str(), [&](const char*, size_t) {
+      testhttp::request(port, "GET", path, "", "", 20000, [&](std::string_view) {
         ++got;
         return true;  // keep listening until the server stops
       });
     });
   for (int i = 0; i < 500 && got < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   ASSERT_GE(got.load(), 2);
-  auto third = c.Get(path.c_str());
-  ASSERT_TRUE(third);
-  EXPECT_EQ(third->status, 503);
-  EXPECT_EQ(c.Get("/api/health")->status, 200);  // plain requests still get through
+  EXPECT_EQ(testhttp::get(port, path).status, 503);
+  EXPECT_EQ(testhttp::get(port, "/api/health").status, 200);  // plain requests still get through
   const auto t0 = std::chrono::steady_clock::now();
   small->stop();  // ends the open streams
   for (auto& t : streams) t.join();

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 
@@ -41,6 +42,29 @@ void register_serve(CLI::App& app) {
   cmd->add_option("--ai-delay", opts->ai_delay_ms, "minimum AI thinking time in ms, so moves can be followed")
       ->capture_default_str();
   cmd->add_flag("--log", opts->log_requests, "log every request on stderr");
+  // Transport limits (docs/security.md, "Transport limits"; the others are fixed in server_limits.h).
+  cmd->add_option("--io-threads", opts->io_threads, "threads running every connection")->capture_default_str()->check(CLI::Range(1, 64));
+  cmd->add_option("--handler-threads", opts->handler_threads, "threads running API requests")->capture_default_str()->check(CLI::Range(1, 256));
+  cmd->add_option("--max-body", opts->max_body, "largest request body in bytes, chunked too (413 beyond)")
+      ->capture_default_str()
+      ->check(CLI::Range(size_t(1024), size_t(64) << 20));
+  cmd->add_option("--max-connections", opts->max_connections, "open connections in total (503 beyond)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1'000'000));
+  cmd->add_option("--max-connections-per-ip", opts->max_connections_per_address,
+                  "open connections from one client address (503 beyond)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1'000'000));
+  cmd->add_option("--max-streams", opts->max_streams, "open event streams (503 beyond)")->capture_default_str()->check(CLI::Range(0, 1'000'000));
+  auto ms_option = [cmd](const char* name, std::chrono::milliseconds* v, const char* what) {
+    cmd->add_option_function<int>(
+           name, [v](int ms) { *v = std::chrono::milliseconds(ms); },
+           std::string(what) + " in ms [" + std::to_string(v->count()) + "]")
+        ->check(CLI::Range(1, 3'600'000));
+  };
+  ms_option("--header-timeout", &opts->header_timeout, "time for a request line and headers");
+  ms_option("--body-timeout", &opts->body_timeout, "time for a request body");
+  ms_option("--idle-timeout", &opts->idle_timeout, "time a kept-alive connection may stay silent");
   cmd->callback([opts] {
     if (opts->web_dir.empty()) opts->web_dir = default_web_dir();
     // Block SIGINT/SIGTERM in every thread; the main thread waits for them and stops cleanly.

@@ -3,9 +3,12 @@
 // See docs/server.md for the API.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <memory>
 #include <string>
+
+#include "server_limits.h"
 
 namespace carc::server {
 
@@ -16,9 +19,18 @@ struct ServerOptions {
   std::string web_dir;             // static files served at "/", empty: none
   int ai_threads = 2;              // worker threads for AI seats (shared by all games)
   int ai_delay_ms = 0;             // minimum time an AI seat "thinks" before moving (for humans to see)
-  int http_threads = 128;          // HTTP worker threads (each open event stream holds one)
-  size_t max_body = 256 * 1024;    // largest accepted request body, in bytes
   bool log_requests = false;       // one line per request on stderr
+  // The transport's limits an operator may tune (defaults and the others: limits.h,
+  // docs/security.md "Transport limits").
+  int io_threads = limits::kIoThreads;            // threads running every connection
+  int handler_threads = limits::kHandlerThreads;  // threads running the API handlers
+  size_t max_body = limits::kMaxBodyBytes;        // largest accepted request body, in bytes (also chunked)
+  int max_connections = limits::kMaxConnections;                        // in total
+  int max_connections_per_address = limits::kMaxConnectionsPerAddress;  // from one client address
+  int max_streams = limits::kMaxEventStreams;                           // open event streams
+  std::chrono::milliseconds header_timeout = limits::kHeaderTimeout;    // whole request line + headers
+  std::chrono::milliseconds body_timeout = limits::kBodyTimeout;
+  std::chrono::milliseconds idle_timeout = limits::kIdleTimeout;        // kept-alive, between requests
 };
 
 class Server {
