@@ -1,0 +1,117 @@
+// The AI players and the worker pool (see ai_pool.h).
+#include "ai_pool.h"
+
+#include <algorithm>
+
+#include "types.h"
+#include "state.h"
+
+namespace carc::server {
+
+namespace {
+#ifndef CARC_SERVER_HAVE_AI
+// Stand-in used only when the AI layer (src/ai) is not built: "random" plays a uniformly
+// random legal move, everything else plays the move with the best immediate score margin.
+class FallbackPlayer : public ai::Player {
+ public:
+  FallbackPlayer(std::string spec, uint64_t seed) : spec_(std::move(spec)), rng_(seed) {}
+  std::string name() const override { return spec_; }
+  Move choose(const State& s) override {
+    std::vector<Move> moves;
+    s.legal_moves(moves);
+    if (spec_ == "random" || moves.size() == 1) return moves[rng_.below(uint32_t(moves.size()))];
+    const int me = s.current_player();
+    double best = -1e9;
+    std::vector<Move> top;
+    for (const Move& m : moves) {
+      State c = s;
+      c.apply(m);
+      int other = -1000;
+      for (int p = 0; p < s.num_players(); ++p)
+        if (p != me) other = std::max(other, c.score(p) - s.score(p));
+      double v = (c.score(me) - s.score(me)) - 0.5 * other + (m.meeple >= 0 ? 0.3 : 0.0);
+      if (v > best + 1e-9) {
+        best = v;
+        top.clear();
+      }
+      if (v > best - 1e-9) top.push_back(m);
+    }
+    return top[rng_.below(uint32_t(top.size()))];
+  }
+
+ private:
+  std::string spec_;
+  Rng rng_;
+};
+#endif
+}  // namespace
+
+std::unique_ptr<ai::Player> make_ai(const std::string& spec, uint64_t seed) {
+#ifdef CARC_SERVER_HAVE_AI
+  return ai::make_player(spec, seed);
+#else
+  const std::string name = spec.substr(0, spec.find(':'));
+  if (name != "random" && name != "greedy" && name != "mcts")
+    throw std::invalid_argument("unknown player '" + spec + "' (random, greedy, mcts[:level=easy|medium|hard])");
+  return std::make_unique<FallbackPlayer>(spec, seed);
+#endif
+}
+
+json ai_registry() {
+  json out = json::array();
+#ifdef CARC_SERVER_HAVE_AI
+  for (const auto& p : ai::player_registry()) out.push_back({{"name", p.name}, {"description", p.description}});
+#else
+  out.push_back({{"name", "random"}, {"description", "a uniformly random legal move"}});
+  out.push_back({{"name", "greedy"}, {"description", "the best immediate score margin"}});
+  out.push_back({{"name", "mcts"}, {"description", "tree search (stand-in: greedy until the AI layer is built)"}});
+#endif
+  return out;
+}
+
+void AiPool::start(int threads) {
+  {
+    std::lock_guard lk(m_);
+    stopping_ = false;
+  }
+  for (int i = 0; i < std::max(1, threads); ++i) workers_.emplace_back([this] { work(); });
+}
+
+void AiPool::post(Clock::time_point when, std::function<void()> task) {
+  std::lock_guard lk(m_);
+  queue_.emplace(when, std::move(task));
+  cv_.notify_one();
+}
+
+void AiPool::stop() {
+  {
+    std::lock_guard lk(m_);
+    stopping_ = true;
+    queue_.clear();
+    cv_.notify_all();
+  }
+  for (auto& t : workers_) t.join();
+  workers_.clear();
+}
+
+void AiPool::work() {
+  std::unique_lock lk(m_);
+  while (!stopping_) {
+    if (queue_.empty()) {
+      cv_.wait(lk);
+      continue;
+    }
+    auto first = queue_.begin();
+    if (first->first > Clock::now()) {
+      cv_.wait_until(lk, first->first);
+      continue;
+    }
+    std::function<void()> task = std::move(first->second);
+    queue_.erase(first);
+    lk.unlock();
+    task();
+    lk.lock();
+  }
+}
+
+}  // namespace carc::server

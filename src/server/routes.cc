@@ -1,0 +1,392 @@
+// The API routes (see routes.h and docs/server.md).
+#include "routes.h"
+
+#include <algorithm>
+#include <exception>
+
+#include "ai_pool.h"
+#include "db.h"
+#include "decode.h"
+#include "game.h"
+#include "ids.h"
+#include "record.h"
+#include "session.h"
+#include "views.h"
+
+namespace carc::server {
+
+bool Request::has_header(const std::string& k) const {
+  for (const auto& [n, v] : headers)
+    if (n.size() == k.size() && std::equal(n.begin(), n.end(), k.begin(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+        }))
+      return true;
+  return false;
+}
+
+std::string Request::header(const std::string& k) const {
+  for (const auto& [n, v] : headers)
+    if (n.size() == k.size() && std::equal(n.begin(), n.end(), k.begin(), [](char a, char b) {
+          return std::tolower(static_cast<unsigned char>(a)) == std::tolower(static_cast<unsigned char>(b));
+        }))
+      return v;
+  return "";
+}
+
+Response Api::handle(const Request& req) {
+  try {
+    return dispatch(req);
+  } catch (const ApiError& e) {
+    return error_response(e.status, e.message);
+  } catch (const json::exception& e) {
+    return error_response(400, std::string("bad request: ") + e.what());
+  } catch (const std::exception& e) {
+    return error_response(500, std::string("internal error: ") + e.what());
+  } catch (...) {
+    return error_response(500, "internal error");
+  }
+}
+
+namespace {
+bool game_id_ok(const std::string& id) {
+  return !id.empty() && std::all_of(id.begin(), id.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
+}
+}  // namespace
+
+Response Api::dispatch(const Request& req) {
+  Response res;
+  const std::string& p = req.path;
+  const bool get = req.method == "GET" || req.method == "HEAD", post = req.method == "POST";
+  if (get && p == "/api/health") {
+    health(req, res);
+  } else if (get && p == "/api/players") {
+    players(req, res);
+  } else if (get && p == "/api/tiles") {
+    tiles(req, res);
+  } else if (get && p == "/api/games") {
+    list_games(req, res);
+  } else if (post && p == "/api/games") {
+    create_game(req, res);
+  } else if (post && p == "/api/games/upload") {
+    upload_game(req, res);
+  } else if (p.rfind("/api/games/", 0) == 0) {
+    const std::string rest = p.substr(11);
+    const size_t slash = rest.find('/');
+    const std::string id = rest.substr(0, slash);
+    const std::string action = slash == std::string::npos ? "" : rest.substr(slash + 1);
+    if (!game_id_ok(id) || (slash != std::string::npos && action.empty())) fail(404, "not found: " + p);
+    if (get && action.empty()) get_game(req, res, id);
+    else if (get && action == "legal") legal(req, res, id);
+    else if (post && action == "move") move(req, res, id);
+    else if (post && action == "undo") undo(req, res, id);
+    else if (post && action == "resign") resign(req, res, id);
+    else if (post && action == "join") join(req, res, id);
+    else if (get && action == "record") record(req, res, id);
+    else if (get && action == "replay") replay(req, res, id);
+    else if (get && action == "events") events(req, res, id);
+    else fail(404, "not found: " + p);
+  } else if (get && p == "/") {  // the web client is not built (or not found)
+    res.content_type = "text/html";
+    res.body = "<!doctype html><title>Carcassonne server</title><p>The web client is not built (looked in '" + web_dir_ +
+               "'). Run <code>scripts/setup-web.sh</code> or <code>npm --prefix web run build</code>.</p>";
+  } else {
+    fail(404, "not found: " + p);
+  }
+  return res;
+}
+
+json Api::created_json(const Session& s) {
+  json seats = json::array();
+  for (size_t i = 0; i < s.seats.size(); ++i) {
+    const Seat& seat = s.seats[i];
+    json j = {{"seat", i}, {"name", seat.name}, {"type", seat.type}};
+    if (seat.type != "ai") j["token"] = seat.token;
+    if (seat.type == "remote") j["join_path"] = "/#/game/" + s.id + "/" + seat.token;
+    seats.push_back(j);
+  }
+  return {{"id", s.id}, {"seats", seats}, {"game", view_json(s)}};
+}
+
+// The seat a request's token holds (403 when the token is wrong).
+int Api::seat_for(const Session& s, const json& body, const Request& req) {
+  std::string token = str_field(body, "token");
+  if (token.empty() && req.has_header("X-Seat-Token")) token = req.header("X-Seat-Token");
+  if (token.empty()) fail(403, "a seat token is required ('token' in the body or the X-Seat-Token header)");
+  const int seat = s.seat_of_token(token);
+  if (seat < 0) fail(403, "this token holds no seat in this game");
+  return seat;
+}
+
+void Api::health(const Request& req, Response& res) {
+  res.send({{"ok", true}});
+}
+
+void Api::players(const Request& req, Response& res) {
+  res.send({{"players", ai_registry()},
+             {"levels", {"greedy", "mcts:level=easy", "mcts:level=medium", "mcts:level=hard"}}});
+}
+
+void Api::tiles(const Request& req, Response& res) {
+  const std::string tileset = req.has_param("tileset") ? req.param("tileset") : "base";
+  json q = json::object();
+  if (req.has_param("expansions")) q["expansions"] = req.param("expansions");
+  Rules rules = rules_from(tileset, expansions_of(q), 2);
+  const Game* g;
+  try {
+    g = Game::get(rules);
+  } catch (const std::exception& e) {
+    fail(400, e.what());
+  }
+  json tiles = json::array();
+  for (int i = 0; i < g->num_types(); ++i) {
+    json t = tile_type_json(g->type(i));
+    t["count"] = g->initial_counts()[i] + (i == g->start_type() ? 1 : 0);
+    tiles.push_back(t);
+  }
+  res.set_header("Cache-Control", "max-age=300");
+  json out = {{"tileset", tileset}, {"expansions", rules.expansions()}, {"tiles", tiles}};
+  out["start"] = g->start_type() >= 0
+                     ? json{{"tile", g->type(g->start_type()).id}, {"rotation", 90 * g->start_rotation()}}
+                     : json(nullptr);
+  if (!g->board_cells().empty()) {  // Wheel of Fortune: the start board and its wheel
+    json cells = json::array(), segs = json::array();
+    for (const auto& c : g->board_cells()) cells.push_back({{"x", c.x}, {"y", c.y}, {"tile", g->type(c.type).id}});
+    for (int i = 0; i < int(g->wheel().size()); ++i)
+      segs.push_back({{"event", kWheelEventNames[int(g->wheel()[i].event)]}, {"crowns", g->wheel()[i].crowns}});
+    out["board"] = {{"cells", cells}, {"wheel", segs}, {"pig", g->wheel_start()}};
+  }
+  res.send(out);
+}
+
+void Api::list_games(const Request& req, Response& res) {
+  int limit = 50;
+  if (req.has_param("limit")) {
+    try {
+      limit = std::clamp(std::stoi(req.param("limit")), 1, 500);
+    } catch (const std::exception&) {
+      fail(400, "'limit' must be a number");
+    }
+  }
+  json games = json::array();
+  for (const GameRow& row : db_.list(limit)) {
+    json meta = json::parse(row.meta, nullptr, false);
+    if (meta.is_discarded()) continue;
+    json players = json::array();
+    for (const auto& s : meta["seats"])
+      players.push_back({{"name", s["name"]}, {"type", s["type"]}, {"ai", s["ai"]}});
+    json g = meta["summary"];
+    g["id"] = row.id;
+    g["created"] = row.created;
+    g["updated"] = row.updated;
+    g["players"] = players;
+    games.push_back(g);
+  }
+  res.send({{"games", games}});
+}
+
+void Api::create_game(const Request& req, Response& res) {
+  json body = parse_body(req.body);
+  std::vector<Seat> seats = seats_from_request(body, nullptr);
+  Record rec;
+  for (const Seat& s : seats) rec.players.push_back(s.name);
+  rec.tileset = str_field(body, "tileset", "base");
+  rec.expansions = expansions_of(body);
+  rules_from(rec.tileset, rec.expansions, int(seats.size()));  // validates
+  auto it = body.find("seed");
+  if (it != body.end() && !it->is_null()) {
+    if (!it->is_number_unsigned()) fail(400, "'seed' must be a non-negative integer");
+    rec.seed = it->get<uint64_t>();
+  } else {
+    rec.seed = random_seed();
+  }
+  auto s = games_.add_session(std::move(seats), rec, false);
+  res.send(created_json(*s), 201);
+}
+
+void Api::upload_game(const Request& req, Response& res) {
+  json body = parse_body(req.body);
+  auto it = body.find("record");
+  if (it == body.end()) fail(400, "'record' is required: a game record (object or text)");
+  std::string text = it->is_string() ? it->get<std::string>() : it->dump();
+  Record rec;
+  try {
+    rec = parse_record(text);
+  } catch (const std::exception& e) {
+    fail(400, std::string("invalid record: ") + e.what());
+  }
+  const std::string mode = str_field(body, "mode", "continue");
+  if (mode != "continue" && mode != "view") fail(400, "'mode' must be continue or view");
+  std::vector<Seat> seats = seats_from_request(body, &rec.players);
+  for (size_t i = 0; i < seats.size(); ++i) rec.players[i] = seats[i].name;
+  auto s = games_.add_session(std::move(seats), rec, mode == "view");
+  res.send(created_json(*s), 201);
+}
+
+void Api::get_game(const Request& req, Response& res, const std::string& id) {
+  auto s = games_.find(id);
+  std::lock_guard lk(s->m);
+  res.send(view_json(*s));
+}
+
+void Api::legal(const Request& req, Response& res, const std::string& id) {
+  auto s = games_.find(id);
+  std::lock_guard lk(s->m);
+  if (s->over()) {
+    res.send({{"turn", s->state->turn()}, {"player", -1}, {"tile", nullptr}, {"placements", json::array()}});
+    return;
+  }
+  json j = legal_json(*s->state);
+  j["version"] = s->version;
+  res.send(j);
+}
+
+void Api::move(const Request& req, Response& res, const std::string& id) {
+  json body = parse_body(req.body);
+  auto s = games_.find(id);
+  std::lock_guard lk(s->m);
+  const int seat = seat_for(*s, body, req);
+  if (s->view_only) fail(409, "this game is only for viewing");
+  if (s->over()) fail(409, "the game is over");
+  State& st = *s->state;
+  if (st.current_player() != seat) {
+    if (st.phase() == Phase::Plague)
+      fail(409, "the Plague: it is " + s->seats[st.current_player()].name + "'s decision, not " + s->seats[seat].name + "'s");
+    fail(409, "it is " + s->seats[st.turn_player()].name + "'s turn, not " + s->seats[seat].name + "'s");
+  }
+  if (s->seats[seat].resigned) fail(409, "you resigned from this game");
+  const int turn = int_field(body, "turn", st.turn() + 1);
+  if (turn != st.turn() + 1)
+    fail(409, "this move is for turn " + std::to_string(turn) + ", the game is at turn " + std::to_string(st.turn() + 1));
+  Move m = move_from(st, body);
+  s->seats[seat].joined = true;
+  st.apply(m);
+  advance(st);
+  games_.commit(*s, s);
+  res.send(view_json(*s));
+}
+
+void Api::undo(const Request& req, Response& res, const std::string& id) {
+  json body = parse_body(req.body);
+  auto s = games_.find(id);
+  std::lock_guard lk(s->m);
+  const int seat = seat_for(*s, body, req);
+  (void)seat;
+  if (s->view_only) fail(409, "this game is only for viewing");
+  if (s->has_remote()) fail(409, "undo is only allowed in games without other human players");
+  if (!s->end_reason.empty()) fail(409, "the game is over");
+  const size_t n = s->seats.size();
+  Record rec = record_of(*s->state, s->names());
+  size_t keep = rec.turns.size();
+  while (keep > 0 && s->seats[(keep - 1) % n].type != "human") --keep;
+  if (keep == 0) fail(409, "there is no move of yours to take back");
+  rec.turns.resize(keep - 1);
+  Replay rp = carc::replay(rec);
+  s->state = std::make_unique<State>(std::move(rp.state));
+  s->events = std::move(rp.events);
+  s->state->set_event_log(&s->events);
+  advance(*s->state);
+  games_.commit(*s, s);
+  res.send(view_json(*s));
+}
+
+void Api::resign(const Request& req, Response& res, const std::string& id) {
+  json body = parse_body(req.body);
+  auto s = games_.find(id);
+  std::lock_guard lk(s->m);
+  const int seat = seat_for(*s, body, req);
+  if (s->over()) fail(409, "the game is over");
+  if (s->seats[seat].resigned) fail(409, "you already resigned");
+  s->seats[seat].resigned = true;
+  int left = 0;
+  for (const Seat& x : s->seats) left += !x.resigned;
+  if (left <= 1) s->end_reason = s->seats[seat].name + " resigned";
+  games_.commit(*s, s);
+  res.send(view_json(*s));
+}
+
+void Api::join(const Request& req, Response& res, const std::string& id) {
+  json body = parse_body(req.body);
+  auto s = games_.find(id);
+  std::lock_guard lk(s->m);
+  const int seat = seat_for(*s, body, req);
+  if (!s->seats[seat].joined) {
+    s->seats[seat].joined = true;
+    games_.commit(*s, s);
+  }
+  res.send({{"seat", seat}, {"name", s->seats[seat].name}, {"game", view_json(*s)}});
+}
+
+void Api::record(const Request& req, Response& res, const std::string& id) {
+  auto s = games_.find(id);
+  std::lock_guard lk(s->m);
+  Record rec = record_of(*s->state, s->names());
+  // A running game's seed decides its future draws: hide it (the record still replays
+  // the game so far exactly; the seed only decides draws of a continued game).
+  if (!s->over()) rec.seed = random_seed();
+  res.set_header("Content-Disposition", "attachment; filename=\"carcassonne-" + s->id + ".json\"");
+  res.status = 200;
+  res.body = record_to_json(rec);
+}
+
+void Api::replay(const Request& req, Response& res, const std::string& id) {
+  auto s = games_.find(id);
+  Record rec;
+  {
+    std::lock_guard lk(s->m);
+    rec = record_of(*s->state, s->names());
+  }
+  const int total = int(rec.turns.size());
+  int turn = total;
+  if (req.has_param("turn")) {
+    try {
+      turn = std::stoi(req.param("turn"));
+    } catch (const std::exception&) {
+      fail(400, "'turn' must be a number");
+    }
+  }
+  if (turn < 0 || turn > total) fail(400, "'turn' must be between 0 and " + std::to_string(total));
+  rec.turns.resize(size_t(turn));
+  Replay rp = carc::replay(rec);
+  if (turn == total && rp.state.is_chance()) advance(rp.state);
+  json j = board_json(rp.state, rp.events, rec.players);
+  j["id"] = s->id;
+  j["replay_turn"] = turn;
+  j["turns_total"] = total;
+  if (turn > 0) {
+    const TurnRecord& t = rec.turns[size_t(turn - 1)];
+    j["move"] = {{"player", (turn - 1) % int(rec.players.size())}, {"tile", t.tile}, {"x", t.x}, {"y", t.y},
+                 {"rotation", t.rotation}, {"meeple", t.meeple}};
+    if (!t.fruit_type.empty()) j["move"]["fruit_type"] = t.fruit_type;
+    if (t.harvest) j["move"]["fruit"] = {{"harvest", {{"x", t.harvest->x}, {"y", t.harvest->y}}}};
+    if (!t.sell.empty()) j["move"]["fruit"] = {{"sell", t.sell}};
+    if (t.ret) j["move"]["return"] = t.ret->crown() ? json{{"at", t.ret->at}} : json{{"x", t.ret->x}, {"y", t.ret->y}, {"at", t.ret->at}};
+    if (!t.plague.empty()) {
+      json pl = json::array();
+      for (const auto& p : t.plague) pl.push_back({{"x", p.x}, {"y", p.y}, {"at", p.at}});
+      j["move"]["plague"] = pl;
+    }
+  }
+  res.send(j);
+}
+
+// The live event stream of a game (server-sent events): its state now and at every change.
+void Api::events(const Request&, Response& res, const std::string& id) {
+  std::shared_ptr<Session> s = games_.find(id);
+  res.status = 200;
+  res.content_type = "text/event-stream";
+  res.set_header("Cache-Control", "no-cache");
+  res.set_header("X-Accel-Buffering", "no");
+  res.stream = std::make_shared<EventSource>();
+  res.stream->subscribe = [s](Deliver deliver) -> std::function<void()> {
+    std::lock_guard lk(s->m);
+    const uint64_t n = s->next_watcher++;
+    deliver(std::make_shared<const std::string>("event: state\ndata: " + view_json(*s).dump() + "\n\n"));
+    s->watchers.emplace(n, std::move(deliver));
+    return [s, n] {
+      std::lock_guard lk2(s->m);
+      s->watchers.erase(n);
+    };
+  };
+}
+
+}  // namespace carc::server

@@ -1,0 +1,48 @@
+// The API: every route turns a transport-neutral Request into a Response (docs/server.md).
+#pragma once
+
+#include <string>
+
+#include "api.h"
+
+namespace carc::server {
+
+class Db;
+class Games;
+struct Session;
+
+class Api {
+ public:
+  Api(Games& games, Db& db, std::string web_dir) : games_(games), db_(db), web_dir_(std::move(web_dir)) {}
+
+  // Answers one request. Never throws: a refusal is a JSON error response (4xx), anything
+  // unexpected a 500.
+  Response handle(const Request& req);
+
+ private:
+  Response dispatch(const Request& req);
+  json created_json(const Session& s);
+  static int seat_for(const Session& s, const json& body, const Request& req);
+
+  void health(const Request& req, Response& res);
+  void players(const Request& req, Response& res);
+  void tiles(const Request& req, Response& res);
+  void list_games(const Request& req, Response& res);
+  void create_game(const Request& req, Response& res);
+  void upload_game(const Request& req, Response& res);
+  void get_game(const Request& req, Response& res, const std::string& id);
+  void legal(const Request& req, Response& res, const std::string& id);
+  void move(const Request& req, Response& res, const std::string& id);
+  void undo(const Request& req, Response& res, const std::string& id);
+  void resign(const Request& req, Response& res, const std::string& id);
+  void join(const Request& req, Response& res, const std::string& id);
+  void record(const Request& req, Response& res, const std::string& id);
+  void replay(const Request& req, Response& res, const std::string& id);
+  void events(const Request& req, Response& res, const std::string& id);
+
+  Games& games_;
+  Db& db_;
+  std::string web_dir_;
+};
+
+}  // namespace carc::server

@@ -1,0 +1,280 @@
+// Games in memory (see session.h).
+#include "session.h"
+
+#include <chrono>
+#include <iostream>
+#include <optional>
+
+#include "ai_pool.h"
+#include "db.h"
+#include "decode.h"
+#include "ids.h"
+#include "views.h"
+
+namespace carc::server {
+
+// Draws until a tile is to be placed or the game ends.
+void advance(State& s) {
+  while (s.is_chance()) s.draw_random();
+}
+
+
+// Decisions of the turn in progress that the record cannot hold yet (it keeps whole turns):
+// the Wheel of Fortune Choose and the Plague take-backs so far. Kept in the meta so that a
+// reloaded game (the same tile is drawn again) replays them.
+json pending_json(const State& s) {
+  json p = json::object();
+  if (s.phase() != Phase::Place && s.phase() != Phase::Plague) return p;
+  if (s.chosen() >= 0 && s.num_drawn() > 1) p["choice"] = s.chosen();
+  json plague = json::array();
+  for (int i = 0; i < s.num_plague_picks(); ++i) {
+    json f = slot_json(s, s.plague_pick(i));
+    plague.push_back({{"x", f["x"]}, {"y", f["y"]}, {"at", f["at"]}});
+  }
+  if (!plague.empty()) p["plague"] = plague;
+  return p;
+}
+
+void apply_pending(State& s, const json& p) {
+  if (!p.is_object()) return;
+  if (p.contains("choice") && s.phase() == Phase::Place && s.chosen() < 0) {
+    Move c;
+    c.kind = MoveKind::Choose;
+    c.choice = uint8_t(p["choice"].get<int>());
+    if (!s.check_move(c).empty()) return;
+    s.apply(c);
+  }
+  for (const auto& e : p.value("plague", json::array())) {
+    if (s.phase() != Phase::Plague) return;
+    try {
+      s.apply(plague_move_from(s, e));
+    } catch (const ApiError&) {
+      return;
+    }
+  }
+}
+
+json meta_json(const Session& s) {
+  json seats = json::array();
+  for (const Seat& seat : s.seats)
+    seats.push_back({{"name", seat.name},
+                     {"type", seat.type},
+                     {"ai", seat.ai},
+                     {"token", seat.token},
+                     {"resigned", seat.resigned},
+                     {"joined", seat.joined}});
+  return {{"seats", seats},
+          {"pending", pending_json(*s.state)},
+          {"view_only", s.view_only},
+          {"end_reason", s.end_reason},
+          {"summary",
+           {{"status", s.status()},
+            {"turn", s.state->turn()},
+            {"scores", s.state->scores()},
+            {"current_player", s.over() ? -1 : s.state->phase() == Phase::Plague ? s.state->current_player() : s.state->turn_player()},
+            {"tileset", s.state->rules().tileset},
+            {"expansions", s.state->rules().expansions()}}}};
+}
+
+std::vector<Seat> seats_from_meta(const json& meta) {
+  std::vector<Seat> out;
+  for (const auto& j : meta.at("seats")) {
+    Seat s;
+    s.name = j.at("name").get<std::string>();
+    s.type = j.at("type").get<std::string>();
+    s.ai = j.value("ai", "");
+    s.token = j.value("token", "");
+    s.resigned = j.value("resigned", false);
+    s.joined = j.value("joined", false);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+void notify(Session& s) {
+  if (s.watchers.empty()) return;
+  auto msg = std::make_shared<const std::string>("event: state\ndata: " + view_json(s).dump() + "\n\n");
+  for (auto& [n, deliver] : s.watchers) deliver(msg);
+}
+
+// ---------------------------------------------------------------------------------------
+// Games: the table of sessions
+
+std::shared_ptr<Session> Games::find(const std::string& id) {
+  std::lock_guard lk(sessions_m_);
+  auto it = sessions_.find(id);
+  if (it != sessions_.end()) return it->second;
+  std::optional<GameRow> row = db_.load(id);
+  if (!row) fail(404, "no game '" + id + "'");
+  auto s = std::make_shared<Session>();
+  s->id = id;
+  s->created = row->created;
+  json pending;
+  try {
+    json meta = json::parse(row->meta);
+    s->seats = seats_from_meta(meta);
+    s->view_only = meta.value("view_only", false);
+    s->end_reason = meta.value("end_reason", "");
+    pending = meta.value("pending", json::object());
+    Record rec = parse_record(row->record);
+    Replay rp = replay(rec);
+    s->state = std::make_unique<State>(std::move(rp.state));
+    s->events = std::move(rp.events);
+  } catch (const std::exception& e) {
+    fail(500, "game '" + id + "' cannot be loaded: " + e.what());
+  }
+  s->state->set_event_log(&s->events);
+  if (!s->view_only) {
+    advance(*s->state);  // the same tile as before the restart: the generator continues
+    apply_pending(*s->state, pending);
+  }
+  s->players.resize(s->seats.size());
+  sessions_[id] = s;
+  {
+    std::lock_guard sl(s->m);
+    schedule_ai(*s, s);
+  }
+  return s;
+}
+
+std::shared_ptr<Session> Games::add_session(std::vector<Seat> seats, const Record& rec, bool view_only) {
+  auto s = std::make_shared<Session>();
+  s->created = now_ms();
+  s->seats = std::move(seats);
+  s->view_only = view_only;
+  try {
+    Replay rp = replay(rec);
+    s->state = std::make_unique<State>(std::move(rp.state));
+    s->events = std::move(rp.events);
+  } catch (const RecordError& e) {
+    fail(400, std::string("invalid record: ") + e.what());
+  } catch (const std::exception& e) {
+    fail(400, e.what());
+  }
+  s->state->set_event_log(&s->events);
+  if (!view_only) advance(*s->state);
+  s->players.resize(s->seats.size());
+  for (Seat& seat : s->seats)
+    if (seat.type != "ai") seat.token = new_token();
+  std::lock_guard lk(sessions_m_);
+  evict_idle();
+  do s->id = new_game_id();
+  while (sessions_.count(s->id) || db_.load(s->id));
+  sessions_[s->id] = s;
+  std::lock_guard sl(s->m);
+  commit(*s, s);
+  return s;
+}
+
+// Keeps memory bounded: games nobody is using (no request, event stream or AI task holds
+// them) are dropped from memory; they are reloaded from SQLite when asked for again.
+// Caller holds sessions_m_.
+void Games::evict_idle() {
+  constexpr size_t kMaxCached = 2000;
+  if (sessions_.size() < kMaxCached) return;
+  for (auto it = sessions_.begin(); it != sessions_.end();) {
+    std::unique_lock sl(it->second->m, std::try_to_lock);
+    if (sl.owns_lock() && it->second.use_count() == 1 && !it->second->ai_busy) {
+      sl.unlock();
+      it = sessions_.erase(it);
+    } else {
+      ++it;
+    }
+  }
+}
+
+// Saves the game, publishes the new version, and starts the AI when it is its turn.
+// Caller holds s.m.
+void Games::commit(Session& s, const std::shared_ptr<Session>& sp) {
+  ++s.version;
+  if (s.auto_seat() < 0) s.thinking = -1;  // e.g. an undo while the AI was thinking
+  GameRow row;
+  row.id = s.id;
+  row.created = s.created;
+  row.updated = now_ms();
+  row.meta = meta_json(s).dump();
+  row.record = record_to_json(record_of(*s.state, s.names()));
+  db_.save(row);
+  schedule_ai(s, sp);
+  notify(s);
+}
+
+void Games::schedule_ai(Session& s, const std::shared_ptr<Session>& sp) {
+  const int seat = s.auto_seat();
+  if (seat < 0 || s.ai_busy || stopping_) return;
+  s.ai_busy = true;
+  s.thinking = seat;
+  ++s.version;
+  notify(s);
+  const int delay = s.seats[seat].type == "ai" ? ai_delay_ms_ : 0;
+  ai_.post(AiPool::Clock::now() + std::chrono::milliseconds(delay), [this, sp] {
+    try {
+      run_ai(sp);
+    } catch (const std::exception& e) {
+      std::cerr << "server: AI move in game " << sp->id << " failed: " << e.what() << "\n";
+      std::lock_guard sl(sp->m);
+      sp->ai_busy = false;
+      sp->thinking = -1;
+    }
+  });
+}
+
+void Games::run_ai(const std::shared_ptr<Session>& sp) {
+  Session& s = *sp;
+  std::unique_lock lk(s.m);
+  const int seat = s.auto_seat();
+  if (seat < 0) {
+    s.ai_busy = false;
+    s.thinking = -1;
+    ++s.version;
+    notify(s);
+    return;
+  }
+  const uint64_t version = s.version;
+  State copy = *s.state;
+  if (!s.players[seat]) {
+    const std::string spec = s.seats[seat].type == "ai" ? s.seats[seat].ai : "greedy";
+    s.players[seat] = make_ai(spec, s.state->seed() ^ (0x9E3779B97F4A7C15ull * uint64_t(seat + 1)));
+  }
+  ai::Player* player = s.players[seat].get();
+  lk.unlock();
+  Move m;
+  try {
+    m = player->choose(copy);
+    if (!copy.check_move(m).empty()) throw std::runtime_error("the AI chose an illegal move");
+  } catch (const std::exception& e) {
+    std::cerr << "server: AI '" << s.seats[seat].ai << "' failed (" << e.what() << "), playing the first legal move\n";
+    std::vector<Move> moves;
+    copy.legal_moves(moves);
+    m = moves.at(0);
+  }
+  lk.lock();
+  s.ai_busy = false;
+  s.thinking = -1;
+  if (s.version != version || stopping_) {  // the game changed meanwhile (undo, resign): think again
+    ++s.version;
+    notify(s);
+    if (!stopping_) schedule_ai(s, sp);
+    return;
+  }
+  s.state->apply(m);
+  advance(*s.state);
+  commit(s, sp);
+}
+void Games::resume() {
+  for (const GameRow& row : db_.list(200)) {
+    json meta = json::parse(row.meta, nullptr, false);
+    if (meta.is_discarded() || meta["summary"].value("status", "") != "playing") continue;
+    try {
+      find(row.id);
+    } catch (...) {
+    }
+  }
+}
+
+void Games::clear() {
+  std::lock_guard lk(sessions_m_);
+  sessions_.clear();
+}
+
+}  // namespace carc::server

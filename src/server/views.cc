@@ -1,0 +1,502 @@
+// The JSON views (see views.h).
+#include "views.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "game.h"
+#include "session.h"
+
+namespace carc::server {
+
+namespace {
+
+const char* side_letter(int d) {
+  static const char* k[4] = {"N", "E", "S", "W"};
+  return k[d];
+}
+
+std::string kind_words(const std::string& kind) {
+  if (kind == "road") return "a road";
+  if (kind == "city") return "a city";
+  if (kind == "monastery") return "a monastery";
+  if (kind == "farm") return "a farm";
+  if (kind == "tent") return "a tent";
+  if (kind == "fruit") return "fruit";
+  if (kind == "wheel") return "the wheel";
+  return kind;
+}
+
+// Wheel of Fortune: a segment's event in words ("Fortuna", "the Plague").
+std::string segment_words(const Game& g, int seg) {
+  static const char* k[kWheelEvents] = {"Fortuna", "Taxes", "the Famine", "the Storm", "the Inquisition", "the Plague"};
+  if (seg < 0 || seg >= int(g.wheel().size())) return "?";
+  return k[int(g.wheel()[seg].event)];
+}
+
+// A follower's role by the kind of feature it stands on.
+std::string follower_role(const std::string& kind) {
+  if (kind == "road") return "thief";
+  if (kind == "city") return "knight";
+  if (kind == "monastery") return "monk";
+  if (kind == "farm") return "farmer";
+  if (kind == "tent") return "fortune teller";
+  return "follower";
+}
+
+}  // namespace
+
+json tile_type_json(const TileType& t) {
+  json segs = json::array();
+  const RotatedTile& r = t.rot[0];
+  for (int i = 0; i < t.nseg; ++i) {
+    const Segment& s = r.seg[i];
+    json sides = json::array(), halves = json::array(), adj = json::array();
+    for (int d = 0; d < 4; ++d)
+      if (s.edges >> d & 1) sides.push_back(side_letter(d));
+    for (int h = 0; h < 8; ++h)
+      if (s.halves >> h & 1) halves.push_back(kHalfNames[h]);
+    for (int c = 0; c < kMaxSegments; ++c)
+      if (s.adj_cities >> c & 1) adj.push_back(c);
+    segs.push_back({{"kind", kind_name(s.kind)},
+                    {"sides", sides},
+                    {"halves", halves},
+                    {"pennants", s.pennants},
+                    {"adj_cities", adj},
+                    {"at", t.location_name(i, 0)}});
+  }
+  std::string edges;
+  for (int d = 0; d < 4; ++d) edges += "?FRC"[int(r.edge(d))];
+  json symbols = json::array();
+  if (t.festival) symbols.push_back("festival");
+  if (t.tree) symbols.push_back("tree");
+  return {{"id", t.id},         {"set", t.set},     {"note", t.note},
+          {"count", t.count},   {"edges", edges},   {"segments", segs},
+          {"center", t.center}, {"symbols", symbols}, {"wheel", t.wheel},
+          {"canonical_rot", {t.canonical_rot[0] * 90, t.canonical_rot[1] * 90, t.canonical_rot[2] * 90,
+                             t.canonical_rot[3] * 90}}};
+}
+
+json follower_json(const State& s, int i) {
+  const Follower& f = s.followers()[i];
+  const PlacedTile& P = s.placed(s.slot_tile(f.slot));
+  const TileType& t = s.game().type(P.type);
+  const int seg = s.slot_segment(f.slot);
+  return {{"player", f.player}, {"x", P.x},
+          {"y", P.y},           {"seg", seg},
+          {"at", t.location_name(seg, P.rot)}, {"kind", kind_name(t.rot[0].seg[seg].kind)}};
+}
+
+// Wheel of Fortune: every turn of the wheel so far, the turn in progress included when its
+// wheel tile has already turned the wheel (a single drawn wheel tile at once, else after the
+// Choose decision). A placed wheel tile always turned the wheel before it was placed.
+struct PigMove {
+  int turn, player, type, steps, from, to;
+};
+std::vector<PigMove> pig_moves(const State& s) {
+  std::vector<PigMove> out;
+  const Game& g = s.game();
+  if (!s.has_wheel()) return out;
+  const int nseg = int(g.wheel().size());
+  int pig = g.wheel_start();
+  for (const Draw& d : s.draws()) {
+    const int w = g.type(d.type).wheel;
+    if (d.fate != Fate::Placed || !w) continue;
+    const int to = (pig + w) % nseg;
+    out.push_back({d.turn, (d.turn - 1) % s.num_players(), d.type, w, pig, to});
+    pig = to;
+  }
+  if ((s.phase() == Phase::Place || s.phase() == Phase::Plague) && s.chosen() >= 0) {
+    const int t = s.drawn_tile(s.chosen());
+    if (const int w = g.type(t).wheel; w) out.push_back({s.turn() + 1, s.turn_player(), t, w, pig, (pig + w) % nseg});
+  }
+  return out;
+}
+
+// A follower's place given by its slot, and who put it there (the player of the turn that
+// placed the tile: followers are only ever deployed on the tile just placed).
+json slot_json(const State& s, uint16_t slot) {
+  const int pi = s.slot_tile(slot);
+  const PlacedTile& P = s.placed(pi);
+  const TileType& t = s.game().type(P.type);
+  const int seg = s.slot_segment(slot);
+  const int turn = pi - s.game().num_setup_tiles() + 1;
+  return {{"player", turn >= 1 ? (turn - 1) % s.num_players() : -1},
+          {"x", P.x},
+          {"y", P.y},
+          {"seg", seg},
+          {"at", t.location_name(seg, P.rot)},
+          {"follower", follower_role(kind_name(t.rot[0].seg[seg].kind))}};
+}
+
+// Wheel of Fortune, public part: the segments clockwise with their crown spaces (the player on
+// each, -1 when free), the pig's segment, the player deciding the Plague now (-1), and the
+// wheel's log in words: each turn of the wheel and each follower taken back for the Plague.
+json wheel_json(const State& s, const std::vector<std::string>& names) {
+  const Game& g = s.game();
+  auto who = [&](int p) { return p >= 0 && p < int(names.size()) ? names[p] : std::string("?"); };
+  json segs = json::array();
+  for (int i = 0; i < int(g.wheel().size()); ++i) {
+    json crowns = json::array();
+    for (int k = 0; k < kMaxCrownsPerSegment; ++k) {
+      const int c = i * kMaxCrownsPerSegment + k;
+      if (g.crown_exists(c)) crowns.push_back({{"space", g.crown_name(c)}, {"player", s.crown(c)}});
+    }
+    segs.push_back({{"event", kWheelEventNames[int(g.wheel()[i].event)]}, {"name", segment_words(g, i)}, {"crowns", crowns}});
+  }
+  json log = json::array();
+  for (const PigMove& m : pig_moves(s)) {
+    const std::string& id = g.type(m.type).id;
+    log.push_back({{"turn", m.turn},
+                   {"player", m.player},
+                   {"kind", "pig"},
+                   {"tile", id},
+                   {"steps", m.steps},
+                   {"from", kWheelEventNames[int(g.wheel()[m.from].event)]},
+                   {"to", kWheelEventNames[int(g.wheel()[m.to].event)]},
+                   {"text", "The pig moves " + std::to_string(m.steps) + " to " + segment_words(g, m.to) + " (tile " + id +
+                                " drawn by " + who(m.player) + ")"}});
+    std::vector<uint16_t> picks;
+    if (m.turn <= int(s.history().size())) {
+      const TurnLog& tl = s.history()[size_t(m.turn - 1)];
+      for (int k = 0; k < tl.nplague; ++k) picks.push_back(tl.plague[k]);
+    } else {
+      for (int k = 0; k < s.num_plague_picks(); ++k) picks.push_back(s.plague_pick(k));
+    }
+    for (uint16_t slot : picks) {
+      json f = slot_json(s, slot);
+      f["turn"] = m.turn;
+      f["kind"] = "plague";
+      f["text"] = who(f["player"]) + " takes back a " + f["follower"].get<std::string>() + " from (" +
+                  std::to_string(f["x"].get<int>()) + "," + std::to_string(f["y"].get<int>()) + ") for the Plague";
+      log.push_back(f);
+    }
+  }
+  return {{"segments", segs},
+          {"pig", s.pig()},
+          {"pig_event", kWheelEventNames[int(g.wheel()[s.pig()].event)]},
+          {"plague_player", s.phase() == Phase::Plague ? s.plague_player() : -1},
+          {"log", log}};
+}
+
+// "an apple", "a cherry".
+std::string fruit_words(int f) {
+  const std::string n = kFruitNames[f];
+  return (std::string("aeiou").find(n[0]) != std::string::npos ? "an " : "a ") + n;
+}
+
+// One scoring in words. Fruit scorings name what happened: "Ann harvests an apple worth 4",
+// "Ben sells 3 fruits for 10" (the move of the event's turn tells which), and at the end
+// "Ann scores 2 for 2 fruit tokens held (final scoring)". A harvest is shown on its tree.
+// Wheel of Fortune events: "Ann scores 3: Fortuna", "Ben scores 8 in taxes for knights in a
+// city", "Ann scores 6 for a crown space of the Plague" (`pig_at`: the pig's segment after each
+// turn's turn of the wheel).
+json event_json(const ScoreEvent& e, const std::vector<std::string>& names, const State& s,
+                const std::map<int, int>& pig_at = {}) {
+  const std::string who = e.player >= 0 && e.player < int(names.size()) ? names[e.player] : "?";
+  const std::string pts = std::to_string(e.points);
+  std::string text = who + " scores " + pts + (e.points == 1 ? " point" : "") + " for " + kind_words(e.kind);
+  int x = e.x, y = e.y;
+  json fruit;
+  if (e.kind == "fortuna") {
+    text = who + " scores " + pts + ": Fortuna";
+  } else if (e.kind == "taxes") {
+    text = who + " scores " + pts + " in taxes for knights in a city";
+  } else if (e.kind == "famine") {
+    text = who + " scores " + pts + " in the famine for a farmer";
+  } else if (e.kind == "storm") {
+    text = who + " scores " + pts + " in the storm for " + pts + " follower" + (e.points == 1 ? "" : "s") + " in supply";
+  } else if (e.kind == "inquisition") {
+    text = who + " scores " + pts + " in the inquisition for a monk";
+  } else if (e.kind == "crown") {
+    auto it = pig_at.find(e.turn);
+    text = who + " scores " + pts + " for a crown space" +
+           (it != pig_at.end() ? " of " + segment_words(s.game(), it->second) : std::string());
+  } else if (e.kind == "fruit" && e.final) {
+    text = who + " scores " + std::to_string(e.points) + " for " + std::to_string(e.points) + " fruit token" +
+           (e.points == 1 ? "" : "s") + " held";
+  } else if (e.kind == "fruit" && e.turn >= 1 && e.turn <= int(s.history().size())) {
+    const Move& m = s.history()[size_t(e.turn - 1)].move;
+    if (m.action == FruitAction::Harvest && m.target < kFruitTypes) {
+      text = who + " harvests " + fruit_words(m.target) + " worth " + std::to_string(e.points);
+      fruit = {{"harvest", kFruitNames[m.target]}};
+      if (const int pt = s.fruit_tree(m.target); pt >= 0) {
+        x = s.placed(pt).x;
+        y = s.placed(pt).y;
+      }
+    } else if (m.action == FruitAction::Sell) {
+      const int n = __builtin_popcount(m.target);
+      text = who + " sells " + std::to_string(n) + " fruit" + (n == 1 ? "" : "s") + " for " + std::to_string(e.points);
+      json sold = json::array();
+      for (int f = 0; f < kFruitTypes; ++f)
+        if (m.target >> f & 1) sold.push_back(kFruitNames[f]);
+      fruit = {{"sell", sold}};
+    }
+  }
+  if (e.final) text += " (final scoring)";
+  json j = {{"turn", e.turn}, {"player", e.player}, {"points", e.points}, {"kind", e.kind},
+            {"final", e.final}, {"x", x},           {"y", y},           {"text", text}};
+  if (!fruit.is_null()) j["fruit"] = fruit;
+  return j;
+}
+
+// Fruit-Bearing Trees, public part: the trees on the board with the tokens left on each, the
+// tokens each player holds ({"apple": 2}), and the stacks not yet on a tree.
+json fruit_json(const State& s) {
+  json trees = json::array(), held = json::array(), stacks = json::array();
+  for (int f = 0; f < kFruitTypes; ++f) {
+    if (s.fruit_tree(f) >= 0) {
+      const PlacedTile& P = s.placed(s.fruit_tree(f));
+      trees.push_back({{"type", kFruitNames[f]}, {"x", P.x}, {"y", P.y}, {"left", s.fruit_left(f)}});
+    } else {
+      stacks.push_back(kFruitNames[f]);
+    }
+  }
+  for (int p = 0; p < s.num_players(); ++p) {
+    json h = json::object();
+    for (int f = 0; f < kFruitTypes; ++f)
+      if (s.fruit_held(p, f)) h[kFruitNames[f]] = s.fruit_held(p, f);
+    held.push_back(h);
+  }
+  return {{"trees", trees}, {"held", held}, {"stacks", stacks}};
+}
+
+// The public view of a position (no hidden information: no seed, no bag order).
+json board_json(const State& s, const std::vector<ScoreEvent>& events, const std::vector<std::string>& names) {
+  const Game& g = s.game();
+  json j;
+  j["tileset"] = s.rules().tileset;
+  j["expansions"] = s.rules().expansions();
+  j["turn"] = s.turn();
+  const bool placing = s.phase() == Phase::Place || s.phase() == Phase::Plague;
+  j["phase"] = s.is_terminal() ? "over" : s.is_chance() ? "draw" : s.phase() == Phase::Plague ? "plague" : "place";
+  // The player to decide: during the Plague the player taking a follower back, who may not be
+  // the player whose turn it is (turn_player).
+  j["current_player"] = s.is_terminal() ? -1 : s.phase() == Phase::Plague ? s.current_player() : s.turn_player();
+  j["turn_player"] = s.is_terminal() ? -1 : s.turn_player();
+  j["tile"] = placing ? json(g.type(s.current_tile()).id) : json(nullptr);
+  json drawn = json::array();  // Fortune Teller: every tile drawn this turn, the player picks one
+  if (placing)
+    for (int i = 0; i < s.num_drawn(); ++i)
+      drawn.push_back({{"tile", g.type(s.drawn_tile(i)).id},
+                       {"placeable", s.drawn_placeable(i)},
+                       {"wheel", g.type(s.drawn_tile(i)).wheel}});
+  j["drawn"] = drawn;
+  // Wheel of Fortune: the drawn tile chosen to turn the wheel (-1: none yet)
+  if (s.has_wheel()) j["chosen"] = placing ? s.chosen() : -1;
+  j["bag"] = s.bag_size();
+  j["total_tiles"] = g.total_tiles();
+  json bag = json::object();  // what is left in the bag (public: every draw is seen)
+  for (int t = 0; t < g.num_types(); ++t)
+    if (s.bag_count(t) > 0) bag[g.type(t).id] = s.bag_count(t);
+  j["bag_counts"] = bag;
+  json board = json::array();
+  for (int i = 0; i < s.num_placed(); ++i) {
+    const PlacedTile& P = s.placed(i);
+    board.push_back({{"x", P.x}, {"y", P.y}, {"tile", g.type(P.type).id}, {"rotation", 90 * P.rot}});
+  }
+  j["board"] = board;
+  json fol = json::array();
+  for (int i = 0; i < s.num_followers(); ++i) fol.push_back(follower_json(s, i));
+  j["followers"] = fol;
+  json scores = json::array(), supply = json::array();
+  for (int p = 0; p < s.num_players(); ++p) {
+    scores.push_back(s.score(p));
+    supply.push_back(s.supply(p));
+  }
+  j["scores"] = scores;
+  j["supply"] = supply;
+  std::map<int, int> pig_at;  // turn -> the pig's segment after that turn's wheel
+  for (const PigMove& m : pig_moves(s)) pig_at[m.turn] = m.to;
+  json ev = json::array();
+  for (const auto& e : events) ev.push_back(event_json(e, names, s, pig_at));
+  j["events"] = ev;
+  if (s.rules().fruit_trees) j["fruit"] = fruit_json(s);
+  if (s.has_wheel()) j["wheel"] = wheel_json(s, names);
+  if (s.num_placed() > g.num_setup_tiles()) {
+    const PlacedTile& P = s.placed(s.num_placed() - 1);
+    j["last"] = {{"x", P.x}, {"y", P.y}};
+  } else {
+    j["last"] = nullptr;
+  }
+  return j;
+}
+
+// The legal moves for the tile to place, grouped by placement, for every displayed rotation
+// (a symmetric tile's rotations that look alike share the engine's canonical move).
+// Fruit-Bearing Trees: a tree tile's placements list the stacks that may go on it
+// ("fruit_types", one move per stack in the engine), and a placement whose follower may be
+// followed by a fruit action has "fruit": {"harvest": [{type, x, y, left, new}], "sell": [types
+// held]} (any set of 1 to 4 of them); "new" marks the tree of the placed tile itself, which gets
+// the stack chosen by "fruit_type" (the listed type is the default, the first unused stack).
+// Wheel of Fortune: during the Plague, "phase": "plague", "player" is the player deciding and
+// "plague" lists their followers on the land ({x, y, at, seg, kind}); "placements" is empty.
+// A wheel tile among several drawn tiles must be chosen first: "choices" lists them
+// ({choice, tile, wheel}) and their placements follow once chosen. A placement lists in
+// "crowns" the free crown spaces its follower may go to instead of onto the tile, and in
+// "returns" (Festival) the player's crown followers as {"at": "crown:taxes:0", "crown": true}.
+json legal_json(const State& s) {
+  json out;
+  out["turn"] = s.turn() + 1;
+  out["player"] = s.is_terminal() ? -1 : s.phase() == Phase::Plague ? s.current_player() : s.turn_player();
+  out["phase"] = s.phase() == Phase::Plague ? "plague" : "place";
+  if (s.phase() == Phase::Plague) {
+    out["tile"] = s.game().type(s.current_tile()).id;
+    out["placements"] = json::array();
+    std::vector<Move> moves;
+    s.legal_moves(moves);
+    json pl = json::array();
+    for (const Move& m : moves) {
+      json f = follower_json(s, m.ret);
+      pl.push_back({{"x", f["x"]}, {"y", f["y"]}, {"at", f["at"]}, {"seg", f["seg"]}, {"kind", f["kind"]}});
+    }
+    out["plague"] = pl;
+    out["reason"] = "The Plague: take back one of your followers";
+    return out;
+  }
+  if (s.phase() != Phase::Place) {
+    out["tile"] = nullptr;
+    out["placements"] = json::array();
+    return out;
+  }
+  out["tile"] = s.game().type(s.current_tile()).id;
+  std::vector<Move> moves;
+  s.legal_moves(moves);
+  json choices = json::array();
+  for (const Move& m : moves)
+    if (m.kind == MoveKind::Choose) {
+      const TileType& t = s.game().type(s.drawn_tile(m.choice));
+      choices.push_back({{"choice", m.choice}, {"tile", t.id}, {"wheel", t.wheel}});
+    }
+  if (!choices.empty()) out["choices"] = choices;
+  struct Group {
+    bool plain = false;
+    std::vector<int> segs;
+    std::vector<int> rets;
+    std::vector<int> crowns;      // free crown spaces for the follower
+    std::vector<int> crown_rets;  // Festival: own crown followers that may be taken back
+    uint32_t fruit_types = 0;  // stacks that may go on a tree tile
+    int8_t first_type = -1;    // the default stack (the first listed)
+    uint32_t harvest = 0;      // with the default stack: trees that may be harvested
+    uint32_t sell = 0;         // fruit types that may be sold
+  };
+  auto add = [](std::vector<int>& v, int x) {
+    if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
+  };
+  std::map<std::tuple<int, int, int, int>, Group> groups;  // (choice, x, y, rot)
+  for (const Move& m : moves) {
+    if (m.kind != MoveKind::Place) continue;
+    Group& g = groups[{m.choice, m.x, m.y, m.rot}];
+    if (m.fruit_type >= 0) {
+      g.fruit_types |= 1u << m.fruit_type;
+      if (g.first_type < 0) g.first_type = m.fruit_type;
+    }
+    if (m.action == FruitAction::Harvest && m.fruit_type == g.first_type) g.harvest |= 1u << m.target;
+    if (m.action == FruitAction::Sell) g.sell |= m.target;
+    if (m.crown())
+      add(g.crowns, m.meeple - kCrownBase);
+    else if (m.meeple >= 0)
+      add(g.segs, m.meeple);
+    else if (m.ret >= kCrownBase)
+      add(g.crown_rets, m.ret - kCrownBase);
+    else if (m.ret >= 0)
+      add(g.rets, m.ret);
+    else
+      g.plain = true;
+  }
+  json pl = json::array();
+  for (const auto& [key, g] : groups) {
+    const auto [choice, x, y, cr] = key;
+    const TileType& t = s.game().type(s.drawn_tile(choice));
+    json fruit;
+    if (g.harvest || g.sell) {
+      json harvest = json::array(), sell = json::array();
+      for (int f = 0; f < kFruitTypes; ++f) {
+        if (g.sell >> f & 1) sell.push_back(kFruitNames[f]);
+        if (!(g.harvest >> f & 1)) continue;
+        const bool own = t.tree && f == g.first_type;
+        const int tx = own ? x : s.placed(s.fruit_tree(f)).x, ty = own ? y : s.placed(s.fruit_tree(f)).y;
+        harvest.push_back({{"type", kFruitNames[f]}, {"x", tx}, {"y", ty}, {"left", own ? 4 : s.fruit_left(f)}, {"new", own}});
+      }
+      fruit = {{"harvest", harvest}, {"sell", sell}};
+    }
+    for (int r = 0; r < 4; ++r) {
+      if (t.canonical_rot[r] != cr) continue;
+      json meeples = json::array(), rets = json::array();
+      for (int seg : g.segs) {
+        const std::string loc = t.location_name(seg, cr);
+        const int seg_r = t.segment_at(loc, r);
+        meeples.push_back({{"seg", seg_r}, {"at", loc}, {"kind", kind_name(t.rot[0].seg[seg_r].kind)}});
+      }
+      for (int ri : g.rets) {
+        json f = follower_json(s, ri);
+        rets.push_back({{"x", f["x"]}, {"y", f["y"]}, {"at", f["at"]}, {"seg", f["seg"]}, {"kind", f["kind"]}});
+      }
+      for (int c : g.crown_rets) rets.push_back({{"at", s.game().crown_name(c)}, {"crown", true}});
+      json p = {{"x", x}, {"y", y}, {"rotation", 90 * r}, {"choice", choice}, {"tile", t.id}, {"plain", g.plain},
+                {"meeples", meeples}, {"returns", rets}};
+      if (s.has_wheel()) {
+        json crowns = json::array();
+        for (int c : g.crowns) crowns.push_back(s.game().crown_name(c));
+        p["crowns"] = crowns;
+      }
+      if (g.fruit_types) {
+        json types = json::array();
+        for (int f = 0; f < kFruitTypes; ++f)
+          if (g.fruit_types >> f & 1) types.push_back(kFruitNames[f]);
+        p["fruit_types"] = types;
+      }
+      if (!fruit.is_null()) p["fruit"] = fruit;
+      pl.push_back(p);
+    }
+  }
+  out["placements"] = pl;
+  return out;
+}
+
+json seats_public(const Session& s) {
+  json out = json::array();
+  for (size_t i = 0; i < s.seats.size(); ++i) {
+    const Seat& seat = s.seats[i];
+    out.push_back({{"seat", i},
+                   {"name", seat.name},
+                   {"type", seat.type},
+                   {"ai", seat.ai},
+                   {"resigned", seat.resigned},
+                   {"joined", seat.joined}});
+  }
+  return out;
+}
+
+std::vector<int> winners(const State& st) {
+  std::vector<int> w;
+  int best = -1;
+  for (int p = 0; p < st.num_players(); ++p) best = std::max(best, st.score(p));
+  for (int p = 0; p < st.num_players(); ++p)
+    if (st.score(p) == best) w.push_back(p);
+  return w;
+}
+
+json view_json(const Session& s) {
+  json j = board_json(*s.state, s.events, s.names());
+  j["id"] = s.id;
+  j["version"] = s.version;
+  j["status"] = s.status();
+  j["end_reason"] = s.end_reason;
+  j["players"] = seats_public(s);
+  j["thinking"] = s.thinking;
+  j["turns_total"] = s.state->history().size();
+  const bool has_human_turn = [&] {
+    const size_t n = s.seats.size();
+    for (size_t t = 0; t < s.state->history().size(); ++t)
+      if (s.seats[t % n].type == "human") return true;
+    return false;
+  }();
+  j["can_undo"] = !s.view_only && s.end_reason.empty() && !s.has_remote() && has_human_turn;
+  j["winners"] = s.over() && !s.view_only ? json(winners(*s.state)) : json::array();
+  if (s.over()) j["current_player"] = -1;
+  return j;
+}
+
+}  // namespace carc::server

@@ -1,0 +1,32 @@
+// The JSON views the API answers with: tiles, boards, legal moves, events, the Wheel of
+// Fortune and the Fruit-Bearing Trees (public information only: no seed, no bag order).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "api.h"
+#include "state.h"
+#include "tiles.h"
+
+namespace carc::server {
+
+struct Session;
+
+json tile_type_json(const TileType& t);
+json follower_json(const State& s, int i);
+// A follower's place given by its slot, and who put it there.
+json slot_json(const State& s, uint16_t slot);
+json wheel_json(const State& s, const std::vector<std::string>& names);
+json fruit_json(const State& s);
+// The public view of a position (no hidden information: no seed, no bag order).
+json board_json(const State& s, const std::vector<ScoreEvent>& events, const std::vector<std::string>& names);
+// The legal moves for the tile to place, grouped by placement (see views.cc).
+json legal_json(const State& s);
+json seats_public(const Session& s);
+std::vector<int> winners(const State& st);
+// A game as GET /api/games/ID answers it.
+json view_json(const Session& s);
+
+}  // namespace carc::server
