@@ -19,6 +19,15 @@ struct ServerOptions {
   int http_threads = 128;          // HTTP worker threads (each open event stream holds one)
   size_t max_body = 256 * 1024;    // largest accepted request body, in bytes
   bool log_requests = false;       // one line per request on stderr
+  // Durability of a move (docs/security.md): true = "fast" (synchronous=NORMAL: survives a
+  // server crash, not a power loss), false = "full" (synchronous=FULL: answered once on disk).
+  bool durability_fast = false;
+  int db_busy_timeout_ms = 5000;   // a write waits this long for a lock, then answers 503
+  // What a client may ask of an AI seat (400 beyond; see AiLimits in ai_pool.h).
+  double ai_max_seconds = 10;
+  long long ai_max_iterations = 100000;
+  int ai_max_threads = 2;
+  long long ai_max_nodes = 4'000'000;
 };
 
 class Server {
