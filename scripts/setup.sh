@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake ninja-build pkg-config git
   nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
   libsqlite3-dev libcpp-httplib-dev libssl-dev
+  clang libfuzzer-14-dev libclang-rt-14-dev
   python3 python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest)
 
 if [ "${SKIP_APT:-0}" != 1 ]; then

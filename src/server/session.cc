@@ -4,6 +4,7 @@
 #include <chrono>
 #include <iostream>
 #include <optional>
+#include <stdexcept>
 
 #include "ai_pool.h"
 #include "db.h"
@@ -323,7 +324,13 @@ void Games::run_ai(const std::shared_ptr<Session>& sp) {
   State copy = *s.state;
   if (!s.players[seat]) {
     const std::string spec = s.seats[seat].type == "ai" ? s.seats[seat].ai : "greedy";
-    s.players[seat] = make_ai(spec, s.state->seed() ^ (0x9E3779B97F4A7C15ull * uint64_t(seat + 1)), limits_, &stopping_);
+    const uint64_t seed = s.state->seed() ^ (0x9E3779B97F4A7C15ull * uint64_t(seat + 1));
+    try {
+      s.players[seat] = make_ai(spec, seed, limits_, &stopping_);
+    } catch (const std::invalid_argument& e) {  // stored before the caps (or with lower ones now)
+      std::cerr << "server: game " << s.id << " seat " << seat << ": " << e.what() << "; playing greedy\n";
+      s.players[seat] = make_ai("greedy", seed, limits_, &stopping_);
+    }
   }
   ai::Player* player = s.players[seat].get();
   lk.unlock();
