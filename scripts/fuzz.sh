@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer harnesses (fuzz/*_fuzz.cc; clang with AddressSanitizer and UBSan) into
-# ./build-fuzz and runs each for a bounded time from its seed corpus (fuzz/corpus/<name>/).
+# ./build-fuzz and runs each for a bounded time from its seed corpus (fuzz/corpus/<name>/ for
+# fuzz/<name>_fuzz.cc).
 # Fails on any crash, sanitizer report, leak, timeout (one input > 10 s) or memory blow-up.
 #   scripts/fuzz.sh                  every harness, FUZZ_SECONDS (default 60) each
 #   FUZZ_SECONDS=600 scripts/fuzz.sh record_fuzz     one harness, longer
@@ -23,12 +24,13 @@ nice ninja -C build-fuzz "${targets[@]}"
 mkdir -p build-fuzz/artifacts
 for t in "${targets[@]}"; do
   work=build-fuzz/corpus/$t
-  mkdir -p "$work" "fuzz/corpus/$t"
+  seeds=fuzz/corpus/${t%_fuzz}
+  mkdir -p "$work" "$seeds"
   echo "== fuzz $t for ${seconds}s"
   # -timeout: one input may take at most 10 s; -rss_limit_mb: memory; leaks are reported by ASan.
   set +e
   ./build-fuzz/fuzz/"$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 \
-    -print_final_stats=1 -artifact_prefix="build-fuzz/artifacts/$t-" "$work" "fuzz/corpus/$t" >"build-fuzz/$t.log" 2>&1
+    -print_final_stats=1 -artifact_prefix="build-fuzz/artifacts/$t-" "$work" "$seeds" >"build-fuzz/$t.log" 2>&1
   status=$?
   set -e
   # -timeout: one input may take at most 10 s; -rss_limit_mb: memory; leaks are reported by ASan.

@@ -9,8 +9,10 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake ninja-build pkg-config git
   nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
   libsqlite3-dev libcpp-httplib-dev libssl-dev
-  clang libfuzzer-14-dev libclang-rt-14-dev
   python3 python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest)
+
+# The fuzzers (scripts/fuzz.sh, run by scripts/test.sh): clang with libFuzzer and the sanitizers.
+packages+=(clang libfuzzer-14-dev libclang-rt-14-dev)
 
 if [ "${SKIP_APT:-0}" != 1 ]; then
   missing=()

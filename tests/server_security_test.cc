@@ -3,11 +3,17 @@
 // may ask for and fair scheduling, writes that fail (503, the game unchanged), the undo policy
 // (own moves only, never in a finished game, nothing hidden revealed), versions that only
 // grow across restarts, and seat tokens stored only as SHA-256.
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <httplib.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <sqlite3.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
+#include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -28,6 +34,62 @@ struct Resp {
   json body;
   std::string text;
 };
+
+// One HTTP/1.1 request on its own loopback connection (Connection: close), the answer read to
+// the end. Independent of the server's transport library.
+Resp http(int port, const std::string& method, const std::string& path, const std::string& body = "") {
+  Resp out;
+  out.status = -1;
+  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_port = htons(uint16_t(port));
+  ::inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+  if (fd < 0 || ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    if (fd >= 0) ::close(fd);
+    return out;
+  }
+  std::string req = method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n";
+  if (method == "POST") req += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
+  req += "\r\n" + body;
+  for (size_t sent = 0; sent < req.size();) {
+    const ssize_t n = ::send(fd, req.data() + sent, req.size() - sent, MSG_NOSIGNAL);
+    if (n <= 0) break;
+    sent += size_t(n);
+  }
+  std::string got;
+  char buf[65536];
+  for (;;) {
+    pollfd p{fd, POLLIN, 0};
+    if (::poll(&p, 1, 30000) <= 0) break;
+    const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
+    if (n <= 0) break;
+    got.append(buf, size_t(n));
+  }
+  ::close(fd);
+  const size_t sp = got.find(' '), end = got.find("\r\n\r\n");
+  if (got.rfind("HTTP/1.", 0) != 0 || sp == std::string::npos || end == std::string::npos) return out;
+  out.status = std::atoi(got.c_str() + sp + 1);
+  std::string head = got.substr(0, end), rest = got.substr(end + 4);
+  std::string lower = head;
+  for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
+  if (lower.find("transfer-encoding: chunked") != std::string::npos) {  // de-chunk
+    std::string plain;
+    size_t pos = 0;
+    while (pos < rest.size()) {
+      const size_t eol = rest.find("\r\n", pos);
+      if (eol == std::string::npos) break;
+      const size_t len = std::stoul(rest.substr(pos, eol - pos), nullptr, 16);
+      if (len == 0) break;
+      plain += rest.substr(eol + 2, len);
+      pos = eol + 2 + len + 2;
+    }
+    rest = plain;
+  }
+  out.text = rest;
+  out.body = json::parse(rest, nullptr, false);
+  return out;
+}
 
 class SecurityTest : public ::testing::Test {
  protected:
@@ -53,8 +115,6 @@ class SecurityTest : public ::testing::Test {
   void start() {
     server_ = std::make_unique<Server>(opts_);
     port_ = server_->start();
-    client_ = std::make_unique<httplib::Client>("127.0.0.1", port_);
-    client_->set_read_timeout(30);
     // Serving before anything else (a stop() racing the listener's start is the transport's to fix).
     for (int i = 0; i < 500 && get("/api/health").status != 200; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
   }
@@ -63,22 +123,9 @@ class SecurityTest : public ::testing::Test {
     server_.reset();
     start();
   }
-  Resp get(const std::string& path) { return wrap(client_->Get(path.c_str())); }
+  Resp get(const std::string& path) { return http(port_, "GET", path); }
   Resp post(const std::string& path, const json& body) { return post_raw(path, body.dump()); }
-  Resp post_raw(const std::string& path, const std::string& body) {
-    return wrap(client_->Post(path.c_str(), body, "application/json"));
-  }
-  static Resp wrap(const httplib::Result& r) {
-    Resp out;
-    if (!r) {
-      out.status = -1;
-      return out;
-    }
-    out.status = r->status;
-    out.text = r->body;
-    out.body = json::parse(r->body, nullptr, false);
-    return out;
-  }
+  Resp post_raw(const std::string& path, const std::string& body) { return http(port_, "POST", path, body); }
   json create(const json& players, json extra = json::object()) {
     json body = extra;
     body["players"] = players;
@@ -132,7 +179,6 @@ class SecurityTest : public ::testing::Test {
   ServerOptions opts_;
   int port_ = 0;
   std::unique_ptr<Server> server_;
-  std::unique_ptr<httplib::Client> client_;
 };
 
 json hotseat() { return json::array({{{"name", "Ann"}, {"type", "human"}}, {{"name", "Ben"}, {"type", "human"}}}); }

@@ -38,15 +38,11 @@ void register_serve(CLI::App& app) {
   cmd->add_option("--db", opts->db_path, "SQLite file that keeps every game")->capture_default_str();
   cmd->add_option("--web", opts->web_dir, "directory of the built web client (default: web/dist of the source tree)");
   cmd->add_option("--ai-threads", opts->ai_threads, "worker threads for AI seats")->capture_default_str();
-  cmd->add_option("--ai-delay", opts->ai_delay_ms, "minimum AI thinking time in ms, so moves can be followed")
-      ->capture_default_str();
-  cmd->add_flag("--log", opts->log_requests, "log every request on stderr");
-  auto durability = std::make_shared<std::string>("full");
-  cmd->add_option("--durability", *durability,
-                  "full: a move is answered once it is on disk (fsync); fast: it survives a crash of the server but "
-                  "not a power loss or OS crash (docs/security.md)")
-      ->check(CLI::IsMember({"full", "fast"}))
-      ->capture_default_str();
+  cmd->add_option_function<std::string>(
+         "--durability", [opts](const std::string& v) { opts->durability_fast = v == "fast"; },
+         "full: a move is answered once it is on disk (fsync); fast: it survives a crash of the server but not a power "
+         "loss or OS crash (docs/security.md) [full]")
+      ->check(CLI::IsMember({"full", "fast"}));
   cmd->add_option("--ai-max-time", opts->ai_max_seconds, "largest mcts time=... per move a game may ask for, in seconds")
       ->check(CLI::Range(0.01, 600.0))
       ->capture_default_str();
@@ -59,8 +55,10 @@ void register_serve(CLI::App& app) {
   cmd->add_option("--ai-max-nodes", opts->ai_max_nodes, "largest mcts nodes=... (tree size) a game may ask for")
       ->check(CLI::Range(1000LL, 100000000LL))
       ->capture_default_str();
-  cmd->callback([opts, durability] {
-    opts->durability_fast = *durability == "fast";
+  cmd->add_option("--ai-delay", opts->ai_delay_ms, "minimum AI thinking time in ms, so moves can be followed")
+      ->capture_default_str();
+  cmd->add_flag("--log", opts->log_requests, "log every request on stderr");
+  cmd->callback([opts] {
     if (opts->web_dir.empty()) opts->web_dir = default_web_dir();
     // Block SIGINT/SIGTERM in every thread; the main thread waits for them and stops cleanly.
     sigset_t set;

@@ -14,7 +14,7 @@ json parse_body(const std::string& body) {
   if (body.empty()) return json::object();
   // The nesting depth is checked before parsing (a 70,000-deep body must not reach the parser
   // or anything recursive, such as dump()).
-  if (auto err = limits::json_depth_error(body); !err.empty()) fail(400, "the request body: " + err);
+  if (auto err = carc::limits::json_depth_error(body); !err.empty()) fail(400, "the request body: " + err);
   json j = json::parse(body, nullptr, false);
   if (j.is_discarded()) fail(400, "malformed JSON in the request body");
   if (!j.is_object()) fail(400, "the request body must be a JSON object");
@@ -53,7 +53,7 @@ int int_required(const json& j, const char* key, int lo, int hi) {
 }
 
 int coordinate(const json& j, const char* key) {
-  return int_required(j, key, -limits::kMaxCoordinate, limits::kMaxCoordinate);
+  return int_required(j, key, -carc::limits::kMaxCoordinate, carc::limits::kMaxCoordinate);
 }
 
 Rules rules_from(const std::string& tileset, const std::vector<std::string>& expansions, int players) {
@@ -240,9 +240,9 @@ std::vector<Seat> seats_from_request(const json& body, const std::vector<std::st
   if (it == body.end() || it->is_null()) {
     if (!names) fail(400, "'players' is required: a list of {name, type: human|remote|ai, ai}");
     for (size_t i = 0; i < names->size(); ++i) {
-      if ((*names)[i].size() > limits::kMaxPlayerNameBytes)
+      if ((*names)[i].size() > carc::limits::kMaxPlayerNameBytes)
         fail(400, "the record's player " + std::to_string(i) + " has a name of " + std::to_string((*names)[i].size()) +
-                      " bytes; names have at most " + std::to_string(limits::kMaxPlayerNameBytes) +
+                      " bytes; names have at most " + std::to_string(carc::limits::kMaxPlayerNameBytes) +
                       " (give 'players' to rename)");
       Seat seat;
       seat.name = (*names)[i];
@@ -261,8 +261,8 @@ std::vector<Seat> seats_from_request(const json& body, const std::vector<std::st
     Seat s;
     s.name = str_field(p, "name", names ? (*names)[i] : "");
     if (s.name.empty()) s.name = "Player " + std::to_string(i + 1);
-    if (s.name.size() > limits::kMaxPlayerNameBytes)
-      fail(400, "player names have at most " + std::to_string(limits::kMaxPlayerNameBytes) + " bytes (players[" +
+    if (s.name.size() > carc::limits::kMaxPlayerNameBytes)
+      fail(400, "player names have at most " + std::to_string(carc::limits::kMaxPlayerNameBytes) + " bytes (players[" +
                     std::to_string(i) + "] has " + std::to_string(s.name.size()) + ")");
     s.type = str_field(p, "type", "human");
     if (s.type != "human" && s.type != "remote" && s.type != "ai")

@@ -21,7 +21,7 @@ std::string str_field(const json& j, const char* key, const std::string& def = "
 // large for 64 bits or with a fraction is not an integer). int_field: `def` when absent/null.
 int int_field(const json& j, const char* key, int def, int lo, int hi);
 int int_required(const json& j, const char* key, int lo, int hi);
-// A board coordinate: |v| <= limits::kMaxCoordinate.
+// A board coordinate: |v| <= carc::limits::kMaxCoordinate.
 int coordinate(const json& j, const char* key);
 // The largest "choice" (index of a drawn tile) a move may name.
 constexpr int kMaxDrawnChoice = 15;
@@ -36,7 +36,7 @@ Move move_from(const State& s, const json& body);
 
 // Seats from a create/upload request: [{"name", "type": human|remote|ai, "ai": spec}].
 // AI seats are checked against `limits` (400 beyond them); names have at most
-// limits::kMaxPlayerNameBytes bytes, also those kept from an uploaded record.
+// carc::limits::kMaxPlayerNameBytes bytes, also those kept from an uploaded record.
 std::vector<Seat> seats_from_request(const json& body, const std::vector<std::string>* names, const AiLimits& limits);
 
 }  // namespace carc::server

@@ -261,7 +261,7 @@ void Api::move(const Request& req, Response& res, const std::string& id) {
     fail(409, "it is " + s->seats[st.turn_player()].name + "'s turn, not " + s->seats[seat].name + "'s");
   }
   if (s->seats[seat].resigned) fail(409, "you resigned from this game");
-  const int turn = int_field(body, "turn", st.turn() + 1, 1, int(limits::kMaxRecordTurns) + 1);
+  const int turn = int_field(body, "turn", st.turn() + 1, 1, int(carc::limits::kMaxRecordTurns) + 1);
   if (turn != st.turn() + 1)
     fail(409, "this move is for turn " + std::to_string(turn) + ", the game is at turn " + std::to_string(st.turn() + 1));
   Move m = move_from(st, body);

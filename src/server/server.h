@@ -14,11 +14,6 @@ struct ServerOptions {
   int port = 8080;                 // 0: any free port (see Server::port())
   std::string db_path = "carcassonne.sqlite";
   std::string web_dir;             // static files served at "/", empty: none
-  int ai_threads = 2;              // worker threads for AI seats (shared by all games)
-  int ai_delay_ms = 0;             // minimum time an AI seat "thinks" before moving (for humans to see)
-  int http_threads = 128;          // HTTP worker threads (each open event stream holds one)
-  size_t max_body = 256 * 1024;    // largest accepted request body, in bytes
-  bool log_requests = false;       // one line per request on stderr
   // Durability of a move (docs/security.md): true = "fast" (synchronous=NORMAL: survives a
   // server crash, not a power loss), false = "full" (synchronous=FULL: answered once on disk).
   bool durability_fast = false;
@@ -28,6 +23,11 @@ struct ServerOptions {
   long long ai_max_iterations = 100000;
   int ai_max_threads = 2;
   long long ai_max_nodes = 4'000'000;
+  int ai_threads = 2;              // worker threads for AI seats (shared by all games)
+  int ai_delay_ms = 0;             // minimum time an AI seat "thinks" before moving (for humans to see)
+  int http_threads = 128;          // HTTP worker threads (each open event stream holds one)
+  size_t max_body = 256 * 1024;    // largest accepted request body, in bytes
+  bool log_requests = false;       // one line per request on stderr
 };
 
 class Server {
