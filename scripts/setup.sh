@@ -12,6 +12,9 @@ packages=(build-essential cmake ninja-build pkg-config git
   python3 python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest
   python3-distributed)  # Dask scheduler and workers: carcassonne.distributed (docs/python.md)
 
+# The fuzzers (scripts/fuzz.sh, run by scripts/test.sh): clang with libFuzzer and the sanitizers.
+packages+=(clang libfuzzer-14-dev libclang-rt-14-dev)
+
 if [ "${SKIP_APT:-0}" != 1 ]; then
   missing=()
   for p in "${packages[@]}"; do

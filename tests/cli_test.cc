@@ -248,3 +248,31 @@ TEST(Cli, ReplayReportsTheWheel) {
   EXPECT_NE(v.out.find("turn 5: B draws U@2: the pig moves 2 to plague"), std::string::npos) << v.out;
   EXPECT_NE(v.out.find("turn 5: C takes back the follower at (4,2) E for the plague"), std::string::npos) << v.out;
 }
+
+// Issue #13 item 7/12: numbers that would wrap and oversized input: exit 2, turn and field named.
+TEST(Cli, ReplayRefusesOutOfRangeNumbersAndHugeInput) {
+  const std::string head =
+      R"({"format":"carcassonne-record/1","setup":{"players":["Ann","Ben"],"tileset":"base","expansions":[],"seed":1,"draws":"scripted"},"turns":[{"tile":"E","x":0,"y":-1,"rotation":180},)";
+  CmdResult wrap = run("replay " + temp_file("wrap.json", head + R"({"tile":"K","x":65537,"y":0,"rotation":0}]})"));
+  EXPECT_EQ(wrap.status, 2);
+  EXPECT_NE(wrap.out.find("turn 2: 'x' is out of range (-1000 to 1000, got 65537)"), std::string::npos) << wrap.out;
+  CmdResult seed = run("replay " + temp_file("seed.json", R"({"format":"carcassonne-record/1","setup":{"players":["Ann","Ben"],"seed":1e400},"turns":[]})"));
+  EXPECT_EQ(seed.status, 2);
+  EXPECT_NE(seed.out.find("number overflow parsing '1e400'"), std::string::npos) << seed.out;
+  CmdResult neg = run("replay " + temp_file("neg.json", R"({"format":"carcassonne-record/1","setup":{"players":["Ann","Ben"],"seed":-5},"turns":[]})"));
+  EXPECT_EQ(neg.status, 2);
+  EXPECT_NE(neg.out.find("setup.seed: must be an integer from 0 to 18446744073709551615 (got -5)"), std::string::npos) << neg.out;
+  CmdResult rot = run("replay " + temp_file("rot.json", head + R"({"tile":"K","x":1,"y":0,"rotation":4294967386}]})"));
+  EXPECT_EQ(rot.status, 2);
+  EXPECT_NE(rot.out.find("turn 2: 'rotation' is out of range"), std::string::npos) << rot.out;
+  CmdResult deep = run("replay " + temp_file("deep.json", std::string(70000, '[') + std::string(70000, ']')));
+  EXPECT_EQ(deep.status, 2);
+  EXPECT_NE(deep.out.find("JSON nested deeper than 32 levels"), std::string::npos) << deep.out;
+  CmdResult big = run("replay " + temp_file("big.json", std::string(2 << 20, ' ')));
+  EXPECT_EQ(big.status, 2);
+  EXPECT_NE(big.out.find("record: 2097152 bytes, more than the limit of 1048576"), std::string::npos) << big.out;
+  std::string name(100000, 'n');
+  CmdResult longname = run("replay " + temp_file("name.json", R"({"format":"carcassonne-record/1","setup":{"players":["Ann",")" + name + R"("]},"turns":[]})"));
+  EXPECT_EQ(longname.status, 2);
+  EXPECT_NE(longname.out.find("'players[1]' has 100000 bytes (at most 100)"), std::string::npos) << longname.out.substr(0, 300);
+}

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "input_limits.h"
 #include "playout.h"
 #include "test_util.h"
 
@@ -33,6 +34,16 @@ std::string load(const std::string& text) {
     std::string msg = e.what();
     EXPECT_FALSE(msg.empty());
     return msg;
+  }
+}
+
+// state_from_json's error, or "" when the state loads.
+std::string state_from_json_error(const std::string& text) {
+  try {
+    state_from_json(text);
+    return "";
+  } catch (const RecordError& e) {
+    return e.what();
   }
 }
 
@@ -89,7 +100,8 @@ TEST(Record, WrongTypesAndUnknownFieldsNameTheirPlace) {
       {[](auto& j) { j["turns"][3]["meeple"] = "Q"; }, "turn 4:"},
       {[](auto& j) { j["turns"][3]["rot"] = 90; }, "turn 4: unknown field 'rot'"},
       {[](auto& j) { j["turns"][3].erase("tile"); }, "turn 4: missing 'tile'"},
-      {[](auto& j) { j["turns"][3]["player"] = 5; }, "turn 4: it is player 1's turn"},
+      {[](auto& j) { j["turns"][3]["player"] = 5; }, "turn 4: 'player' is out of range (0 to 1, got 5)"},
+      {[](auto& j) { j["turns"][3]["player"] = 0; }, "turn 4: it is player 1's turn"},
       {[](auto& j) { j["turns"][3]["x"] = 40; }, "turn 4:"},
       {[](auto& j) { j["turns"][3]["return"] = {{"x", 0}, {"y", 0}, {"at", "N"}}; }, "turn 4:"},
       {[](auto& j) { j["turns"][3]["discarded"] = {"A"}; }, "turn 4:"},
@@ -117,4 +129,129 @@ TEST(Record, StartTileMustExist) {
   } catch (...) {
     FAIL() << "not a RecordError";
   }
+}
+
+// Every limit of input_limits.h, at its edge (accepted) and one beyond (a clean RecordError
+// naming the field), and numbers that would wrap if read into a narrower type.
+TEST(Limits, NumbersAreRangeCheckedWhereTheyAreRead) {
+  const auto base = nlohmann::json::parse(sample_record(11));
+  struct Case {
+    std::string raw;     // replaces turn 4's "x" value as raw JSON text
+    std::string expect;  // "" = accepted by the reader (may still be an illegal move)
+  };
+  auto with_x = [&](const std::string& raw) {  // turn 4's "x" written as raw number text
+    auto j = base;
+    j["turns"][3]["x"] = "@X@";
+    std::string text = j.dump();
+    text.replace(text.find("\"@X@\""), 5, raw);
+    return text;
+  };
+  const std::vector<Case> cases = {
+      {"18446744073709551615", "turn 4: 'x' is out of range (-1000 to 1000, got 18446744073709551615)"},
+      {"18446744073709551616", "turn 4: 'x' must be an integer"},  // beyond 64 bits: not an integer
+      {"-9223372036854775808", "turn 4: 'x' is out of range"},
+      {"65537", "turn 4: 'x' is out of range (-1000 to 1000, got 65537)"},
+      {"1001", "turn 4: 'x' is out of range"},
+      {"-1001", "turn 4: 'x' is out of range"},
+      {"1e400", "record: not valid JSON: [json.exception.out_of_range.406] number overflow parsing '1e400'"},
+      {"1.5", "turn 4: 'x' must be an integer"},
+  };
+  for (const Case& c : cases) EXPECT_EQ(load(with_x(c.raw)).find(c.expect), 0u) << c.raw << ": " << load(with_x(c.raw));
+  // At the edge the reader accepts the number (the move is then judged by the rules).
+  EXPECT_NE(load(with_x("1000")).find("turn 4: tile"), std::string::npos) << load(with_x("1000"));
+  EXPECT_NE(load(with_x("-1000")).find("turn 4: tile"), std::string::npos);
+
+  auto mutated = [&](auto f) {
+    auto j = base;
+    f(j);
+    return load(j.dump());
+  };
+  const uint64_t k2_32 = uint64_t(1) << 32;
+  EXPECT_EQ(mutated([&](auto& j) { j["turns"][3]["rotation"] = k2_32 + 90; }).find("turn 4: 'rotation' is out of range"), 0u);
+  EXPECT_EQ(mutated([&](auto& j) { j["turns"][3]["rotation"] = -90; }).find("turn 4: 'rotation' is out of range"), 0u);
+  EXPECT_EQ(mutated([&](auto& j) { j["turns"][3]["player"] = k2_32 + 1; }).find("turn 4: 'player' is out of range"), 0u);
+  EXPECT_EQ(mutated([&](auto& j) { j["turns"][3]["player"] = -1; }).find("turn 4: 'player' is out of range"), 0u);
+  EXPECT_EQ(mutated([&](auto& j) { j["turns"][3]["y"] = int64_t(k2_32); }).find("turn 4: 'y' is out of range"), 0u);
+  EXPECT_EQ(mutated([&](auto& j) { j["setup"]["seed"] = -1; }).find("setup.seed: must be an integer from 0"), 0u);
+  EXPECT_EQ(mutated([&](auto& j) { j["setup"]["seed"] = 1.5; }).find("setup.seed: must be an integer from 0"), 0u);
+  EXPECT_EQ(mutated([&](auto& j) { j["setup"]["seed"] = UINT64_MAX; }), "")
+      << "the largest seed is read (the recorded draws then decide)";
+  // 1e400 as raw text: refused by the parser itself (a number beyond a double), naming it.
+  std::string text = base.dump();
+  const std::string seed = "\"seed\":" + base["setup"]["seed"].dump();
+  text.replace(text.find(seed), seed.size(), "\"seed\":1e400");
+  EXPECT_NE(load(text).find("number overflow parsing '1e400'"), std::string::npos) << load(text);
+}
+
+TEST(Limits, FruitTokenValuesCannotWrap) {
+  Rules r;
+  r.fruit_trees = true;
+  State s(Game::get(r), 3);
+  auto j = nlohmann::json::parse(record_to_json(record_of(s, {}, true)));
+  j["setup"]["fruit_stacks"] = {{"apple", {uint64_t(1) << 32 | 2, 3, 4, 5}}};
+  EXPECT_NE(load(j.dump()).find("setup.fruit_stacks.apple: 'token value' is out of range (2 to 5"), std::string::npos)
+      << load(j.dump());
+  j["setup"]["fruit_stacks"] = {{"apple", {2, 3, 4, 5}}};
+  EXPECT_EQ(load(j.dump()), "");
+}
+
+TEST(Limits, SizesAreCheckedBeforeParsing) {
+  // Nesting: at the limit the text parses (and is then refused for its shape); beyond, refused
+  // before parsing, whatever the depth (70,000 levels would overflow a recursive reader).
+  auto nested = [](int depth) { return std::string(size_t(depth), '[') + std::string(size_t(depth), ']'); };
+  EXPECT_EQ(load(nested(limits::kMaxJsonDepth)), "a record must be a JSON object");
+  EXPECT_NE(load(nested(limits::kMaxJsonDepth + 1)).find("record: JSON nested deeper than 32 levels"), std::string::npos);
+  const std::string deep = "{\"format\":\"carcassonne-record/1\",\"setup\":{},\"turns\":" + nested(70000) + "}";
+  EXPECT_NE(load(deep).find("nested deeper"), std::string::npos);
+  // Brackets inside strings do not count.
+  EXPECT_EQ(limits::json_depth_error("{\"a\":\"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\\\"[[[[\"}", 2), "");
+  EXPECT_NE(limits::json_depth_error("[[[", 2), "");
+  EXPECT_EQ(limits::json_depth_error("[[]]", 2), "");
+  EXPECT_NE(state_from_json_error(nested(100)).find("state: JSON nested deeper"), std::string::npos);
+
+  // Bytes: the limit is checked on the text before parsing.
+  std::string big = sample_record(12);
+  big.insert(big.size() - 1, std::string(limits::kMaxRecordBytes - big.size(), ' '));
+  EXPECT_EQ(big.size(), limits::kMaxRecordBytes);
+  EXPECT_EQ(load(big), "");
+  big.insert(big.size() - 1, " ");
+  EXPECT_EQ(load(big).find("record: 1048577 bytes, more than the limit of 1048576"), 0u) << load(big);
+
+  // Turns: counted before any turn is read.
+  auto j = nlohmann::json::parse(sample_record(13));
+  while (j["turns"].size() < limits::kMaxRecordTurns) j["turns"].push_back(j["turns"][0]);
+  EXPECT_EQ(load(j.dump()).find("turn 72: the game is already over"), 0u) << load(j.dump());
+  j["turns"].push_back(j["turns"][0]);
+  EXPECT_EQ(load(j.dump()).find("turns: 201 turns, more than any game has (at most 200)"), 0u) << load(j.dump());
+
+  // Names and other strings.
+  j = nlohmann::json::parse(sample_record(14));
+  j["setup"]["players"][1] = std::string(limits::kMaxRecordNameBytes, 'n');
+  EXPECT_EQ(load(j.dump()), "");
+  j["setup"]["players"][1] = std::string(limits::kMaxRecordNameBytes + 1, 'n');
+  EXPECT_EQ(load(j.dump()).find("setup: 'players[1]' has 101 bytes (at most 100)"), 0u) << load(j.dump());
+  j = nlohmann::json::parse(sample_record(14));
+  j["turns"][2]["tile"] = std::string(100000, 'A');
+  EXPECT_EQ(load(j.dump()).find("turn 3: 'tile' has 100000 bytes (at most 64)"), 0u) << load(j.dump());
+  j = nlohmann::json::parse(sample_record(14));
+  j["turns"][2]["discarded"] = std::vector<std::string>(limits::kMaxListEntries + 1, "A");
+  EXPECT_EQ(load(j.dump()).find("turn 3: 'discarded' has 101 entries (at most 100)"), 0u) << load(j.dump());
+}
+
+TEST(Limits, StateJsonNumbersAreChecked) {
+  Rules r;
+  State s(Game::get(r), 21);
+  s.draw_random();
+  const auto base = nlohmann::json::parse(state_to_json(s));
+  EXPECT_EQ(state_from_json_error(base.dump()), "");
+  auto with = [&](auto f) {
+    auto j = base;
+    f(j);
+    return state_from_json_error(j.dump());
+  };
+  EXPECT_NE(with([](auto& j) { j["rules"]["players"] = (uint64_t(1) << 32) + 2; }).find("out of range"), std::string::npos);
+  EXPECT_NE(with([](auto& j) { j["seed"] = -1; }).find("'seed' must be an integer"), std::string::npos);
+  EXPECT_NE(with([](auto& j) { j["rng"][0] = "-1"; }).find("'rng' words"), std::string::npos);
+  EXPECT_NE(with([](auto& j) { j["rng"][0] = "18446744073709551616"; }), "");
+  EXPECT_NE(with([](auto& j) { j["pending_choice"] = 256; }).find("out of range"), std::string::npos);
 }

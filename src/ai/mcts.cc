@@ -60,7 +60,9 @@ class Tree {
 
   void run(long long iterations, Clock::time_point deadline, bool timed) {
     for (long long i = 0; iterations <= 0 || i < iterations; ++i) {
-      if (timed && (i & 15) == 0 && Clock::now() >= deadline) break;
+      if ((i & 15) == 0 && ((timed && Clock::now() >= deadline) ||
+                            (cfg_.cancel && cfg_.cancel->load(std::memory_order_relaxed))))
+        break;
       iterate();
       ++done_;
     }

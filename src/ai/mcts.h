@@ -38,6 +38,9 @@ struct MctsConfig {
   long long max_nodes = 4'000'000;  // per tree; beyond it leaves are not expanded
   uint64_t seed = 0;
   std::string level;            // "easy", "medium", "hard" or "" (for the name)
+  // Set by the owner to stop a search early (the server stopping): checked every 16
+  // iterations; the best move found so far is returned. Not part of the spec.
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 // Applies "key=value" parameters of an mcts spec to a config; throws std::invalid_argument.

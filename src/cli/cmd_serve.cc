@@ -39,6 +39,23 @@ void register_serve(CLI::App& app) {
   cmd->add_option("--db", opts->db_path, "SQLite file that keeps every game")->capture_default_str();
   cmd->add_option("--web", opts->web_dir, "directory of the built web client (default: web/dist of the source tree)");
   cmd->add_option("--ai-threads", opts->ai_threads, "worker threads for AI seats")->capture_default_str();
+  cmd->add_option_function<std::string>(
+         "--durability", [opts](const std::string& v) { opts->durability_fast = v == "fast"; },
+         "full: a move is answered once it is on disk (fsync); fast: it survives a crash of the server but not a power "
+         "loss or OS crash (docs/security.md) [full]")
+      ->check(CLI::IsMember({"full", "fast"}));
+  cmd->add_option("--ai-max-time", opts->ai_max_seconds, "largest mcts time=... per move a game may ask for, in seconds")
+      ->check(CLI::Range(0.01, 600.0))
+      ->capture_default_str();
+  cmd->add_option("--ai-max-iterations", opts->ai_max_iterations, "largest mcts iterations=... a game may ask for")
+      ->check(CLI::Range(1LL, 100000000LL))
+      ->capture_default_str();
+  cmd->add_option("--ai-max-threads", opts->ai_max_threads, "largest mcts threads=... a game may ask for")
+      ->check(CLI::Range(1, 64))
+      ->capture_default_str();
+  cmd->add_option("--ai-max-nodes", opts->ai_max_nodes, "largest mcts nodes=... (tree size) a game may ask for")
+      ->check(CLI::Range(1000LL, 100000000LL))
+      ->capture_default_str();
   cmd->add_option("--ai-delay", opts->ai_delay_ms, "minimum AI thinking time in ms, so moves can be followed")
       ->capture_default_str();
   cmd->add_flag("--log", opts->log_requests, "log every request on stderr");

@@ -1,10 +1,12 @@
 // The `carcassonne` command: one binary, subcommands registered from an explicit table.
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "commands.h"
+#include "input_limits.h"
 #include "tiles.h"
 
 namespace carc::cli {
@@ -38,6 +40,12 @@ Rules rules_from(int players, const std::string& tileset, const std::string& exp
 }
 
 Record load_record(const std::string& path) {
+  // The size is checked before the file is read (a record of 10^6 turns is 63 MB).
+  std::error_code ec;
+  const auto bytes = std::filesystem::file_size(path, ec);
+  if (!ec && bytes > limits::kMaxRecordBytes)
+    throw RecordError(path + ": record: " + std::to_string(bytes) + " bytes, more than the limit of " +
+                      std::to_string(limits::kMaxRecordBytes));
   std::string text = read_file(path);
   try {
     return parse_record(text);

@@ -105,9 +105,9 @@ MoveResult parse_move(const State& s, const NamedMove& n, const NotationOptions&
   if (n.rotation != 0 && n.rotation != 90 && n.rotation != 180 && n.rotation != 270)
     return bad(MoveStatus::Malformed, "rotation must be 0, 90, 180 or 270 (got " + std::to_string(n.rotation) + ")");
   // Coordinates no game can reach are refused before they are narrowed to the engine's 16 bits.
-  if (n.x < -kMaxCoordinate || n.x > kMaxCoordinate || n.y < -kMaxCoordinate || n.y > kMaxCoordinate)
+  if (n.x < -limits::kMaxCoordinate || n.x > limits::kMaxCoordinate || n.y < -limits::kMaxCoordinate || n.y > limits::kMaxCoordinate)
     return bad(MoveStatus::Illegal, "position " + at_text(n.x, n.y) + " is off the board (x and y lie within " +
-                                        std::to_string(-kMaxCoordinate) + ".." + std::to_string(kMaxCoordinate) + ")");
+                                        std::to_string(-limits::kMaxCoordinate) + ".." + std::to_string(limits::kMaxCoordinate) + ")");
   m.x = int16_t(n.x);
   m.y = int16_t(n.y);
   const int rot = n.rotation / 90;

@@ -10,14 +10,11 @@
 #include <utility>
 #include <vector>
 
+#include "input_limits.h"
 #include "record.h"
 #include "state.h"
 
 namespace carc {
-
-// No game reaches farther from the start than this (a set has fewer tiles): named coordinates
-// beyond it are refused before they are narrowed to the engine's 16-bit coordinates.
-constexpr int kMaxCoordinate = 1024;
 
 struct NamedMove {
   MoveKind kind = MoveKind::Place;

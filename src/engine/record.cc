@@ -6,6 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "input_limits.h"
+
 namespace carc {
 
 using nlohmann::json;
@@ -33,18 +35,66 @@ std::string tileset_version_words(const std::string& tileset, int version) {
   return w;
 }
 
-int get_int(const json& j, const char* key, const std::string& where, int turn = 0) {
+// An integer in [lo, hi]. Checked on the JSON number itself, so that no value wraps: a number
+// beyond 64 bits or with a fraction/exponent is not an integer, 2^64-1 is not -1.
+int64_t int_in(const json& v, const std::string& field, const std::string& where, int turn, int64_t lo, int64_t hi) {
+  if (!v.is_number_integer()) fail(where, "'" + field + "' must be an integer", turn);
+  bool ok;
+  if (v.is_number_unsigned()) {
+    const uint64_t u = v.get<uint64_t>();
+    ok = hi >= 0 && u <= uint64_t(hi) && int64_t(u) >= lo;
+  } else {
+    const int64_t x = v.get<int64_t>();
+    ok = x >= lo && x <= hi;
+  }
+  if (!ok)
+    fail(where, "'" + field + "' is out of range (" + std::to_string(lo) + " to " + std::to_string(hi) + ", got " + v.dump() + ")",
+         turn);
+  return v.is_number_unsigned() ? int64_t(v.get<uint64_t>()) : v.get<int64_t>();
+}
+
+// A board coordinate, a rotation in degrees, a seat... by default a coordinate's range.
+int get_int(const json& j, const char* key, const std::string& where, int turn = 0, int lo = -limits::kMaxCoordinate,
+            int hi = limits::kMaxCoordinate) {
   if (!j.contains(key)) fail(where, std::string("missing '") + key + "'", turn);
-  if (!j[key].is_number_integer()) fail(where, std::string("'") + key + "' must be an integer", turn);
-  auto v = j[key].get<int64_t>();
-  if (v < -100000 || v > 100000) fail(where, std::string("'") + key + "' is out of range", turn);
-  return int(v);
+  return int(int_in(j[key], key, where, turn, lo, hi));
+}
+
+// A string of at most `max_bytes` bytes.
+std::string str_of(const json& v, const std::string& field, const std::string& where, int turn,
+                   size_t max_bytes = limits::kMaxRecordStringBytes) {
+  if (!v.is_string()) fail(where, "'" + field + "' must be a string", turn);
+  const std::string& s = v.get_ref<const std::string&>();
+  if (s.size() > max_bytes)
+    fail(where, "'" + field + "' has " + std::to_string(s.size()) + " bytes (at most " + std::to_string(max_bytes) + ")", turn);
+  return s;
 }
 
 std::string get_str(const json& j, const char* key, const std::string& where, int turn = 0) {
   if (!j.contains(key)) fail(where, std::string("missing '") + key + "'", turn);
-  if (!j[key].is_string()) fail(where, std::string("'") + key + "' must be a string", turn);
-  return j[key].get<std::string>();
+  return str_of(j[key], key, where, turn);
+}
+
+// An array of at most limits::kMaxListEntries entries.
+const json& list_of(const json& v, const std::string& field, const std::string& where, int turn, const std::string& what) {
+  if (!v.is_array()) fail(where, "'" + field + "' must be an array of " + what, turn);
+  if (v.size() > limits::kMaxListEntries)
+    fail(where, "'" + field + "' has " + std::to_string(v.size()) + " entries (at most " +
+                    std::to_string(limits::kMaxListEntries) + ")", turn);
+  return v;
+}
+
+// Parses untrusted JSON text: size and nesting depth are checked before the parser runs.
+json parse_checked(std::string_view text, const std::string& what) {
+  if (text.size() > limits::kMaxRecordBytes)
+    throw RecordError(what + ": " + std::to_string(text.size()) + " bytes, more than the limit of " +
+                      std::to_string(limits::kMaxRecordBytes));
+  if (auto err = limits::json_depth_error(text); !err.empty()) throw RecordError(what + ": " + err);
+  try {
+    return json::parse(text);
+  } catch (const json::exception& e) {
+    throw RecordError(what + ": not valid JSON: " + e.what());
+  }
 }
 
 int rotation_of(int deg, const std::string& where, int turn) {
@@ -68,12 +118,7 @@ int find_follower(const State& s, const ReturnSpec& at, int player) {
 }  // namespace
 
 Record parse_record(std::string_view text) {
-  json doc;
-  try {
-    doc = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw RecordError(std::string("not valid JSON: ") + e.what());
-  }
+  json doc = parse_checked(text, "record");
   if (!doc.is_object()) throw RecordError("a record must be a JSON object");
   check_keys(doc, "record", {"format", "setup", "turns"});
   if (!doc.contains("format") || doc["format"] != "carcassonne-record/1")
@@ -83,9 +128,11 @@ Record parse_record(std::string_view text) {
   check_keys(su, "setup", {"players", "tileset", "tileset_version", "expansions", "seed", "draws", "start", "fruit_stacks"});
   Record r;
   if (!su.contains("players") || !su["players"].is_array()) fail("setup.players", "must be an array of names");
+  if (su["players"].size() > 6) fail("setup.players", "2 to 6 players (got " + std::to_string(su["players"].size()) + ")");
   for (auto& p : su["players"]) {
     if (!p.is_string()) fail("setup.players", "every name must be a string");
-    r.players.push_back(p.get<std::string>());
+    r.players.push_back(str_of(p, "players[" + std::to_string(r.players.size()) + "]", "setup", 0,
+                               limits::kMaxRecordNameBytes));
   }
   if (r.players.size() < 2 || r.players.size() > 6)
     fail("setup.players", "2 to 6 players (got " + std::to_string(r.players.size()) + ")");
@@ -97,18 +144,19 @@ Record parse_record(std::string_view text) {
     if (r.tileset_version < 1) fail("setup.tileset_version", "must be a positive integer");
   }
   if (su.contains("expansions")) {
-    if (!su["expansions"].is_array()) fail("setup.expansions", "must be an array");
-    for (auto& e : su["expansions"]) {
+    for (auto& e : list_of(su["expansions"], "expansions", "setup", 0, "names")) {
       if (!e.is_string()) fail("setup.expansions", "every entry must be a string");
-      std::string name = e.get<std::string>();
+      std::string name = str_of(e, "expansions", "setup", 0);
       Rules probe;
       if (!probe.enable(name)) fail("setup.expansions", "unknown expansion '" + name + "'");
       r.expansions.push_back(name);
     }
   }
   if (su.contains("seed")) {
-    if (!su["seed"].is_number_integer()) fail("setup.seed", "must be an integer");
-    r.seed = su["seed"].is_number_unsigned() ? su["seed"].get<uint64_t>() : uint64_t(su["seed"].get<int64_t>());
+    const json& sd = su["seed"];
+    if (!sd.is_number_unsigned())
+      fail("setup.seed", "must be an integer from 0 to 18446744073709551615 (got " + sd.dump().substr(0, 40) + ")");
+    r.seed = sd.get<uint64_t>();
   }
   if (su.contains("draws")) {
     std::string d = get_str(su, "draws", "setup");
@@ -120,7 +168,7 @@ Record parse_record(std::string_view text) {
     if (!st.is_object()) fail("setup.start", "must be {\"tile\": ID, \"rotation\": DEG}");
     check_keys(st, "setup.start", {"tile", "rotation"});
     std::string tile = get_str(st, "tile", "setup.start");
-    int rot = st.contains("rotation") ? get_int(st, "rotation", "setup.start") : 0;
+    int rot = st.contains("rotation") ? get_int(st, "rotation", "setup.start", 0, 0, 270) : 0;
     rotation_of(rot, "setup.start", 0);
     r.start = std::make_pair(tile, rot);
   }
@@ -135,9 +183,9 @@ Record parse_record(std::string_view text) {
       if (!v.is_array() || v.size() != 4) fail("setup.fruit_stacks." + name, "must list 4 token values, top first");
       std::vector<int> vals;
       for (auto& x : v) {
-        if (!x.is_number_integer()) fail("setup.fruit_stacks." + name, "token values must be integers");
-        vals.push_back(x.get<int>());
-        stacks[f][vals.size() - 1] = uint8_t(x.get<int>());
+        const int val = int(int_in(x, "token value", "setup.fruit_stacks." + name, 0, 2, 5));
+        vals.push_back(val);
+        stacks[f][vals.size() - 1] = uint8_t(val);
       }
       std::sort(vals.begin(), vals.end());
       if (vals != std::vector<int>{2, 3, 4, 5}) fail("setup.fruit_stacks." + name, "a stack holds the values 5, 4, 3 and 2");
@@ -152,6 +200,9 @@ Record parse_record(std::string_view text) {
   }
   if (!doc.contains("turns")) fail("record", "missing 'turns'");
   if (!doc["turns"].is_array()) fail("turns", "must be an array");
+  if (doc["turns"].size() > limits::kMaxRecordTurns)
+    fail("turns", std::to_string(doc["turns"].size()) + " turns, more than any game has (at most " +
+                      std::to_string(limits::kMaxRecordTurns) + ")");
   int n = 0;
   for (const json& tj : doc["turns"]) {
     ++n;
@@ -165,22 +216,20 @@ Record parse_record(std::string_view text) {
     t.tile = get_str(tj, "tile", where, n);
     t.x = get_int(tj, "x", where, n);
     t.y = get_int(tj, "y", where, n);
-    t.rotation = tj.contains("rotation") ? get_int(tj, "rotation", where, n) : 0;
+    t.rotation = tj.contains("rotation") ? get_int(tj, "rotation", where, n, 0, 270) : 0;
     rotation_of(t.rotation, where, n);
     if (tj.contains("meeple")) t.meeple = get_str(tj, "meeple", where, n);
-    if (tj.contains("player")) t.player = get_int(tj, "player", where, n);
+    if (tj.contains("player")) t.player = get_int(tj, "player", where, n, 0, int(r.players.size()) - 1);
     if (tj.contains("discarded")) {
-      if (!tj["discarded"].is_array()) fail(where, "'discarded' must be an array of tile ids", n);
-      for (auto& d : tj["discarded"]) {
+      for (auto& d : list_of(tj["discarded"], "discarded", where, n, "tile ids")) {
         if (!d.is_string()) fail(where, "'discarded' must be an array of tile ids", n);
-        t.discarded.push_back(d.get<std::string>());
+        t.discarded.push_back(str_of(d, "discarded", where, n));
       }
     }
     if (tj.contains("drawn")) {
-      if (!tj["drawn"].is_array()) fail(where, "'drawn' must be an array of tile ids", n);
-      for (auto& d : tj["drawn"]) {
+      for (auto& d : list_of(tj["drawn"], "drawn", where, n, "tile ids")) {
         if (!d.is_string()) fail(where, "'drawn' must be an array of tile ids", n);
-        t.drawn.push_back(d.get<std::string>());
+        t.drawn.push_back(str_of(d, "drawn", where, n));
       }
       if (std::find(t.drawn.begin(), t.drawn.end(), t.tile) == t.drawn.end())
         fail(where, "'drawn' must include the placed tile " + t.tile, n);
@@ -199,8 +248,7 @@ Record parse_record(std::string_view text) {
     };
     if (tj.contains("return")) t.ret = place(tj["return"], where + " return");
     if (tj.contains("plague")) {
-      if (!tj["plague"].is_array()) fail(where, "'plague' must be an array of {\"x\", \"y\", \"at\"}", n);
-      for (auto& pj : tj["plague"]) {
+      for (auto& pj : list_of(tj["plague"], "plague", where, n, "{\"x\", \"y\", \"at\"}")) {
         t.plague.push_back(place(pj, where + " plague"));
         if (t.plague.back().crown()) fail(where, "plague: followers on crown spaces are immune and cannot be named", n);
       }
@@ -219,8 +267,7 @@ Record parse_record(std::string_view text) {
         check_keys(hj, where + " harvest", {"x", "y", "value"}, n);
         t.harvest = ReturnSpec{get_int(hj, "x", where + " harvest", n), get_int(hj, "y", where + " harvest", n), ""};
         if (hj.contains("value")) {
-          t.harvest_value = get_int(hj, "value", where + " harvest", n);
-          if (*t.harvest_value < 2 || *t.harvest_value > 5) fail(where, "a fruit token is worth 2 to 5", n);
+          t.harvest_value = get_int(hj, "value", where + " harvest", n, 2, 5);
         }
       } else {
         if (!fj["sell"].is_array() || fj["sell"].empty() || fj["sell"].size() > 4)
@@ -646,22 +693,18 @@ std::string observation_json(const State& s, int player) {
 }
 
 State state_from_json(std::string_view text) {
-  json j;
-  try {
-    j = json::parse(text);
-  } catch (const json::parse_error& e) {
-    throw RecordError(std::string("state: not valid JSON: ") + e.what());
-  }
+  json j = parse_checked(text, "state");
   if (!j.is_object() || j.value("format", "") != "carcassonne-state/1")
     throw RecordError("state: expected format \"carcassonne-state/1\"");
   try {
     Record r;
-    r.players.resize(j["rules"]["players"].get<int>());
+    r.players.resize(size_t(get_int(j.at("rules"), "players", "state.rules", 0, 2, 6)));
     r.tileset = j["rules"]["tileset"].get<std::string>();
     r.expansions = j["rules"]["expansions"].get<std::vector<std::string>>();
+    if (!j["seed"].is_number_unsigned()) throw RecordError("state: 'seed' must be an integer from 0 to 2^64-1");
     r.seed = j["seed"].get<uint64_t>();
     if (j.contains("start"))
-      r.start = std::make_pair(j["start"]["tile"].get<std::string>(), j["start"]["rotation"].get<int>());
+      r.start = std::make_pair(j["start"]["tile"].get<std::string>(), get_int(j["start"], "rotation", "state.start", 0, 0, 270));
     ordered_json rec;
     rec["format"] = "carcassonne-record/1";
     rec["setup"] = {{"players", std::vector<std::string>(r.players.size(), "P")}, {"tileset", r.tileset},
@@ -680,14 +723,15 @@ State state_from_json(std::string_view text) {
     if (j.contains("pending_choice")) {
       Move c;
       c.kind = MoveKind::Choose;
-      c.choice = uint8_t(j["pending_choice"].get<int>());
+      c.choice = uint8_t(get_int(j, "pending_choice", "state", 0, 0, 255));
       if (!s.check_move(c).empty()) throw RecordError("state: bad pending choice");
       s.apply(c);
     }
     if (j.contains("pending_plague"))
       for (auto& pj : j["pending_plague"]) {
         if (s.phase() != Phase::Plague) throw RecordError("state: bad pending plague entry");
-        ReturnSpec at{pj["x"].get<int>(), pj["y"].get<int>(), pj["at"].get<std::string>()};
+        ReturnSpec at{get_int(pj, "x", "state.pending_plague"), get_int(pj, "y", "state.pending_plague"),
+                      get_str(pj, "at", "state.pending_plague")};
         Move pm;
         pm.kind = MoveKind::Plague;
         pm.ret = int8_t(find_follower(s, at, s.plague_player()));
@@ -700,7 +744,11 @@ State state_from_json(std::string_view text) {
     std::array<uint64_t, 4> raw{};
     auto rng = j["rng"].get<std::vector<std::string>>();
     if (rng.size() != 4) throw RecordError("state: 'rng' must have 4 words");
-    for (int i = 0; i < 4; ++i) raw[i] = std::stoull(rng[i]);
+    for (int i = 0; i < 4; ++i) {
+      if (rng[i].empty() || rng[i].size() > 20 || rng[i].find_first_not_of("0123456789") != std::string::npos)
+        throw RecordError("state: 'rng' words must be decimal numbers below 2^64");
+      raw[i] = std::stoull(rng[i]);  // throws std::out_of_range beyond 2^64-1
+    }
     Rng g;
     g.set_raw(raw);
     s.set_rng(g);

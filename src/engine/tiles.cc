@@ -8,6 +8,8 @@
 #include <sstream>
 #include <tuple>
 
+#include "input_limits.h"
+
 namespace carc {
 
 using nlohmann::json;
@@ -337,6 +339,7 @@ int TileType::segment_at(std::string_view loc, int r) const {
 
 TileSetFile parse_tile_set(const std::string& text, const std::string& origin) {
   json doc;
+  if (auto err = limits::json_depth_error(text); !err.empty()) throw TileDataError(origin + ": " + err);
   try {
     doc = json::parse(text);
   } catch (const json::parse_error& e) {
@@ -417,6 +420,7 @@ const TileSetFile& load_tile_set(const std::string& name) {
 
 BoardFile parse_board(const std::string& text, const std::string& origin) {
   json doc;
+  if (auto err = limits::json_depth_error(text); !err.empty()) throw TileDataError(origin + ": " + err);
   try {
     doc = json::parse(text);
   } catch (const json::parse_error& e) {

@@ -3,8 +3,12 @@
 
 #include <algorithm>
 
-#include "types.h"
 #include "state.h"
+#include "types.h"
+#ifdef CARC_SERVER_HAVE_AI
+#include "mcts.h"
+#include "spec.h"
+#endif
 
 namespace carc::server {
 
@@ -46,9 +50,24 @@ class FallbackPlayer : public ai::Player {
 #endif
 }  // namespace
 
-std::unique_ptr<ai::Player> make_ai(const std::string& spec, uint64_t seed) {
+std::unique_ptr<ai::Player> make_ai(const std::string& spec, uint64_t seed, const AiLimits& limits,
+                                    const std::atomic<bool>* cancel) {
+  if (spec.size() > 200) throw std::invalid_argument("an AI spec has at most 200 characters");
 #ifdef CARC_SERVER_HAVE_AI
-  return ai::make_player(spec, seed);
+  const ai::Spec sp = ai::parse_spec(spec);
+  if (sp.name != "mcts") return ai::make_player(spec, seed);
+  ai::MctsConfig cfg = ai::mcts_config_from(sp.params, seed);
+  auto over = [&](const std::string& what, const std::string& got, const std::string& cap) {
+    throw std::invalid_argument(what + "=" + got + " is beyond this server's limit of " + cap);
+  };
+  if (cfg.time > limits.max_seconds) over("time", ai::format_seconds(cfg.time), ai::format_seconds(limits.max_seconds));
+  if (cfg.iterations > limits.max_iterations)
+    over("iterations", std::to_string(cfg.iterations), std::to_string(limits.max_iterations));
+  if (cfg.threads > limits.max_threads) over("threads", std::to_string(cfg.threads), std::to_string(limits.max_threads));
+  if (cfg.max_nodes > limits.max_nodes) over("nodes", std::to_string(cfg.max_nodes), std::to_string(limits.max_nodes));
+  if (cfg.time <= 0) cfg.time = limits.max_seconds;  // an iteration budget still has a deadline
+  cfg.cancel = cancel;
+  return std::make_unique<ai::MctsPlayer>(cfg);
 #else
   const std::string name = spec.substr(0, spec.find(':'));
   if (name != "random" && name != "greedy" && name != "mcts")

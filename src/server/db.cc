@@ -12,7 +12,7 @@ struct Stmt {
   sqlite3_stmt* s = nullptr;
   Stmt(sqlite3* db, const char* sql) {
     if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK)
-      throw std::runtime_error(std::string("sqlite: ") + sqlite3_errmsg(db));
+      throw DbError(std::string("database: ") + sqlite3_errmsg(db));
   }
   ~Stmt() { sqlite3_finalize(s); }
   void text(int i, const std::string& v) { sqlite3_bind_text(s, i, v.data(), int(v.size()), SQLITE_TRANSIENT); }
@@ -36,7 +36,7 @@ void Db::exec(const char* sql) {
   }
 }
 
-void Db::open(const std::string& path) {
+void Db::open(const std::string& path, Durability durability, int busy_timeout_ms) {
   std::lock_guard lk(m_);
   if (db_) return;
   if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr) !=
@@ -46,10 +46,10 @@ void Db::open(const std::string& path) {
     db_ = nullptr;
     throw std::runtime_error(path + ": cannot open database: " + msg);
   }
-  sqlite3_busy_timeout(db_, 5000);
+  sqlite3_busy_timeout(db_, busy_timeout_ms);
   try {
     exec("PRAGMA journal_mode=WAL");
-    exec("PRAGMA synchronous=NORMAL");
+    exec(durability == Durability::Full ? "PRAGMA synchronous=FULL" : "PRAGMA synchronous=NORMAL");
     exec(
         "CREATE TABLE IF NOT EXISTS games ("
         " id TEXT PRIMARY KEY,"
@@ -73,7 +73,7 @@ void Db::close() {
 
 void Db::save(const GameRow& row) {
   std::lock_guard lk(m_);
-  if (!db_) throw std::runtime_error("database is closed");
+  if (!db_) throw DbError("database is closed");
   Stmt st(db_,
           "INSERT INTO games(id, created, updated, meta, record) VALUES(?1, ?2, ?3, ?4, ?5) "
           "ON CONFLICT(id) DO UPDATE SET updated=excluded.updated, meta=excluded.meta, record=excluded.record");
@@ -82,22 +82,47 @@ void Db::save(const GameRow& row) {
   st.int64(3, row.updated);
   st.text(4, row.meta);
   st.text(5, row.record);
-  if (sqlite3_step(st.s) != SQLITE_DONE) throw std::runtime_error(std::string("sqlite: ") + sqlite3_errmsg(db_));
+  // One statement outside an explicit transaction is its own transaction: either all of it is
+  // committed when step returns DONE, or nothing.
+  if (sqlite3_step(st.s) != SQLITE_DONE) throw DbError(std::string("database: ") + sqlite3_errmsg(db_));
+}
+
+void Db::save_meta(const std::string& id, const std::string& meta) {
+  std::lock_guard lk(m_);
+  if (!db_) throw DbError("database is closed");
+  Stmt st(db_, "UPDATE games SET meta = ?2 WHERE id = ?1");
+  st.text(1, id);
+  st.text(2, meta);
+  if (sqlite3_step(st.s) != SQLITE_DONE) throw DbError(std::string("database: ") + sqlite3_errmsg(db_));
+}
+
+std::vector<GameRow> Db::with_meta_containing(const std::string& needle) {
+  std::lock_guard lk(m_);
+  if (!db_) throw DbError("database is closed");
+  Stmt st(db_, "SELECT id, meta FROM games WHERE instr(meta, ?1) > 0");
+  st.text(1, needle);
+  std::vector<GameRow> out;
+  int rc;
+  while ((rc = sqlite3_step(st.s)) == SQLITE_ROW) out.push_back(GameRow{st.col_text(0), 0, 0, st.col_text(1), {}});
+  if (rc != SQLITE_DONE) throw DbError(std::string("database: ") + sqlite3_errmsg(db_));
+  return out;
 }
 
 std::optional<GameRow> Db::load(const std::string& id) {
   std::lock_guard lk(m_);
-  if (!db_) throw std::runtime_error("database is closed");
+  if (!db_) throw DbError("database is closed");
   Stmt st(db_, "SELECT id, created, updated, meta, record FROM games WHERE id = ?1");
   st.text(1, id);
-  if (sqlite3_step(st.s) != SQLITE_ROW) return std::nullopt;
+  const int rc = sqlite3_step(st.s);
+  if (rc == SQLITE_DONE) return std::nullopt;
+  if (rc != SQLITE_ROW) throw DbError(std::string("database: ") + sqlite3_errmsg(db_));
   return GameRow{st.col_text(0), sqlite3_column_int64(st.s, 1), sqlite3_column_int64(st.s, 2), st.col_text(3),
                  st.col_text(4)};
 }
 
 std::vector<GameRow> Db::list(int limit) {
   std::lock_guard lk(m_);
-  if (!db_) throw std::runtime_error("database is closed");
+  if (!db_) throw DbError("database is closed");
   Stmt st(db_, "SELECT id, created, updated, meta FROM games ORDER BY updated DESC LIMIT ?1");
   st.int64(1, limit);
   std::vector<GameRow> out;

@@ -5,12 +5,27 @@
 #include <cstdint>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 struct sqlite3;
 
 namespace carc::server {
+
+// A write or read the database refused (locked, busy, disk full, I/O error): nothing was
+// changed; the server answers 503 and keeps the game as it was.
+class DbError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// How a write reaches the disk (docs/security.md, "Durability"):
+//  Full: synchronous=FULL: a change is answered only after SQLite's fsync; it survives a power
+//        loss or OS crash (default).
+//  Fast: synchronous=NORMAL in WAL mode: a change survives a crash of the server process, but
+//        the last moments before a power loss or OS crash may be lost.
+enum class Durability { Full, Fast };
 
 struct GameRow {
   std::string id;
@@ -27,11 +42,17 @@ class Db {
   Db(const Db&) = delete;
   Db& operator=(const Db&) = delete;
 
-  // Opens (creating if needed) the database file. Throws std::runtime_error.
-  void open(const std::string& path);
+  // Opens (creating if needed) the database file. Throws std::runtime_error. A write waits at
+  // most `busy_timeout_ms` for another connection's lock before failing with DbError.
+  void open(const std::string& path, Durability durability = Durability::Full, int busy_timeout_ms = 5000);
   void close();
-  // Inserts or replaces a game.
+  // Inserts or replaces a game, in one transaction: when it returns the row is committed (and,
+  // with Durability::Full, on disk); when it throws DbError nothing was written.
   void save(const GameRow& row);
+  // Replaces only a game's meta (token migration).
+  void save_meta(const std::string& id, const std::string& meta);
+  // Every game whose meta contains `needle` (id and meta only).
+  std::vector<GameRow> with_meta_containing(const std::string& needle);
   std::optional<GameRow> load(const std::string& id);
   // Newest first, without the record text.
   std::vector<GameRow> list(int limit);

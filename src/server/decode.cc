@@ -5,12 +5,16 @@
 
 #include "ai_pool.h"
 #include "game.h"
+#include "input_limits.h"
 #include "session.h"
 
 namespace carc::server {
 
 json parse_body(const std::string& body) {
   if (body.empty()) return json::object();
+  // The nesting depth is checked before parsing (a 70,000-deep body must not reach the parser
+  // or anything recursive, such as dump()).
+  if (auto err = carc::limits::json_depth_error(body); !err.empty()) fail(400, "the request body: " + err);
   json j = json::parse(body, nullptr, false);
   if (j.is_discarded()) fail(400, "malformed JSON in the request body");
   if (!j.is_object()) fail(400, "the request body must be a JSON object");
@@ -23,16 +27,33 @@ std::string str_field(const json& j, const char* key, const std::string& def) {
   if (!it->is_string()) fail(400, std::string("'") + key + "' must be a string");
   return it->get<std::string>();
 }
-int int_field(const json& j, const char* key, int def) {
+namespace {
+// The value of an integer field in [lo, hi], judged on the JSON number itself so nothing wraps
+// (2^64-1 is not -1, 2^32+90 is not 90).
+int int_in(const json& v, const char* key, int lo, int hi) {
+  if (!v.is_number_integer()) fail(400, std::string("'") + key + "' must be an integer");
+  const bool ok = v.is_number_unsigned() ? hi >= 0 && v.get<uint64_t>() <= uint64_t(hi) && (lo <= 0 || v.get<uint64_t>() >= uint64_t(lo))
+                                         : v.get<int64_t>() >= lo && v.get<int64_t>() <= hi;
+  if (!ok)
+    fail(400, std::string("'") + key + "' must be from " + std::to_string(lo) + " to " + std::to_string(hi) + " (got " +
+                  v.dump().substr(0, 40) + ")");
+  return int(v.is_number_unsigned() ? int64_t(v.get<uint64_t>()) : v.get<int64_t>());
+}
+}  // namespace
+
+int int_field(const json& j, const char* key, int def, int lo, int hi) {
   auto it = j.find(key);
   if (it == j.end() || it->is_null()) return def;
-  if (!it->is_number_integer()) fail(400, std::string("'") + key + "' must be an integer");
-  return it->get<int>();
+  return int_in(*it, key, lo, hi);
 }
-int int_required(const json& j, const char* key) {
+int int_required(const json& j, const char* key, int lo, int hi) {
   auto it = j.find(key);
   if (it == j.end() || !it->is_number_integer()) fail(400, std::string("'") + key + "' is required (an integer)");
-  return it->get<int>();
+  return int_in(*it, key, lo, hi);
+}
+
+int coordinate(const json& j, const char* key) {
+  return int_required(j, key, -carc::limits::kMaxCoordinate, carc::limits::kMaxCoordinate);
 }
 
 Rules rules_from(const std::string& tileset, const std::vector<std::string>& expansions, int players) {
@@ -77,9 +98,9 @@ Move plague_move_from(const State& s, const json& body) {
   if (at.rfind("crown:", 0) == 0)
     fail(422, "illegal move: followers on crown spaces are immune to the Plague: take back one from the land");
   if (at.empty()) fail(400, "'at' is required: the location of the follower taken back (e.g. \"N\")");
-  const int x = int_required(body, "x"), y = int_required(body, "y");
+  const int x = coordinate(body, "x"), y = coordinate(body, "y");
   const std::string where = "(" + std::to_string(x) + "," + std::to_string(y) + ")";
-  const int pt = std::abs(x) > 1000 || std::abs(y) > 1000 ? -1 : s.tile_at(x, y);
+  const int pt = s.tile_at(x, y);
   if (pt < 0) fail(422, "illegal move: no tile at " + where);
   const PlacedTile& P = s.placed(pt);
   const int seg = s.game().type(P.type).segment_at(at, P.rot);
@@ -106,7 +127,7 @@ Move move_from(const State& s, const json& body) {
     fail(422, "illegal move: the Plague: take back one of your followers first ({\"kind\": \"plague\", \"x\", \"y\", \"at\"})");
   // Which drawn tile: "choice" (index into the view's "drawn"), or "tile" (its id), else the
   // first placeable one.
-  int choice = int_field(body, "choice", -1);
+  int choice = int_field(body, "choice", -1, 0, kMaxDrawnChoice);
   const std::string tile = str_field(body, "tile");
   if (choice < 0 && !tile.empty()) {
     for (int i = 0; i < s.num_drawn() && choice < 0; ++i)
@@ -127,10 +148,9 @@ Move move_from(const State& s, const json& body) {
     if (auto err = s.check_move(m); !err.empty()) fail(422, "illegal move: " + err);
     return m;
   }
-  const int x = int_required(body, "x"), y = int_required(body, "y");
-  const int rotation = int_field(body, "rotation", 0);
-  if (rotation % 90 != 0 || rotation < 0 || rotation >= 360) fail(400, "'rotation' must be 0, 90, 180 or 270");
-  if (std::abs(x) > 1000 || std::abs(y) > 1000) fail(422, "illegal move: position out of range");
+  const int x = coordinate(body, "x"), y = coordinate(body, "y");
+  const int rotation = int_field(body, "rotation", 0, 0, 270);
+  if (rotation % 90 != 0) fail(400, "'rotation' must be 0, 90, 180 or 270");
   m.x = int16_t(x);
   m.y = int16_t(y);
   const int rot = rotation / 90;
@@ -158,7 +178,7 @@ Move move_from(const State& s, const json& body) {
     }
   }
   if (it != body.end() && !it->is_null() && m.ret < 0) {
-    const int rx = int_required(*it, "x"), ry = int_required(*it, "y");
+    const int rx = coordinate(*it, "x"), ry = coordinate(*it, "y");
     const std::string at = str_field(*it, "at");
     const int pt = s.tile_at(rx, ry);
     if (pt < 0) fail(422, "illegal move: no tile at (" + std::to_string(rx) + "," + std::to_string(ry) + ") to take a follower back from");
@@ -187,7 +207,7 @@ Move move_from(const State& s, const json& body) {
     if (fr->contains("harvest")) {
       const json& h = (*fr)["harvest"];
       if (!h.is_object()) fail(400, "'harvest' must be an object {x, y}");
-      const int hx = int_required(h, "x"), hy = int_required(h, "y");
+      const int hx = coordinate(h, "x"), hy = coordinate(h, "y");
       int f = hx == x && hy == y && t.tree ? m.fruit_type : -1;
       const int pt = s.tile_at(hx, hy);
       if (f < 0 && pt >= 0) f = s.placed(pt).fruit;
@@ -214,12 +234,20 @@ Move move_from(const State& s, const json& body) {
 
 
 // Seats from a create/upload request: [{"name", "type": human|remote|ai, "ai": spec}].
-std::vector<Seat> seats_from_request(const json& body, const std::vector<std::string>* names) {
+std::vector<Seat> seats_from_request(const json& body, const std::vector<std::string>* names, const AiLimits& limits) {
   std::vector<Seat> seats;
   auto it = body.find("players");
   if (it == body.end() || it->is_null()) {
     if (!names) fail(400, "'players' is required: a list of {name, type: human|remote|ai, ai}");
-    for (const auto& n : *names) seats.push_back(Seat{n, "human", "", "", false, false});
+    for (size_t i = 0; i < names->size(); ++i) {
+      if ((*names)[i].size() > carc::limits::kMaxPlayerNameBytes)
+        fail(400, "the record's player " + std::to_string(i) + " has a name of " + std::to_string((*names)[i].size()) +
+                      " bytes; names have at most " + std::to_string(carc::limits::kMaxPlayerNameBytes) +
+                      " (give 'players' to rename)");
+      Seat seat;
+      seat.name = (*names)[i];
+      seats.push_back(std::move(seat));
+    }
     return seats;
   }
   if (!it->is_array()) fail(400, "'players' must be a list of {name, type, ai}");
@@ -233,14 +261,16 @@ std::vector<Seat> seats_from_request(const json& body, const std::vector<std::st
     Seat s;
     s.name = str_field(p, "name", names ? (*names)[i] : "");
     if (s.name.empty()) s.name = "Player " + std::to_string(i + 1);
-    if (s.name.size() > 40) fail(400, "player names have at most 40 characters");
+    if (s.name.size() > carc::limits::kMaxPlayerNameBytes)
+      fail(400, "player names have at most " + std::to_string(carc::limits::kMaxPlayerNameBytes) + " bytes (players[" +
+                    std::to_string(i) + "] has " + std::to_string(s.name.size()) + ")");
     s.type = str_field(p, "type", "human");
     if (s.type != "human" && s.type != "remote" && s.type != "ai")
       fail(400, "player type must be human, remote or ai, not '" + s.type + "'");
     if (s.type == "ai") {
       s.ai = str_field(p, "ai", "greedy");
       try {
-        make_ai(s.ai, 0);
+        make_ai(s.ai, 0, limits);
       } catch (const std::exception& e) {
         fail(400, std::string("players[") + std::to_string(i) + "].ai: " + e.what());
       }

@@ -12,12 +12,19 @@
 namespace carc::server {
 
 struct Seat;
+struct AiLimits;
 
 // The request body as a JSON object ({} when empty); 400 when malformed or not an object.
 json parse_body(const std::string& body);
 std::string str_field(const json& j, const char* key, const std::string& def = "");
-int int_field(const json& j, const char* key, int def);
-int int_required(const json& j, const char* key);
+// An integer field in [lo, hi] (400 naming the field and the range otherwise; a number too
+// large for 64 bits or with a fraction is not an integer). int_field: `def` when absent/null.
+int int_field(const json& j, const char* key, int def, int lo, int hi);
+int int_required(const json& j, const char* key, int lo, int hi);
+// A board coordinate: |v| <= carc::limits::kMaxCoordinate.
+int coordinate(const json& j, const char* key);
+// The largest "choice" (index of a drawn tile) a move may name.
+constexpr int kMaxDrawnChoice = 15;
 
 Rules rules_from(const std::string& tileset, const std::vector<std::string>& expansions, int players);
 std::vector<std::string> expansions_of(const json& j);
@@ -28,6 +35,8 @@ Move plague_move_from(const State& s, const json& body);
 Move move_from(const State& s, const json& body);
 
 // Seats from a create/upload request: [{"name", "type": human|remote|ai, "ai": spec}].
-std::vector<Seat> seats_from_request(const json& body, const std::vector<std::string>* names);
+// AI seats are checked against `limits` (400 beyond them); names have at most
+// carc::limits::kMaxPlayerNameBytes bytes, also those kept from an uploaded record.
+std::vector<Seat> seats_from_request(const json& body, const std::vector<std::string>* names, const AiLimits& limits);
 
 }  // namespace carc::server

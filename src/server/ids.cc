@@ -1,8 +1,8 @@
 #include "ids.h"
 
 #include <chrono>
-#include <mutex>
-#include <random>
+
+#include "secure.h"
 
 namespace carc::server {
 
@@ -11,25 +11,12 @@ int64_t now_ms() {
       .count();
 }
 
-std::string random_string(size_t n, const char* alphabet) {
-  static std::mutex m;
-  static std::mt19937_64 gen{[] {
-    std::random_device rd;
-    std::seed_seq seq{rd(), rd(), rd(), rd(), rd(), rd(), rd(), rd()};
-    std::mt19937_64 g(seq);
-    return g;
-  }()};
-  std::lock_guard lk(m);
-  const size_t len = std::char_traits<char>::length(alphabet);
-  std::string s(n, ' ');
-  for (char& c : s) c = alphabet[gen() % len];
-  return s;
-}
+// Every identifier and seed comes from the OS's secure source (secure.h): tokens are 128 bits,
+// game ids 60 bits (12 of 32 letters and digits), seeds 53 bits (exact as a JavaScript number,
+// for the web client that reads records).
+std::string random_string(size_t n, const char* alphabet) { return secure_random_string(n, alphabet); }
 std::string new_token() { return random_string(32, "0123456789abcdef"); }
-std::string new_game_id() { return random_string(10, "abcdefghijkmnpqrstuvwxyz23456789"); }
-uint64_t random_seed() {
-  std::string s = random_string(15, "0123456789");
-  return std::stoull(s);
-}
+std::string new_game_id() { return random_string(12, "abcdefghijkmnpqrstuvwxyz23456789"); }
+uint64_t random_seed() { return secure_random_u64() >> 11; }
 
 }  // namespace carc::server

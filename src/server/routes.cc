@@ -10,6 +10,7 @@
 #include "files.h"
 #include "game.h"
 #include "ids.h"
+#include "input_limits.h"
 #include "record.h"
 #include "session.h"
 #include "views.h"
@@ -39,6 +40,8 @@ Response Api::handle(const Request& req) {
     return dispatch(req);
   } catch (const ApiError& e) {
     return error_response(e.status, e.message);
+  } catch (const DbError& e) {
+    return error_response(503, std::string("the database is unavailable, try again: ") + e.what());
   } catch (const json::exception& e) {
     return error_response(400, std::string("bad request: ") + e.what());
   } catch (const std::exception& e) {
@@ -190,7 +193,7 @@ void Api::list_games(const Request& req, Response& res) {
 
 void Api::create_game(const Request& req, Response& res) {
   json body = parse_body(req.body);
-  std::vector<Seat> seats = seats_from_request(body, nullptr);
+  std::vector<Seat> seats = seats_from_request(body, nullptr, games_.ai_limits());
   Record rec;
   for (const Seat& s : seats) rec.players.push_back(s.name);
   rec.tileset = str_field(body, "tileset", "base");
@@ -204,7 +207,9 @@ void Api::create_game(const Request& req, Response& res) {
     rec.seed = random_seed();
   }
   auto s = games_.add_session(std::move(seats), rec, false);
+  std::lock_guard lk(s->m);
   res.send(created_json(*s), 201);
+  for (Seat& seat : s->seats) seat.token.clear();  // from now on only its hash is kept
 }
 
 void Api::upload_game(const Request& req, Response& res) {
@@ -220,10 +225,12 @@ void Api::upload_game(const Request& req, Response& res) {
   }
   const std::string mode = str_field(body, "mode", "continue");
   if (mode != "continue" && mode != "view") fail(400, "'mode' must be continue or view");
-  std::vector<Seat> seats = seats_from_request(body, &rec.players);
+  std::vector<Seat> seats = seats_from_request(body, &rec.players, games_.ai_limits());
   for (size_t i = 0; i < seats.size(); ++i) rec.players[i] = seats[i].name;
   auto s = games_.add_session(std::move(seats), rec, mode == "view");
+  std::lock_guard lk(s->m);
   res.send(created_json(*s), 201);
+  for (Seat& seat : s->seats) seat.token.clear();  // from now on only its hash is kept
 }
 
 void Api::get_game(const Request& req, Response& res, const std::string& id) {
@@ -258,14 +265,16 @@ void Api::move(const Request& req, Response& res, const std::string& id) {
     fail(409, "it is " + s->seats[st.turn_player()].name + "'s turn, not " + s->seats[seat].name + "'s");
   }
   if (s->seats[seat].resigned) fail(409, "you resigned from this game");
-  const int turn = int_field(body, "turn", st.turn() + 1);
+  const int turn = int_field(body, "turn", st.turn() + 1, 1, int(carc::limits::kMaxRecordTurns) + 1);
   if (turn != st.turn() + 1)
     fail(409, "this move is for turn " + std::to_string(turn) + ", the game is at turn " + std::to_string(st.turn() + 1));
   Move m = move_from(st, body);
-  s->seats[seat].joined = true;
-  st.apply(m);
-  advance(st);
-  games_.commit(*s, s);
+  // Applied, published and answered only once saved: a failed write restores the game (503).
+  games_.change(*s, s, [&] {
+    s->seats[seat].joined = true;
+    s->state->apply(m);
+    advance(*s->state);
+  });
   res.send(view_json(*s));
 }
 
@@ -274,22 +283,45 @@ void Api::undo(const Request& req, Response& res, const std::string& id) {
   auto s = games_.find(id);
   std::lock_guard lk(s->m);
   const int seat = seat_for(*s, body, req);
-  (void)seat;
+  // The undo policy (docs/security.md): a seat takes back its own last move, together with the
+  // computer's replies after it, never another seat's move, never in a finished game, never
+  // with remote players; and everything still hidden is drawn afresh.
   if (s->view_only) fail(409, "this game is only for viewing");
   if (s->has_remote()) fail(409, "undo is only allowed in games without other human players");
-  if (!s->end_reason.empty()) fail(409, "the game is over");
+  if (s->over()) fail(409, "the game is over");
   const size_t n = s->seats.size();
   Record rec = record_of(*s->state, s->names());
-  size_t keep = rec.turns.size();
-  while (keep > 0 && s->seats[(keep - 1) % n].type != "human") --keep;
+  size_t keep = rec.turns.size();  // turns 1..keep stay
+  while (keep > 0 && (keep - 1) % n != size_t(seat)) {
+    const Seat& by = s->seats[(keep - 1) % n];
+    if (by.type != "ai" && !by.resigned)
+      fail(409, by.name + " has moved since your last move: only " + by.name + " can take that move back");
+    --keep;
+  }
   if (keep == 0) fail(409, "there is no move of yours to take back");
+  const TurnRecord undone = rec.turns[keep - 1];
   rec.turns.resize(keep - 1);
+  // A fresh secret seed: the generator that decides the coming draws and the order of the fruit
+  // tokens still face down are new, so undoing never shows what would have come next. The
+  // record replays exactly all the same: it lists every drawn tile and revealed token.
+  rec.seed = random_seed();
   Replay rp = carc::replay(rec);
-  s->state = std::make_unique<State>(std::move(rp.state));
-  s->events = std::move(rp.events);
-  s->state->set_event_log(&s->events);
-  advance(*s->state);
-  games_.commit(*s, s);
+  // The undone turn's own draws were already seen: they come again (drawing them afresh would
+  // let a player re-roll a tile by undoing). Only what comes after is new.
+  games_.change(*s, s, [&] {
+    s->state = std::make_unique<State>(std::move(rp.state));
+    s->events = std::move(rp.events);
+    s->state->set_event_log(&s->events);
+    auto draw = [&](const std::string& tile) {
+      State& st = *s->state;
+      const int t = st.game().type_index(tile);
+      if (t >= 0 && st.is_chance() && st.bag_count(t) > 0) st.apply_draw(t);
+    };
+    for (const std::string& d : undone.discarded) draw(d);
+    if (undone.drawn.empty()) draw(undone.tile);
+    for (const std::string& d : undone.drawn) draw(d);
+    advance(*s->state);
+  });
   res.send(view_json(*s));
 }
 
@@ -300,11 +332,12 @@ void Api::resign(const Request& req, Response& res, const std::string& id) {
   const int seat = seat_for(*s, body, req);
   if (s->over()) fail(409, "the game is over");
   if (s->seats[seat].resigned) fail(409, "you already resigned");
-  s->seats[seat].resigned = true;
-  int left = 0;
-  for (const Seat& x : s->seats) left += !x.resigned;
-  if (left <= 1) s->end_reason = s->seats[seat].name + " resigned";
-  games_.commit(*s, s);
+  games_.change(*s, s, [&] {
+    s->seats[seat].resigned = true;
+    int left = 0;
+    for (const Seat& x : s->seats) left += !x.resigned;
+    if (left <= 1) s->end_reason = s->seats[seat].name + " resigned";
+  });
   res.send(view_json(*s));
 }
 
@@ -313,10 +346,7 @@ void Api::join(const Request& req, Response& res, const std::string& id) {
   auto s = games_.find(id);
   std::lock_guard lk(s->m);
   const int seat = seat_for(*s, body, req);
-  if (!s->seats[seat].joined) {
-    s->seats[seat].joined = true;
-    games_.commit(*s, s);
-  }
+  if (!s->seats[seat].joined) games_.change(*s, s, [&] { s->seats[seat].joined = true; });
   res.send({{"seat", seat}, {"name", s->seats[seat].name}, {"game", view_json(*s)}});
 }
 

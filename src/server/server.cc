@@ -51,12 +51,13 @@ struct Server::Impl {
 
   explicit Impl(ServerOptions o)
       : opts(std::move(o)),
-        games(db, ai, opts.ai_delay_ms),
+        games(db, ai, opts.ai_delay_ms, AiLimits{opts.ai_max_seconds, opts.ai_max_iterations, opts.ai_max_threads, opts.ai_max_nodes}),
         api(games, db, opts.web_dir),
         http(http_options(opts), [this](const Request& r) { return api.handle(r); }) {}
 
   int start() {
-    db.open(opts.db_path);
+    db.open(opts.db_path, opts.durability_fast ? Durability::Fast : Durability::Full, opts.db_busy_timeout_ms);
+    games.migrate_tokens();  // games stored with plain seat tokens keep only their SHA-256
     bound_port = http.bind();
     running = true;
     ai.start(opts.ai_threads);

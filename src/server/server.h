@@ -17,6 +17,15 @@ struct ServerOptions {
   int port = 8080;                 // 0: any free port (see Server::port())
   std::string db_path = "carcassonne.sqlite";
   std::string web_dir;             // static files served at "/", empty: none
+  // Durability of a move (docs/security.md): true = "fast" (synchronous=NORMAL: survives a
+  // server crash, not a power loss), false = "full" (synchronous=FULL: answered once on disk).
+  bool durability_fast = false;
+  int db_busy_timeout_ms = 5000;   // a write waits this long for a lock, then answers 503
+  // What a client may ask of an AI seat (400 beyond; see AiLimits in ai_pool.h).
+  double ai_max_seconds = 10;
+  long long ai_max_iterations = 100000;
+  int ai_max_threads = 2;
+  long long ai_max_nodes = 4'000'000;
   int ai_threads = 2;              // worker threads for AI seats (shared by all games)
   int ai_delay_ms = 0;             // minimum time an AI seat "thinks" before moving (for humans to see)
   bool log_requests = false;       // one line per request on stderr

@@ -6,11 +6,13 @@
 #include <thread>
 #include <iostream>
 #include <optional>
+#include <stdexcept>
 
 #include "ai_pool.h"
 #include "db.h"
 #include "decode.h"
 #include "ids.h"
+#include "secure.h"
 #include "views.h"
 
 namespace carc::server {
@@ -20,12 +22,48 @@ void advance(State& s) {
   while (s.is_chance()) s.draw_random();
 }
 
+int Session::seat_of_token(const std::string& token) const {
+  if (token.empty() || token.size() > 200) return -1;
+  const std::string h = sha256_hex(token);
+  int seat = -1;
+  for (size_t i = 0; i < seats.size(); ++i)
+    if (!seats[i].token_hash.empty() && constant_time_equal(seats[i].token_hash, h)) seat = int(i);
+  return seat;
+}
+
+SessionSnapshot Session::snapshot() const {
+  return SessionSnapshot{std::make_unique<State>(*state), events, seats, end_reason, version, thinking};
+}
+
+void Session::restore(SessionSnapshot&& snap) {
+  state = std::move(snap.state);
+  events = std::move(snap.events);
+  state->set_event_log(&events);
+  seats = std::move(snap.seats);
+  end_reason = std::move(snap.end_reason);
+  version = snap.version;
+  thinking = snap.thinking;
+}
+
+namespace {
+uint64_t now_us() {
+  return uint64_t(
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch()).count());
+}
+}  // namespace
+
 
 // Decisions of the turn in progress that the record cannot hold yet (it keeps whole turns):
 // the Wheel of Fortune Choose and the Plague take-backs so far. Kept in the meta so that a
 // reloaded game (the same tile is drawn again) replays them.
 json pending_json(const State& s) {
   json p = json::object();
+  // The tiles drawn for the turn in progress: a reloaded game draws exactly these again (after
+  // an undo the generator no longer follows from the seed alone).
+  json draws = json::array();
+  for (const Draw& d : s.draws())
+    if (d.turn > s.history().size()) draws.push_back(s.game().type(d.type).id);
+  if (!draws.empty()) p["draws"] = draws;
   if (s.phase() != Phase::Place && s.phase() != Phase::Plague) return p;
   if (s.chosen() >= 0 && s.num_drawn() > 1) p["choice"] = s.chosen();
   json plague = json::array();
@@ -37,12 +75,23 @@ json pending_json(const State& s) {
   return p;
 }
 
+void apply_pending_draws(State& s, const json& p) {
+  if (!p.is_object() || !p.contains("draws") || !p["draws"].is_array()) return;
+  for (const auto& id : p["draws"]) {
+    if (!id.is_string() || !s.is_chance()) return;
+    const int t = s.game().type_index(id.get<std::string>());
+    if (t < 0 || s.bag_count(t) == 0) return;
+    s.apply_draw(t);
+  }
+}
+
 void apply_pending(State& s, const json& p) {
   if (!p.is_object()) return;
-  if (p.contains("choice") && s.phase() == Phase::Place && s.chosen() < 0) {
+  if (p.contains("choice") && p["choice"].is_number_unsigned() && p["choice"].get<uint64_t>() < 256 &&
+      s.phase() == Phase::Place && s.chosen() < 0) {
     Move c;
     c.kind = MoveKind::Choose;
-    c.choice = uint8_t(p["choice"].get<int>());
+    c.choice = uint8_t(p["choice"].get<uint64_t>());
     if (!s.check_move(c).empty()) return;
     s.apply(c);
   }
@@ -62,12 +111,13 @@ json meta_json(const Session& s) {
     seats.push_back({{"name", seat.name},
                      {"type", seat.type},
                      {"ai", seat.ai},
-                     {"token", seat.token},
+                     {"token_sha256", seat.token_hash},
                      {"resigned", seat.resigned},
                      {"joined", seat.joined}});
   return {{"seats", seats},
           {"pending", pending_json(*s.state)},
           {"view_only", s.view_only},
+          {"version", s.version},
           {"end_reason", s.end_reason},
           {"summary",
            {{"status", s.status()},
@@ -85,7 +135,9 @@ std::vector<Seat> seats_from_meta(const json& meta) {
     s.name = j.at("name").get<std::string>();
     s.type = j.at("type").get<std::string>();
     s.ai = j.value("ai", "");
-    s.token = j.value("token", "");
+    s.token_hash = j.value("token_sha256", "");
+    // Games stored before tokens were hashed: hash the plain token (migrate_tokens rewrites them).
+    if (s.token_hash.empty() && !j.value("token", "").empty()) s.token_hash = sha256_hex(j.value("token", ""));
     s.resigned = j.value("resigned", false);
     s.joined = j.value("joined", false);
     out.push_back(std::move(s));
@@ -118,6 +170,8 @@ std::shared_ptr<Session> Games::find(const std::string& id) {
     s->view_only = meta.value("view_only", false);
     s->end_reason = meta.value("end_reason", "");
     pending = meta.value("pending", json::object());
+    const uint64_t saved = meta.contains("version") && meta["version"].is_number_unsigned() ? meta["version"].get<uint64_t>() : 0;
+    s->version = std::max(saved + 1, now_us());
     Record rec = parse_record(row->record);
     Replay rp = replay(rec);
     s->state = std::make_unique<State>(std::move(rp.state));
@@ -127,7 +181,8 @@ std::shared_ptr<Session> Games::find(const std::string& id) {
   }
   s->state->set_event_log(&s->events);
   if (!s->view_only) {
-    advance(*s->state);  // the same tile as before the restart: the generator continues
+    apply_pending_draws(*s->state, pending);  // the same tile(s) as before the restart
+    advance(*s->state);
     apply_pending(*s->state, pending);
   }
   s->players.resize(s->seats.size());
@@ -157,14 +212,22 @@ std::shared_ptr<Session> Games::add_session(std::vector<Seat> seats, const Recor
   if (!view_only) advance(*s->state);
   s->players.resize(s->seats.size());
   for (Seat& seat : s->seats)
-    if (seat.type != "ai") seat.token = new_token();
+    if (seat.type != "ai") {
+      seat.token = new_token();
+      seat.token_hash = sha256_hex(seat.token);
+    }
   std::lock_guard lk(sessions_m_);
   evict_idle();
   do s->id = new_game_id();
   while (sessions_.count(s->id) || db_.load(s->id));
   sessions_[s->id] = s;
   std::lock_guard sl(s->m);
-  commit(*s, s);
+  try {
+    commit(*s, s);
+  } catch (...) {
+    sessions_.erase(s->id);  // not saved: the game does not exist
+    throw;
+  }
   return s;
 }
 
@@ -188,27 +251,54 @@ void Games::evict_idle() {
 // Saves the game, publishes the new version, and starts the AI when it is its turn.
 // Caller holds s.m.
 void Games::commit(Session& s, const std::shared_ptr<Session>& sp) {
-  ++s.version;
-  if (s.auto_seat() < 0) s.thinking = -1;  // e.g. an undo while the AI was thinking
+  const uint64_t before = s.version;
+  ++s.version;  // saved with the game; restored below when the write fails
   GameRow row;
   row.id = s.id;
   row.created = s.created;
   row.updated = now_ms();
   row.meta = meta_json(s).dump();
   row.record = record_to_json(record_of(*s.state, s.names()));
-  db_.save(row);
+  try {
+    db_.save(row);
+  } catch (const DbError& e) {
+    s.version = before;
+    fail(503, std::string("the game could not be saved, nothing was changed; try again (") + e.what() + ")");
+  }
+  if (s.auto_seat() < 0) s.thinking = -1;  // e.g. an undo while the AI was thinking
   schedule_ai(s, sp);
   notify(s);
 }
 
-void Games::schedule_ai(Session& s, const std::shared_ptr<Session>& sp) {
+int Games::migrate_tokens() {
+  int n = 0;
+  for (const GameRow& row : db_.with_meta_containing("\"token\"")) {
+    json meta = json::parse(row.meta, nullptr, false);
+    if (meta.is_discarded() || !meta.contains("seats") || !meta["seats"].is_array()) continue;
+    bool changed = false;
+    for (auto& seat : meta["seats"]) {
+      if (!seat.is_object() || !seat.contains("token")) continue;
+      if (seat["token"].is_string() && !seat["token"].get<std::string>().empty())
+        seat["token_sha256"] = sha256_hex(seat["token"].get<std::string>());
+      seat.erase("token");
+      changed = true;
+    }
+    if (changed) {
+      db_.save_meta(row.id, meta.dump());
+      ++n;
+    }
+  }
+  return n;
+}
+
+void Games::schedule_ai(Session& s, const std::shared_ptr<Session>& sp, int extra_delay_ms) {
   const int seat = s.auto_seat();
   if (seat < 0 || s.ai_busy || stopping_) return;
   s.ai_busy = true;
   s.thinking = seat;
   ++s.version;
   notify(s);
-  const int delay = s.seats[seat].type == "ai" ? ai_delay_ms_ : 0;
+  const int delay = (s.seats[seat].type == "ai" ? ai_delay_ms_ : 0) + extra_delay_ms;
   ai_.post(AiPool::Clock::now() + std::chrono::milliseconds(delay), [this, sp] {
     try {
       run_ai(sp);
@@ -236,7 +326,13 @@ void Games::run_ai(const std::shared_ptr<Session>& sp) {
   State copy = *s.state;
   if (!s.players[seat]) {
     const std::string spec = s.seats[seat].type == "ai" ? s.seats[seat].ai : "greedy";
-    s.players[seat] = make_ai(spec, s.state->seed() ^ (0x9E3779B97F4A7C15ull * uint64_t(seat + 1)));
+    const uint64_t seed = s.state->seed() ^ (0x9E3779B97F4A7C15ull * uint64_t(seat + 1));
+    try {
+      s.players[seat] = make_ai(spec, seed, limits_, &stopping_);
+    } catch (const std::invalid_argument& e) {  // stored before the caps (or with lower ones now)
+      std::cerr << "server: game " << s.id << " seat " << seat << ": " << e.what() << "; playing greedy\n";
+      s.players[seat] = make_ai("greedy", seed, limits_, &stopping_);
+    }
   }
   ai::Player* player = s.players[seat].get();
   lk.unlock();
@@ -290,9 +386,15 @@ void Games::run_ai(const std::shared_ptr<Session>& sp) {
     if (!stopping_) schedule_ai(s, sp);
     return;
   }
-  s.state->apply(m);
-  advance(*s.state);
-  commit(s, sp);
+  try {
+    change(s, sp, [&] {
+      s.state->apply(m);
+      advance(*s.state);
+    });
+  } catch (const ApiError& e) {  // not saved: the game is as it was; try the move again later
+    std::cerr << "server: AI move in game " << s.id << " not saved: " << e.message << "\n";
+    schedule_ai(s, sp, 1000);
+  }
 }
 void Games::resume() {
   for (const GameRow& row : db_.list(200)) {

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "ai_pool.h"
 #include "api.h"
 #include "player.h"
 #include "record.h"
@@ -19,15 +20,26 @@
 namespace carc::server {
 
 class Db;
-class AiPool;
 
 struct Seat {
   std::string name;
   std::string type = "human";  // "human" (held by the creator), "remote" (joins by link), "ai"
   std::string ai;              // AI spec for "ai" seats
-  std::string token;
+  std::string token;           // the seat's secret: only in memory, only until the creator got it
+  std::string token_hash;      // SHA-256 of the token (hex): what is stored and compared
   bool resigned = false;
   bool joined = false;
+};
+
+// What a change to a game may modify, copied before the change so that a change that cannot
+// be saved leaves the game exactly as it was (Games::change).
+struct SessionSnapshot {
+  std::unique_ptr<State> state;
+  std::vector<ScoreEvent> events;
+  std::vector<Seat> seats;
+  std::string end_reason;
+  uint64_t version = 0;
+  int thinking = -1;
 };
 
 struct Session {
@@ -39,6 +51,8 @@ struct Session {
   std::vector<ScoreEvent> events;
   bool view_only = false;
   std::string end_reason;  // set when the game ended early (resignation)
+  // Grows at every change seen by clients, also across restarts: it is saved with the game, and
+  // a game loaded from the database continues from max(saved + 1, the time in microseconds).
   uint64_t version = 1;
   int thinking = -1;        // seat of the AI that is thinking, or -1
   bool ai_busy = false;     // an AI task is queued or running
@@ -67,12 +81,10 @@ struct Session {
     if (p < 0) return -1;
     return seats[p].type == "ai" || seats[p].resigned ? p : -1;
   }
-  int seat_of_token(const std::string& token) const {
-    if (token.empty()) return -1;
-    for (size_t i = 0; i < seats.size(); ++i)
-      if (seats[i].token == token) return int(i);
-    return -1;
-  }
+  // The seat a token holds (compared by SHA-256, in constant time), or -1.
+  int seat_of_token(const std::string& token) const;
+  SessionSnapshot snapshot() const;
+  void restore(SessionSnapshot&& snap);
 };
 
 // Draws until a tile is to be placed or the game ends.
@@ -80,6 +92,8 @@ void advance(State& s);
 // Decisions of the turn in progress that the record cannot hold yet (see session.cc).
 json pending_json(const State& s);
 void apply_pending(State& s, const json& p);
+// The draws of the turn in progress saved by pending_json, applied again (before advance).
+void apply_pending_draws(State& s, const json& p);
 json meta_json(const Session& s);
 std::vector<Seat> seats_from_meta(const json& meta);
 // Sends the game's current view to every event stream of the game. Caller holds s.m.
@@ -88,30 +102,52 @@ void notify(Session& s);
 // The table of games in memory over the database; thread-safe.
 class Games {
  public:
-  Games(Db& db, AiPool& ai, int ai_delay_ms) : db_(db), ai_(ai), ai_delay_ms_(ai_delay_ms) {}
+  Games(Db& db, AiPool& ai, int ai_delay_ms, AiLimits limits = {})
+      : db_(db), ai_(ai), ai_delay_ms_(ai_delay_ms), limits_(limits) {}
 
   // The game with this id, loaded from the database when not in memory (404 when unknown).
   std::shared_ptr<Session> find(const std::string& id);
   // A new game from a record (created or uploaded); committed before it is returned.
   std::shared_ptr<Session> add_session(std::vector<Seat> seats, const Record& rec, bool view_only);
-  // Saves the game, publishes the new version, and starts the AI when it is its turn.
-  // Caller holds s.m.
+  // Saves the game, then (only once the write committed) publishes the new version and starts
+  // the AI when it is its turn. A write that fails throws ApiError 503. Caller holds s.m.
   void commit(Session& s, const std::shared_ptr<Session>& sp);
+  // Runs `mutate` on the game and commits it; when mutate throws or the write fails, the game
+  // is restored exactly as it was (state, events, seats, version) and the error propagates
+  // (503 for a failed write). Caller holds s.m.
+  template <class F>
+  void change(Session& s, const std::shared_ptr<Session>& sp, F&& mutate) {
+    SessionSnapshot snap = s.snapshot();
+    try {
+      mutate();
+      commit(s, sp);
+    } catch (...) {
+      s.restore(std::move(snap));
+      throw;
+    }
+  }
+  // Stored games whose meta still holds plain seat tokens (written before tokens were hashed)
+  // get the tokens' SHA-256 instead. Returns how many games were rewritten.
+  int migrate_tokens();
+  const AiLimits& ai_limits() const { return limits_; }
   // Resumes the games whose AI was to move when the server stopped.
   void resume();
   // No AI is started from now on; the games in memory are dropped by clear().
   void stop() { stopping_ = true; }
+  // Set when the server stops: running searches return at once (their move is not played).
+  const std::atomic<bool>* cancel_flag() const { return &stopping_; }
   void clear();
   bool stopping() const { return stopping_; }
 
  private:
   void evict_idle();
-  void schedule_ai(Session& s, const std::shared_ptr<Session>& sp);
+  void schedule_ai(Session& s, const std::shared_ptr<Session>& sp, int extra_delay_ms = 0);
   void run_ai(const std::shared_ptr<Session>& sp);
 
   Db& db_;
   AiPool& ai_;
   int ai_delay_ms_;
+  AiLimits limits_;
   std::atomic<bool> stopping_{false};
   std::mutex sessions_m_;
   std::map<std::string, std::shared_ptr<Session>> sessions_;

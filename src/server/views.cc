@@ -460,7 +460,7 @@ json view_json(const Session& s) {
       if (s.seats[t % n].type == "human") return true;
     return false;
   }();
-  j["can_undo"] = !s.view_only && s.end_reason.empty() && !s.has_remote() && has_human_turn;
+  j["can_undo"] = !s.over() && !s.has_remote() && has_human_turn;
   j["winners"] = s.over() && !s.view_only ? json(winners(*s.state)) : json::array();
   if (s.over()) j["current_player"] = -1;
   return j;
