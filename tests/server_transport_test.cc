@@ -370,7 +370,7 @@ TEST_F(TransportTest, EveryEventStreamReceivesEveryMove) {
 
 TEST_F(TransportTest, StopReturnsWithin2sWhileAnAiIsThinking) {
   start();
-  json players = json::array({{{"name", "Bot"}, {"type", "ai"}, {"ai", "mcts:time=60s"}}, {{"name", "Ann"}, {"type", "human"}}});
+  json players = json::array({{{"name", "Bot"}, {"type", "ai"}, {"ai", "mcts:time=10s"}}, {{"name", "Ann"}, {"type", "human"}}});
   auto created = testhttp::post(port_, "/api/games", json{{"players", players}}.dump());
   ASSERT_EQ(created.status, 201) << created.body;
   const std::string id = json::parse(created.body)["id"];
