@@ -321,6 +321,10 @@ class State : private StateTables {
   // knowledge of the real future (information-set search).
   void resample_hidden(Rng& rng);
   bool finished_scoring() const { return final_done_; }
+  // Memory the state owns: sizeof(State) plus the heap blocks of its draw and turn history.
+  size_t bytes_owned() const {
+    return sizeof(State) + draws_.capacity() * sizeof(Draw) + history_.capacity() * sizeof(TurnLog);
+  }
 
   // Scoring events are appended here when a log is attached (copies of a state do not
   // inherit the log).
