@@ -289,3 +289,47 @@ TEST(RandomGames, ReplayedGameContinuesLikeTheLiveOne) {
   random_playout(loaded, r2, moves);
   EXPECT_TRUE(loaded == live);
 }
+
+// State::restore (search's cheap reset of its scratch state): after moves on a copy, restoring
+// it from the original gives a state equal to the original that plays on exactly like it.
+TEST(RandomGames, RestoreAfterMovesEqualsTheOriginal) {
+  for (const char* tileset : {"base", "wheel-of-fortune"}) {
+    Rules r;
+    r.tileset = tileset;
+    r.festival = r.fortune_teller = r.fruit_trees = true;
+    const Game* g = Game::get(r);
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+      State root(g, seed);
+      Rng rng(seed);
+      play_random_until(root, rng, int(seed * 3 % 60));
+      if (root.is_terminal()) continue;
+      State scratch = root;
+      for (int round = 0; round < 3; ++round) {
+        // Moves on the scratch state (to the end in the last round).
+        std::vector<std::pair<int, int>> placed;
+        Rng mr(seed * 31 + round);
+        for (int k = 0; !scratch.is_terminal() && (round == 2 || k < 10 * (round + 1)); ++k) {
+          if (scratch.is_chance()) {
+            scratch.draw_random();
+            continue;
+          }
+          const Move m = scratch.sample_move(mr);
+          scratch.apply(m);
+          if (m.kind == MoveKind::Place) placed.emplace_back(m.x, m.y);
+        }
+        scratch.restore(root);
+        ASSERT_TRUE(scratch == root) << tileset << " seed " << seed << " round " << round;
+        for (auto [x, y] : placed) EXPECT_EQ(scratch.tile_at(x, y), -1) << "(" << x << "," << y << ") still placed";
+        ASSERT_EQ(scratch.validate(), "");
+      }
+      // Both play on identically.
+      State a = root;
+      Rng ra(seed), rb(seed);
+      std::vector<Move> moves;
+      random_playout(a, ra, moves);
+      random_playout(scratch, rb, moves);
+      EXPECT_TRUE(a == scratch) << tileset << " seed " << seed;
+      EXPECT_EQ(a.scores(), scratch.scores());
+    }
+  }
+}

@@ -15,8 +15,24 @@ inline int popcount(unsigned v) { return __builtin_popcount(v); }
 const std::array<const char*, kFruitTypes> kFruitNames = {"apple", "apricot", "cherry", "elder", "plum", "quince"};
 
 StateTables& StateTables::operator=(const StateTables& o) {
-  if (this == &o) return *this;
-  cell_ = o.cell_;
+  if (this == &o) {
+    restore_ = false;
+    return *this;
+  }
+  if (restore_) {
+    // This state descends from `o`: the cells of tiles placed since and of both frontiers are
+    // the only ones that can differ.
+    assert(nplaced_ >= o.nplaced_);
+    for (int i = o.nplaced_; i < nplaced_; ++i) {
+      const int c = cell_of(placed_[i].x, placed_[i].y);
+      cell_[c] = o.cell_[c];
+    }
+    for (int i = 0; i < nfrontier_; ++i) cell_[frontier_[i].cell] = o.cell_[frontier_[i].cell];
+    for (int i = 0; i < o.nfrontier_; ++i) cell_[o.frontier_[i].cell] = o.cell_[o.frontier_[i].cell];
+    restore_ = false;
+  } else {
+    cell_ = o.cell_;
+  }
   nfrontier_ = o.nfrontier_;
   std::copy_n(o.frontier_.begin(), nfrontier_, frontier_.begin());
   std::copy_n(o.need_.begin(), nfrontier_, need_.begin());
