@@ -64,6 +64,9 @@ void State::init(uint64_t seed, int start_type, int start_rot) {
   const auto& counts = game_->initial_counts();
   for (size_t i = 0; i < counts.size(); ++i) bag_[i] = counts[i];
   bag_total_ = game_->total_tiles();
+  // One allocation each for the whole game instead of a reallocation at every doubling.
+  draws_.reserve(size_t(bag_total_));
+  history_.reserve(size_t(bag_total_));
   for (int p = 0; p < nplayers_; ++p) supply_[p] = kFollowersPerPlayer;
   if (game_->rules().fruit_trees) {
     // Each fruit type's stack of 5, 4, 3, 2 shuffled face down, from the game's seed (its
