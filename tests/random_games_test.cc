@@ -1,7 +1,9 @@
 // Random games over many seeds, player counts and expansion combinations, checking the
 // invariants at every step (OpenSpiel-style generic simulation test).
 #include <gtest/gtest.h>
+#include <algorithm>
 #include <cmath>
+#include <unordered_map>
 
 #include "playout.h"
 #include "test_util.h"
@@ -137,6 +139,39 @@ TEST(RandomGames, InvariantsHoldManySeeds) {
       }
 }
 
+namespace {
+
+// Draws `per` times as many moves with sample_move as `s` has legal moves and checks that each
+// legal move's count is within 5 standard deviations of `per` (and that nothing else is drawn).
+void expect_uniform_sampling(const State& s, uint64_t seed, const std::string& where, int per = 300) {
+  std::vector<Move> moves;
+  s.legal_moves(moves);
+  ASSERT_FALSE(moves.empty()) << where;
+  auto key = [](const Move& m) { return std::string(reinterpret_cast<const char*>(&m), sizeof m); };
+  std::unordered_map<std::string, size_t> index;
+  for (size_t k = 0; k < moves.size(); ++k) index.emplace(key(moves[k]), k);
+  ASSERT_EQ(index.size(), moves.size()) << where << ": legal_moves lists a move twice";
+  std::vector<int> count(moves.size(), 0);
+  Rng sr(seed);
+  for (size_t n = 0; n < moves.size() * per; ++n) {
+    const Move m = s.sample_move(sr);
+    const auto it = index.find(key(m));
+    ASSERT_TRUE(it != index.end()) << where << ": sampled an illegal move " << describe_move(s, m);
+    ++count[it->second];
+  }
+  const double p = 1.0 / double(moves.size()), sd = std::sqrt(per * moves.size() * p * (1 - p));
+  for (size_t k = 0; k < moves.size(); ++k)
+    EXPECT_NEAR(count[k], per, 5 * sd) << where << ": " << describe_move(s, moves[k]);
+}
+
+bool has_fruit_action(const State& s) {
+  std::vector<Move> moves;
+  s.legal_moves(moves);
+  return std::any_of(moves.begin(), moves.end(), [](const Move& m) { return m.action != FruitAction::None; });
+}
+
+}  // namespace
+
 // sample_move draws every legal move with the same probability: at positions where the
 // player has followers (so rejection happens), each move's count over 300 draws per move is
 // within 5 standard deviations of the mean.
@@ -147,26 +182,13 @@ TEST(RandomGames, SampleMoveIsUniformOverLegalMoves) {
     r.festival = true;
     r.fortune_teller = true;
     const Game* g = Game::get(r);
-    std::vector<Move> moves;
     int checked = 0;
     for (uint64_t seed = 1; checked < 6 && seed < 100; ++seed) {
       State s(g, seed);
       Rng rng(seed);
       play_random_until(s, rng, 5 + int(seed % 20));
       if (s.is_terminal() || s.phase() != Phase::Place || s.supply(s.turn_player()) == 0) continue;
-      s.legal_moves(moves);
-      const int per = 300;
-      std::vector<int> count(moves.size(), 0);
-      Rng sr(seed * 3);
-      for (size_t n = 0; n < moves.size() * per; ++n) {
-        const Move m = s.sample_move(sr);
-        const auto it = std::find(moves.begin(), moves.end(), m);
-        ASSERT_TRUE(it != moves.end());
-        ++count[size_t(it - moves.begin())];
-      }
-      const double p = 1.0 / double(moves.size()), sd = std::sqrt(per * moves.size() * p * (1 - p));
-      for (size_t k = 0; k < moves.size(); ++k)
-        EXPECT_NEAR(count[k], per, 5 * sd) << tileset << " seed " << seed << ": " << describe_move(s, moves[k]);
+      expect_uniform_sampling(s, seed * 3, std::string(tileset) + " seed " + std::to_string(seed));
       ++checked;
     }
     EXPECT_EQ(checked, 6);
@@ -181,18 +203,65 @@ TEST(RandomGames, SampleMoveIsUniformOverLegalMoves) {
     {"tile":"B","x":2,"y":4,"rotation":0}]})")).state;
   s.apply_draw(g->type_index("U@3"));
   s.apply_draw(g->type_index("E"));
-  std::vector<Move> moves;
-  s.legal_moves(moves);
-  std::vector<int> count(moves.size(), 0);
-  Rng sr(77);
-  const int per = 300;
-  for (size_t n = 0; n < moves.size() * per; ++n) {
-    const auto it = std::find(moves.begin(), moves.end(), s.sample_move(sr));
-    ASSERT_TRUE(it != moves.end());
-    ++count[size_t(it - moves.begin())];
+  expect_uniform_sampling(s, 77, "two drawn tiles");
+}
+
+// The same with the Fruit-Bearing Trees, whose placements offer different numbers of moves
+// (harvests of the trees in range, sales of held tokens, a stack for a tree tile), alone and
+// with every expansion (several drawn tiles, take-backs, crown spaces).
+TEST(RandomGames, SampleMoveIsUniformWithFruitActions) {
+  for (int variant = 0; variant < 2; ++variant) {
+    Rules r;
+    r.fruit_trees = true;
+    if (variant == 1) {
+      r.tileset = "wheel-of-fortune";
+      r.festival = true;
+      r.fortune_teller = true;
+    }
+    const Game* g = Game::get(r);
+    int checked = 0, with_sales = 0, tree_tiles = 0, several = 0;
+    // Until 8 positions are checked and, with the Fortune Teller, one with several drawn tiles.
+    for (uint64_t seed = 1; (checked < 8 || (variant == 1 && several == 0)) && seed < 1000; ++seed) {
+      State s(g, seed);
+      Rng rng(seed);
+      play_random_until(s, rng, 10 + int(seed % 40));
+      if (s.is_terminal() || s.phase() != Phase::Place || s.supply(s.turn_player()) == 0) continue;
+      if (!has_fruit_action(s) || s.count_legal_moves() > 3000) continue;
+      if (checked >= 8 && s.num_drawn() < 2) continue;
+      int held = 0;
+      for (int f = 0; f < kFruitTypes; ++f) held += s.fruit_held(s.turn_player(), f) > 0;
+      with_sales += held > 0;
+      tree_tiles += s.current_tile() >= 0 && g->type(s.current_tile()).tree;
+      several += s.num_drawn() > 1;
+      expect_uniform_sampling(s, seed * 5, r.to_string() + " seed " + std::to_string(seed));
+      ++checked;
+    }
+    EXPECT_GE(checked, 8) << r.to_string();
+    EXPECT_GT(with_sales, 0) << r.to_string() << ": no position with fruit tokens to sell was checked";
+    EXPECT_GT(tree_tiles, 0) << r.to_string() << ": no position with a tree tile to place was checked";
+    if (variant == 1) EXPECT_GT(several, 0) << r.to_string() << ": no position with several drawn tiles was checked";
   }
-  const double p = 1.0 / double(moves.size()), sd = std::sqrt(per * moves.size() * p * (1 - p));
-  for (size_t k = 0; k < moves.size(); ++k) EXPECT_NEAR(count[k], per, 5 * sd) << describe_move(s, moves[k]);
+}
+
+// The Plague (Wheel of Fortune): the follower taken back is uniform over the deciding
+// player's followers on the land.
+TEST(RandomGames, SampleMoveIsUniformInThePlague) {
+  Rules r;
+  r.tileset = "wheel-of-fortune";
+  const Game* g = Game::get(r);
+  int checked = 0;
+  for (uint64_t seed = 1; checked < 4 && seed < 400; ++seed) {
+    State s(g, seed);
+    Rng rng(seed);
+    while (!s.is_terminal() && s.phase() != Phase::Plague) {
+      if (s.is_chance()) s.draw_random();
+      else s.apply(s.sample_move(rng));
+    }
+    if (s.is_terminal() || s.count_legal_moves() < 2) continue;
+    expect_uniform_sampling(s, seed, "Plague, seed " + std::to_string(seed), 2000);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 4);
 }
 
 TEST(RandomGames, SameSeedSameGame) {
@@ -228,4 +297,48 @@ TEST(RandomGames, ReplayedGameContinuesLikeTheLiveOne) {
   random_playout(live, r1, moves);
   random_playout(loaded, r2, moves);
   EXPECT_TRUE(loaded == live);
+}
+
+// State::restore (search's cheap reset of its scratch state): after moves on a copy, restoring
+// it from the original gives a state equal to the original that plays on exactly like it.
+TEST(RandomGames, RestoreAfterMovesEqualsTheOriginal) {
+  for (const char* tileset : {"base", "wheel-of-fortune"}) {
+    Rules r;
+    r.tileset = tileset;
+    r.festival = r.fortune_teller = r.fruit_trees = true;
+    const Game* g = Game::get(r);
+    for (uint64_t seed = 1; seed <= 20; ++seed) {
+      State root(g, seed);
+      Rng rng(seed);
+      play_random_until(root, rng, int(seed * 3 % 60));
+      if (root.is_terminal()) continue;
+      State scratch = root;
+      for (int round = 0; round < 3; ++round) {
+        // Moves on the scratch state (to the end in the last round).
+        std::vector<std::pair<int, int>> placed;
+        Rng mr(seed * 31 + round);
+        for (int k = 0; !scratch.is_terminal() && (round == 2 || k < 10 * (round + 1)); ++k) {
+          if (scratch.is_chance()) {
+            scratch.draw_random();
+            continue;
+          }
+          const Move m = scratch.sample_move(mr);
+          scratch.apply(m);
+          if (m.kind == MoveKind::Place) placed.emplace_back(m.x, m.y);
+        }
+        scratch.restore(root);
+        ASSERT_TRUE(scratch == root) << tileset << " seed " << seed << " round " << round;
+        for (auto [x, y] : placed) EXPECT_EQ(scratch.tile_at(x, y), -1) << "(" << x << "," << y << ") still placed";
+        ASSERT_EQ(scratch.validate(), "");
+      }
+      // Both play on identically.
+      State a = root;
+      Rng ra(seed), rb(seed);
+      std::vector<Move> moves;
+      random_playout(a, ra, moves);
+      random_playout(scratch, rb, moves);
+      EXPECT_TRUE(a == scratch) << tileset << " seed " << seed;
+      EXPECT_EQ(a.scores(), scratch.scores());
+    }
+  }
 }

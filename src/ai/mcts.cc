@@ -50,7 +50,7 @@ Outcome outcome_of(const Values& v, int np, const MctsConfig& cfg) {
 // One search tree (one thread of root parallelism).
 class Tree {
  public:
-  Tree(const State& root, const MctsConfig& cfg, uint64_t seed) : root_(root), cfg_(cfg), rng_(seed) {
+  Tree(const State& root, const MctsConfig& cfg, uint64_t seed) : root_(root), cfg_(cfg), rng_(seed), scratch_(root) {
     nodes_.reserve(1 << 16);
     nodes_.push_back(Node{});
     moves_.reserve(512);
@@ -166,7 +166,8 @@ class Tree {
   }
 
   void iterate() {
-    State s = root_;
+    State& s = scratch_;
+    s.restore(root_);  // a copy of the root, copying only the board cells the last iteration touched
     s.resample_hidden(rng_);
     path_.clear();
     uint32_t id = 0;
@@ -256,6 +257,7 @@ class Tree {
   const State& root_;
   const MctsConfig& cfg_;
   Rng rng_;
+  State scratch_;  // the iteration's state (restored from root_)
   std::vector<Node> nodes_;
   std::vector<Move> moves_;
   std::vector<uint32_t> path_;

@@ -44,6 +44,7 @@ struct GameTotals {
   std::vector<double> score_sum, score_sq;
   std::vector<int64_t> wins;
   uint64_t signature = 0;
+  double cpu_seconds = 0;  // CPU time of the threads that played
   void init(int players) {
     score_sum.assign(players, 0);
     score_sq.assign(players, 0);
@@ -65,6 +66,7 @@ struct GameTotals {
   }
   void merge(const GameTotals& o) {
     games += o.games, moves += o.moves, followers += o.followers, tiles += o.tiles;
+    cpu_seconds += o.cpu_seconds;
     for (size_t p = 0; p < score_sum.size(); ++p)
       score_sum[p] += o.score_sum[p], score_sq[p] += o.score_sq[p], wins[p] += o.wins[p];
   }
@@ -74,6 +76,7 @@ struct GameTotals {
 // its players' choices, so results do not depend on the number of threads.
 void play_range(const Game* g, uint64_t seed, int64_t from, int64_t to, GameTotals& tot, const std::string& out_dir,
                 std::atomic<int64_t>& done) {
+  const double cpu0 = thread_cpu_seconds();
   std::vector<Move> moves;
   moves.reserve(1024);
   for (int64_t i = from; i < to; ++i) {
@@ -91,6 +94,7 @@ void play_range(const Game* g, uint64_t seed, int64_t from, int64_t to, GameTota
     }
     done.fetch_add(1, std::memory_order_relaxed);
   }
+  tot.cpu_seconds += thread_cpu_seconds() - cpu0;
 }
 
 GameTotals run_games(const Game* g, uint64_t seed, int64_t games, int threads, const std::string& out_dir,
@@ -99,6 +103,14 @@ GameTotals run_games(const Game* g, uint64_t seed, int64_t games, int threads, c
   total.init(g->rules().players);
   std::atomic<int64_t> done{0};
   std::vector<GameTotals> parts(threads);
+  if (threads == 1 && !progress) {
+    // One thread: play on the calling thread, exactly like `bench`.
+    parts[0].init(g->rules().players);
+    play_range(g, seed, 0, games, parts[0], out_dir, done);
+    total.merge(parts[0]);
+    total.signature = total.signature * 0x100000001b3ull ^ parts[0].signature;
+    return total;
+  }
   std::vector<std::thread> pool;
   for (int t = 0; t < threads; ++t) {
     parts[t].init(g->rules().players);
@@ -160,7 +172,9 @@ void register_simulate(CLI::App& app) {
       j["games"] = t.games;
       j["rules"] = rules.to_string();
       j["seconds"] = sec;
+      j["cpu_seconds"] = t.cpu_seconds;
       j["games_per_second"] = t.games / sec;
+      j["games_per_second_per_core"] = t.games / t.cpu_seconds;
       j["mean_scores"] = mean;
       j["score_stddev"] = sd;
       j["win_share"] = [&] {
@@ -176,7 +190,8 @@ void register_simulate(CLI::App& app) {
     }
     std::cout << std::fixed << std::setprecision(1);
     std::cout << t.games << " random games (" << rules.to_string() << ") in " << std::setprecision(3) << sec << " s: "
-              << std::setprecision(0) << t.games / sec << " games/s on " << o->threads << " thread(s)\n";
+              << std::setprecision(0) << t.games / sec << " games/s on " << o->threads << " thread(s) by wall clock, "
+              << t.games / t.cpu_seconds << " per core (CPU time)\n";
     std::cout << std::setprecision(2);
     for (int p = 0; p < rules.players; ++p)
       std::cout << "  seat " << p << ": mean score " << mean[p] << " (sd " << sd[p] << "), wins or shares "
@@ -187,6 +202,69 @@ void register_simulate(CLI::App& app) {
   });
 }
 
+namespace {
+
+// The `bench` workload: `games` uniformly random games of a rule variant, seeded (seed
+// 20240101), on the calling thread. The signature combines every final score in game order,
+// so any change of behaviour changes it (tests/golden/bench_signatures.txt pins it).
+struct BenchResult {
+  Rules rules;
+  int64_t games = 0;
+  uint64_t signature = 0;
+  int64_t total_score = 0, moves = 0, tiles = 0;
+  double cpu_seconds = 0, wall_seconds = 0;
+};
+
+BenchResult bench_workload(const Rules& rules, int64_t games) {
+  const Game* g = Game::get(rules);
+  std::atomic<int64_t> done{0};
+  GameTotals t;
+  t.init(rules.players);
+  const auto t0 = Clock::now();
+  play_range(g, 20240101, 0, games, t, "", done);
+  BenchResult r;
+  r.rules = rules;
+  r.games = t.games;
+  r.signature = t.signature;
+  double total = 0;
+  for (double x : t.score_sum) total += x;
+  r.total_score = int64_t(total);
+  r.moves = t.moves;
+  r.tiles = t.tiles;
+  r.cpu_seconds = t.cpu_seconds;
+  r.wall_seconds = seconds_since(t0);
+  return r;
+}
+
+// The variants of `bench --suite`, the base game first.
+std::vector<Rules> bench_suite() {
+  std::vector<Rules> out;
+  auto add = [&](int players, const std::string& tileset, const std::string& expansions) {
+    out.push_back(rules_from(players, tileset, expansions));
+  };
+  add(2, "base", "");
+  add(4, "base", "");
+  add(2, "base", "festival");
+  add(2, "base", "fortune-teller");
+  add(2, "base", "fruit-trees");
+  add(2, "base", "festival,fortune-teller,fruit-trees");
+  add(2, "wheel-of-fortune", "");
+  add(2, "wheel-of-fortune", "festival,fortune-teller,fruit-trees");
+  return out;
+}
+
+// "players tileset expansions games signature total_score moves" (expansions "-" for none):
+// a line of tests/golden/bench_signatures.txt.
+std::string golden_line(const BenchResult& r) {
+  std::string exp;
+  for (const auto& e : r.rules.expansions()) exp += (exp.empty() ? "" : ",") + e;
+  return std::to_string(r.rules.players) + " " + r.rules.tileset + " " + (exp.empty() ? "-" : exp) + " " +
+         std::to_string(r.games) + " " + std::to_string(r.signature) + " " + std::to_string(r.total_score) + " " +
+         std::to_string(r.moves);
+}
+
+}  // namespace
+
 void register_bench(CLI::App& app) {
   auto* cmd = app.add_subcommand(
       "bench", "Fixed seeded workload: prints a behaviour signature and the speed on one core");
@@ -194,102 +272,141 @@ void register_bench(CLI::App& app) {
     int64_t games = 20000;
     int players = 2;
     std::string tileset = "base", expansions;
-    bool json = false;
+    bool json = false, suite = false, quick = false, golden = false;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("-n,--games", o->games, "games in the workload (the signature depends on it)")->check(CLI::PositiveNumber);
   cmd->add_option("-p,--players", o->players, "players per game")->check(CLI::Range(2, 6));
   cmd->add_option("--tileset", o->tileset, "base or wheel-of-fortune");
   cmd->add_option("--expansions", o->expansions, "comma-separated expansions");
+  cmd->add_flag("--suite", o->suite,
+                "every variant of the suite (base 2p and 4p, each expansion, all three, Wheel of Fortune alone and with "
+                "all three), --games each; speeds relative to the base game");
+  cmd->add_flag("--quick", o->quick, "only the games (no clone, move-list and MCTS figures)");
+  cmd->add_flag("--golden", o->golden,
+                "with --suite: print only the signature lines of tests/golden/bench_signatures.txt");
   cmd->add_flag("--json", o->json, "print one JSON object");
   cmd->callback([o] {
     Rules rules = rules_from(o->players, o->tileset, o->expansions);
     const Game* g = Game::get(rules);
-    // 1. Whole random games.
-    std::atomic<int64_t> done{0};
-    GameTotals t;
-    t.init(rules.players);
-    auto t0 = Clock::now();
-    const double cpu0 = thread_cpu_seconds();
-    play_range(g, 20240101, 0, o->games, t, "", done);
-    const double cpu = thread_cpu_seconds() - cpu0;
-    const double wall = seconds_since(t0);
-    const double sec = cpu;
-    // 2. Mid-game positions: clone time and legal-move generation speed.
+    // 1. Whole random games (each variant of the suite, or the one asked for).
+    std::vector<BenchResult> results;
+    for (const Rules& r : o->suite ? bench_suite() : std::vector<Rules>{rules})
+      results.push_back(bench_workload(r, o->games));
+    if (o->golden) {
+      for (const auto& r : results) std::cout << golden_line(r) << "\n";
+      return;
+    }
+    if (o->suite) g = Game::get(results[0].rules);
+    const BenchResult& t = results[0];
+    const double sec = t.cpu_seconds, wall = t.wall_seconds;
+    // 2. Mid-game positions: state size, clone time and legal-move generation speed.
     std::vector<State> mids;
     std::vector<Move> moves;
-    for (int i = 0; i < 64; ++i) {
-      State s(g, 777 + i);
-      Rng rng(i);
-      play_random_until(s, rng, 35);
-      if (!s.is_terminal()) mids.push_back(s);
-    }
-    int64_t clones = 0;
-    int64_t sink = 0;
-    auto t1 = Clock::now();
-    while (seconds_since(t1) < 0.3) {
-      for (auto& m : mids) {
-        State c = m;
-        sink += c.turn();
-        ++clones;
-      }
-    }
-    const double clone_ns = seconds_since(t1) * 1e9 / clones;
+    double clone_ns = 0, gen_sec = 0;
     int64_t gens = 0, listed = 0;
-    auto t2 = Clock::now();
-    while (seconds_since(t2) < 0.3) {
-      for (auto& m : mids) {
-        m.legal_moves(moves);
-        listed += int64_t(moves.size());
-        ++gens;
+    size_t owned = 0;
+#ifdef CARC_HAVE_AI
+    double mcts_ips = 0;
+#endif
+    if (!o->quick) {
+      for (int i = 0; i < 64; ++i) {
+        State s(g, 777 + i);
+        Rng rng(i);
+        play_random_until(s, rng, 35);
+        if (!s.is_terminal()) mids.push_back(s);
       }
+      for (const auto& m : mids) owned += m.bytes_owned();
+      owned /= std::max<size_t>(1, mids.size());
+      int64_t clones = 0;
+      int64_t sink = 0;
+      auto t1 = Clock::now();
+      while (seconds_since(t1) < 0.3) {
+        for (auto& m : mids) {
+          State c = m;
+          sink += c.turn();
+          ++clones;
+        }
+      }
+      clone_ns = seconds_since(t1) * 1e9 / clones;
+      auto t2 = Clock::now();
+      while (seconds_since(t2) < 0.3) {
+        for (auto& m : mids) {
+          m.legal_moves(moves);
+          listed += int64_t(moves.size());
+          ++gens;
+        }
+      }
+      gen_sec = seconds_since(t2);
+      (void)sink;
+#ifdef CARC_HAVE_AI
+      mcts_ips = ai::mcts_iterations_per_second(g);  // default MCTS, one core, from the opening
+#endif
     }
-    const double gen_sec = seconds_since(t2);
-#ifdef CARC_HAVE_AI
-    const double mcts_ips = ai::mcts_iterations_per_second(g);  // default MCTS, one core, from the opening
-#endif
-    if (o->json) {
+    auto result_json = [](const BenchResult& r) {
       nlohmann::ordered_json j;
-      j["rules"] = rules.to_string();
-      j["games"] = t.games;
-      j["signature"] = std::to_string(t.signature);
-      j["total_score"] = [&] {
-        double s = 0;
-        for (double x : t.score_sum) s += x;
-        return int64_t(s);
-      }();
-      j["total_moves"] = t.moves;
-      j["seconds"] = wall;
-      j["cpu_seconds"] = cpu;
-      j["games_per_second"] = t.games / sec;
-      j["games_per_second_wall"] = t.games / wall;
-      j["ns_per_tile"] = sec * 1e9 / t.tiles;
-      j["state_bytes"] = sizeof(State);
-      j["clone_ns"] = clone_ns;
-      j["legal_move_lists_per_second"] = gens / gen_sec;
-      j["legal_moves_per_second"] = listed / gen_sec;
+      j["rules"] = r.rules.to_string();
+      j["games"] = r.games;
+      j["signature"] = std::to_string(r.signature);
+      j["total_score"] = r.total_score;
+      j["total_moves"] = r.moves;
+      j["seconds"] = r.wall_seconds;
+      j["cpu_seconds"] = r.cpu_seconds;
+      j["games_per_second"] = r.games / r.cpu_seconds;
+      j["games_per_second_wall"] = r.games / r.wall_seconds;
+      j["ns_per_tile"] = r.cpu_seconds * 1e9 / double(r.tiles);
+      return j;
+    };
+    if (o->json) {
+      nlohmann::ordered_json j = result_json(t);
+      if (!o->quick) {
+        j["state_bytes"] = sizeof(State);
+        j["state_bytes_owned"] = owned;
+        j["clone_ns"] = clone_ns;
+        j["legal_move_lists_per_second"] = gens / gen_sec;
+        j["legal_moves_per_second"] = listed / gen_sec;
 #ifdef CARC_HAVE_AI
-      j["mcts_iterations_per_second"] = mcts_ips;
+        j["mcts_iterations_per_second"] = mcts_ips;
 #endif
+      }
+      if (o->suite) {
+        j["suite"] = nlohmann::ordered_json::array();
+        for (const auto& r : results) {
+          auto e = result_json(r);
+          e["relative_to_base"] = (r.games / r.cpu_seconds) / (t.games / t.cpu_seconds);
+          j["suite"].push_back(e);
+        }
+      }
       std::cout << j.dump() << "\n";
       return;
     }
-    double total_score = 0;
-    for (double x : t.score_sum) total_score += x;
-    std::cout << "bench " << rules.to_string() << ": " << t.games << " random games\n";
-    std::cout << "  signature        " << t.signature << " (total score " << int64_t(total_score) << ", moves " << t.moves
+    if (o->suite) {
+      std::cout << "bench suite: " << o->games << " random games per variant, games/s per core (CPU time)\n";
+      for (const auto& r : results) {
+        const double gps = r.games / r.cpu_seconds;
+        std::cout << "  " << std::left << std::setw(56) << r.rules.to_string() << std::right << " signature "
+                  << std::setw(20) << r.signature << std::fixed << std::setprecision(0) << std::setw(9) << gps
+                  << " games/s" << std::setw(7) << r.cpu_seconds * 1e9 / double(r.tiles) << " ns/tile" << std::setw(5)
+                  << 100 * gps / (t.games / t.cpu_seconds) << "% of " << t.rules.to_string() << "\n";
+      }
+      std::cout << "first variant:\n";
+    }
+    std::cout << "bench " << t.rules.to_string() << ": " << t.games << " random games\n";
+    std::cout << "  signature        " << t.signature << " (total score " << t.total_score << ", moves " << t.moves
               << ")\n";
     std::cout << std::fixed << std::setprecision(0);
     std::cout << "  games/second     " << t.games / sec << " per core (CPU time; " << t.games / wall
-              << " by wall clock), " << std::setprecision(1) << sec * 1e9 / t.tiles << " ns per placed tile\n";
-    std::cout << "  state size       " << sizeof(State) << " bytes\n";
+              << " by wall clock), " << std::setprecision(1) << sec * 1e9 / double(t.tiles) << " ns per placed tile\n";
+    if (o->quick) return;
+    std::cout << std::setprecision(0);
+    std::cout << "  state size       " << sizeof(State) << " bytes (" << owned
+              << " owned at turn 35, with the history on the heap)\n";
     std::cout << "  clone mid-game   " << clone_ns << " ns\n";
-    std::cout << std::setprecision(0) << "  legal move lists " << gens / gen_sec << " per second (" << listed / gen_sec
-              << " moves/s, " << double(listed) / gens << " moves per list at turn 35)\n";
+    std::cout << "  legal move lists " << gens / gen_sec << " per second (" << listed / gen_sec << " moves/s, "
+              << double(listed) / gens << " moves per list at turn 35)\n";
 #ifdef CARC_HAVE_AI
     std::cout << "  mcts iterations  " << mcts_ips << " per second per core (default mcts, from the opening)\n";
 #endif
-    (void)sink;
   });
 }
 

@@ -15,8 +15,24 @@ inline int popcount(unsigned v) { return __builtin_popcount(v); }
 const std::array<const char*, kFruitTypes> kFruitNames = {"apple", "apricot", "cherry", "elder", "plum", "quince"};
 
 StateTables& StateTables::operator=(const StateTables& o) {
-  if (this == &o) return *this;
-  cell_ = o.cell_;
+  if (this == &o) {
+    restore_ = false;
+    return *this;
+  }
+  if (restore_) {
+    // This state descends from `o`: the cells of tiles placed since and of both frontiers are
+    // the only ones that can differ.
+    assert(nplaced_ >= o.nplaced_);
+    for (int i = o.nplaced_; i < nplaced_; ++i) {
+      const int c = cell_of(placed_[i].x, placed_[i].y);
+      cell_[c] = o.cell_[c];
+    }
+    for (int i = 0; i < nfrontier_; ++i) cell_[frontier_[i].cell] = o.cell_[frontier_[i].cell];
+    for (int i = 0; i < o.nfrontier_; ++i) cell_[o.frontier_[i].cell] = o.cell_[o.frontier_[i].cell];
+    restore_ = false;
+  } else {
+    cell_ = o.cell_;
+  }
   nfrontier_ = o.nfrontier_;
   std::copy_n(o.frontier_.begin(), nfrontier_, frontier_.begin());
   std::copy_n(o.need_.begin(), nfrontier_, need_.begin());
@@ -48,6 +64,9 @@ void State::init(uint64_t seed, int start_type, int start_rot) {
   const auto& counts = game_->initial_counts();
   for (size_t i = 0; i < counts.size(); ++i) bag_[i] = counts[i];
   bag_total_ = game_->total_tiles();
+  // One allocation each for the whole game instead of a reallocation at every doubling.
+  draws_.reserve(size_t(bag_total_));
+  history_.reserve(size_t(bag_total_));
   for (int p = 0; p < nplayers_; ++p) supply_[p] = kFollowersPerPlayer;
   if (game_->rules().fruit_trees) {
     // Each fruit type's stack of 5, 4, 3, 2 shuffled face down, from the game's seed (its
@@ -563,32 +582,85 @@ int State::count_legal_moves() const {
 }
 
 Move State::sample_move(Rng& rng) const {
-  if (rules().fruit_trees || phase_ != Phase::Place) {
-    // Fruit actions and the Plague: list the moves.
-    static thread_local std::vector<Move> list;
-    legal_moves(list);
-    return list[rng.below(uint32_t(list.size()))];
+  if (phase_ == Phase::Plague) {
+    // Wheel of Fortune Plague: one of the deciding player's followers on the land, the k-th
+    // in legal_moves() order (the same draw as legal_moves()[below(n)]).
+    uint32_t n = 0;
+    for (int i = 0; i < nfollowers_; ++i) n += followers_[i].player == plague_player_;
+    uint32_t k = rng.below(n);
+    Move m;
+    m.kind = MoveKind::Plague;
+    for (int i = 0; i < nfollowers_; ++i) {
+      if (followers_[i].player != plague_player_ || k-- != 0) continue;
+      const PlacedTile& P = placed_[owner_[followers_[i].slot]];
+      m.x = P.x;
+      m.y = P.y;
+      m.ret = int8_t(i);
+      break;
+    }
+    return m;
   }
+  assert(phase_ == Phase::Place);
   const bool deploy = supply_[player_] > 0;
   // Wheel of Fortune: the free crown spaces (offered with every placement when deploying).
   const uint32_t crowns = deploy ? free_crown_mask() : 0;
   const uint32_t ncrowns = uint32_t(__builtin_popcount(crowns));
   int8_t own[kMaxFollowers];
   int nown = -1;  // computed when a festival tile needs it
+  // Fruit-Bearing Trees: a follower deployed next to a tree may also harvest one of the trees
+  // in range that still has tokens, or sell one of the sets of 1 to 4 held fruit types. The
+  // sets are the same for every placement this turn; the trees depend on the cell (and on the
+  // stack put on a new tree tile).
+  const bool fruit = rules().fruit_trees && deploy;
+  uint32_t held = 0, nsales = 0, harvestable = 0;
+  uint32_t free_stacks = 0;  // fruit types whose stack is not on a tree yet
+  int ntrees = 0;            // trees on the board and where they stand
+  int16_t tree_x[kFruitTypes], tree_y[kFruitTypes];
+  uint8_t tree_f[kFruitTypes];
+  if (rules().fruit_trees) {
+    for (int f = 0; f < kFruitTypes; ++f) {
+      if (held_[player_][f]) held |= 1u << f;
+      if (taken_[f] < 4) harvestable |= 1u << f;
+      if (stack_tile_[f] < 0) {
+        free_stacks |= 1u << f;
+      } else {
+        tree_x[ntrees] = placed_[stack_tile_[f]].x;
+        tree_y[ntrees] = placed_[stack_tile_[f]].y;
+        tree_f[ntrees++] = uint8_t(f);
+      }
+    }
+    // Sets of 1 to 4 of the n held types: C(n,1) + ... + C(n,4).
+    static constexpr uint8_t kSets[kFruitTypes + 1] = {0, 1, 3, 7, 15, 30, 56};
+    nsales = kSets[__builtin_popcount(held)];
+  }
+  // The trees in range of a frontier cell (the 3x3 block around it).
+  auto trees_near_cell = [&](int i) {
+    uint32_t t = 0;
+    for (int j = 0; j < ntrees; ++j)
+      if (unsigned(tree_x[j] - frontier_[i].x + 1) <= 2 && unsigned(tree_y[j] - frontier_[i].y + 1) <= 2)
+        t |= 1u << tree_f[j];
+    return t;
+  };
+  // Fruit actions of a follower deployed with trees `trees` in range.
+  auto actions = [&](uint32_t trees) { return trees ? uint32_t(__builtin_popcount(trees & harvestable)) + nsales : 0; };
   // The moves of each distinct placeable drawn tile (as legal_moves() lists them): a single
   // Choose for a wheel tile still to be chosen, otherwise its placements x options. Rejection
   // sampling over (placement, option) pairs, so that only the sampled placement's follower
-  // spots are computed: every placement offers at most 1 + nseg + crowns + take-backs options
-  // (no follower, a follower on each segment, each free crown space, each own follower); a
-  // pair whose segment is taken is rejected and the whole draw is made again. Uniform over all
-  // legal moves, like legal_moves()[below(n)], but a different draw.
+  // spots are computed: every placement offers at most 1 + nseg * (1 + fruit actions) +
+  // crowns + take-backs options (no follower, a follower on each segment with each of its
+  // fruit actions, each free crown space, each own follower); a pair whose segment is taken
+  // is rejected and the whole draw is made again. Uniform over all legal moves, like
+  // legal_moves()[below(n)], but a different draw. Without the Fruit-Bearing Trees every
+  // placement has the same number of options (`per`); with them, a frontier cell's weight
+  // is the sum over its placements (rotations x free stacks for a tree tile).
   struct Group {
     uint8_t choice;
     bool choose;
-    uint32_t per, weight, nown;
+    uint32_t per, weight;
   };
   Group groups[4];
   uint8_t counts[4][512];  // fitting rotations per frontier cell, per group
+  uint32_t cell_weight[4][512];  // Fruit-Bearing Trees: options of all placements of a cell, per group
   int ng = 0;
   uint32_t total = 0;
   for (int c = 0; c < ndrawn_; ++c) {
@@ -601,16 +673,37 @@ Move State::sample_move(Rng& rng) const {
       g.per = g.weight = 1;
     } else {
       if (tt.festival && nown < 0) nown = own_followers(own);
-      g.nown = tt.festival ? uint32_t(nown) : 0;
-      g.per = 1 + (deploy ? uint32_t(tt.nseg) : 0) + ncrowns + g.nown;
+      const uint32_t take_backs = tt.festival ? uint32_t(nown) : 0;
+      const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
+      g.per = 1 + segs + ncrowns + take_backs;
       const uint8_t* fit = game_->fit_row(drawn_[c]);
       uint8_t* cnt = counts[ng - 1];
-      uint32_t placements = 0;
-      for (int i = 0; i < nfrontier_; ++i) {
-        cnt[i] = uint8_t(__builtin_popcount(fit[need_[i]]));
-        placements += cnt[i];
+      if (!rules().fruit_trees) {
+        uint32_t placements = 0;
+        for (int i = 0; i < nfrontier_; ++i) {
+          cnt[i] = uint8_t(__builtin_popcount(fit[need_[i]]));
+          placements += cnt[i];
+        }
+        g.weight = placements * g.per;
+      } else {
+        uint32_t* cw = cell_weight[ng - 1];
+        g.weight = 0;
+        for (int i = 0; i < nfrontier_; ++i) {
+          cnt[i] = uint8_t(__builtin_popcount(fit[need_[i]]));
+          cw[i] = 0;
+          if (!cnt[i]) continue;
+          const uint32_t trees = fruit && ntrees ? trees_near_cell(i) : 0;
+          uint32_t w = 0;
+          if (!tt.tree) {
+            w = 1 + segs * (1 + actions(trees)) + ncrowns + take_backs;
+          } else {
+            for (uint32_t f = free_stacks; f; f &= f - 1)
+              w += 1 + segs * (1 + actions(trees | (f & -f))) + ncrowns + take_backs;
+          }
+          cw[i] = cnt[i] * w;
+          g.weight += cw[i];
+        }
       }
-      g.weight = placements * g.per;
     }
     total += g.weight;
   }
@@ -627,10 +720,36 @@ Move State::sample_move(Rng& rng) const {
     }
     const TileType& tt = game_->type(drawn_[g.choice]);
     const uint8_t* fit = game_->fit_row(drawn_[g.choice]);
-    uint32_t idx = k / g.per, sub = k % g.per;
     const uint8_t* cnt = counts[gi];
     int i = 0;
-    while (idx >= cnt[i]) idx -= cnt[i++];
+    uint32_t idx, sub, trees = 0;
+    if (!rules().fruit_trees) {
+      idx = k / g.per;
+      sub = k % g.per;
+      while (idx >= cnt[i]) idx -= cnt[i++];
+    } else {
+      const uint32_t* cw = cell_weight[gi];
+      while (k >= cw[i]) k -= cw[i++];
+      const uint32_t w = cw[i] / cnt[i];
+      idx = k / w;
+      sub = k % w;
+      trees = fruit && ntrees ? trees_near_cell(i) : 0;
+      if (tt.tree) {
+        // The stack: each free fruit type's placement has its own number of options.
+        const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
+        const uint32_t take_backs = g.per - 1 - segs - ncrowns;
+        for (uint32_t f = free_stacks;; f &= f - 1) {
+          const uint32_t with = trees | (f & -f);
+          const uint32_t n = 1 + segs * (1 + actions(with)) + ncrowns + take_backs;
+          if (sub < n) {
+            m.fruit_type = int8_t(__builtin_ctz(f));
+            trees = fruit ? with : 0;
+            break;
+          }
+          sub -= n;
+        }
+      }
+    }
     uint8_t mask = fit[need_[i]];
     for (; idx; --idx) mask &= mask - 1;
     m.x = frontier_[i].x;
@@ -638,14 +757,31 @@ Move State::sample_move(Rng& rng) const {
     m.rot = uint8_t(__builtin_ctz(mask));
     if (sub-- == 0) return m;
     const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
-    if (sub < segs) {
+    const uint32_t per_seg = 1 + actions(trees);
+    if (sub < segs * per_seg) {
+      const uint32_t seg = sub / per_seg, a = sub % per_seg;
       Ports ports;
       cell_ports(frontier_[i], ports);
-      if (!(free_from_ports(tt, m.rot, ports, player_) >> sub & 1)) continue;  // taken: draw again
-      m.meeple = int8_t(sub);
+      if (!(free_from_ports(tt, m.rot, ports, player_) >> seg & 1)) continue;  // taken: draw again
+      m.meeple = int8_t(seg);
+      if (a == 0) return m;
+      const uint32_t h = uint32_t(__builtin_popcount(trees & harvestable));
+      if (a - 1 < h) {
+        uint32_t t = trees & harvestable;
+        for (uint32_t j = a - 1; j; --j) t &= t - 1;
+        m.action = FruitAction::Harvest;
+        m.target = uint8_t(__builtin_ctz(t));
+      } else {
+        // The (a - 1 - h)-th set of 1 to 4 held types, in increasing order of the bit mask.
+        uint32_t j = a - 1 - h, set = 0;
+        for (set = 1;; ++set)
+          if ((set & ~held) == 0 && __builtin_popcount(set) <= 4 && j-- == 0) break;
+        m.action = FruitAction::Sell;
+        m.target = uint8_t(set);
+      }
       return m;
     }
-    sub -= segs;
+    sub -= segs * per_seg;
     if (sub < ncrowns) {
       uint32_t c = crowns;
       for (; sub; --sub) c &= c - 1;

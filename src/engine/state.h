@@ -172,6 +172,11 @@ class StateTables {
   StateTables(const StateTables& o) { *this = o; }
   StateTables& operator=(const StateTables& o);
 
+  // Set by State::restore for the next assignment: the board cells that can differ from the
+  // source are only those of tiles placed after it and of either frontier, so only they are
+  // copied (not the whole 32 KB board). Reset by the assignment.
+  bool restore_ = false;
+
   // Board: per cell a placed-tile index or a frontier index (see kFrontierBase).
   std::array<uint16_t, kBoardCells> cell_;
   std::array<FrontierCell, 512> frontier_;
@@ -332,6 +337,10 @@ class State : private StateTables {
   // knowledge of the real future (information-set search).
   void resample_hidden(Rng& rng);
   bool finished_scoring() const { return final_done_; }
+  // Memory the state owns: sizeof(State) plus the heap blocks of its draw and turn history.
+  size_t bytes_owned() const {
+    return sizeof(State) + draws_.capacity() * sizeof(Draw) + history_.capacity() * sizeof(TurnLog);
+  }
 
   // Scoring events are appended here when a log is attached (copies of a state do not
   // inherit the log).
@@ -340,6 +349,15 @@ class State : private StateTables {
   // Recomputes every feature from scratch and compares with the incremental state.
   // Returns "" or a description of the first mismatch. Slow: for tests and debugging.
   std::string validate() const;
+
+  // Makes this state equal to `o` (like `*this = o`), where this state is `o` or a copy of it
+  // with moves and draws applied since (o itself unchanged): then only the board cells the
+  // moves touched are copied back, so search can reset its scratch state for each
+  // iteration at a fraction of a copy's cost.
+  void restore(const State& o) {
+    restore_ = true;
+    *this = o;
+  }
 
   // Equality of everything that matters for play (board, features, followers, scores, bag,
   // phase, turn, generator), not the log.
