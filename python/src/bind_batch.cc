@@ -178,7 +178,7 @@ void bind_batch(pyb::module_& m) {
         if (stopped) throw pyb::error_already_set();
         return out;
       },
-      pyb::arg("players") = std::vector<std::string>{"random", "random"}, pyb::arg("games") = 1, pyb::arg("seed") = 0,
+      pyb::arg("players") = std::vector<std::string>{"random", "random"}, pyb::arg("games") = 1, pyb::arg("seed") = 1,
       pyb::arg("threads") = 1, pyb::arg("tileset") = "base", pyb::arg("expansions") = std::vector<std::string>{},
       pyb::arg("rules") = pyb::none(), pyb::arg("records") = true,
       "Plays `games` games in C++ (GIL released) with one player spec per seat, on `threads` threads "

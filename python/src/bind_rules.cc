@@ -194,7 +194,21 @@ void bind_rules(pyb::module_& m) {
                 t[3].cast<int>());
           }));
 
-  m.def("tile_sets", &embedded_tile_set_names, "Names of the tile sets built into the module.");
+  m.def(
+      "tile_sets",
+      [] {
+        // Only the names Game(tileset=...) accepts: the other embedded tile files are the tiles of
+        // expansions (enabled with expansions=[...]), not tile sets of their own.
+        std::vector<std::string> out;
+        for (const auto& name : embedded_tile_set_names()) {
+          Rules r;
+          r.tileset = name;
+          if (r.validate().empty()) out.push_back(name);
+        }
+        return out;
+      },
+      "Tile set names Game(tileset=...) accepts ('base', 'wheel-of-fortune'); expansions are listed by "
+      "expansion_names().");
   m.def(
       "expansion_names",
       [] {

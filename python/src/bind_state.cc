@@ -2,6 +2,7 @@
 #include <pybind11/operators.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <map>
 
 #include "common.h"
@@ -583,6 +584,30 @@ StateClass bind_state(pyb::module_& m) {
             return v;
           },
           "Fruit-Bearing Trees: tokens sold of each fruit type.")
+      .def(
+          "fruit_values_left",
+          [](const PyState& ps, const std::string& fruit) {
+            const int f = fruit_index(fruit);
+            if (f < 0) throw std::invalid_argument("unknown fruit type '" + fruit + "'");
+            std::vector<int> v = ps.s.fruit_stack(f);
+            std::sort(v.begin(), v.end());
+            return v;
+          },
+          pyb::arg("fruit"),
+          "Fruit-Bearing Trees: the values of the tokens left on a fruit type's stack, sorted (public: every "
+          "stack holds 2, 3, 4, 5 and harvested values are shown; their order is hidden).")
+      .def(
+          "reveal_fruit",
+          [](PyState& ps, const std::string& fruit, int value) {
+            const int f = fruit_index(fruit);
+            if (f < 0) throw std::invalid_argument("unknown fruit type '" + fruit + "'");
+            if (!ps.s.force_fruit_top(f, value))
+              throw std::invalid_argument("the " + fruit + " stack has no token worth " + std::to_string(value) +
+                                          " left");
+          },
+          pyb::arg("fruit"), pyb::arg("value"),
+          "Fruit-Bearing Trees, explicit chance: the next token harvested from this stack is worth `value` "
+          "(a chance outcome; carcassonne.spiel uses it). ValueError when no such token is left.")
       // --- Wheel of Fortune ---
       .def_property_readonly(
           "pig",
