@@ -142,7 +142,19 @@ std::vector<GameResult> play_games(const Rules& rules, const std::vector<std::st
 
 void bind_batch(pyb::module_& m) {
   pyb::class_<GameResult>(m, "GameResult", "One game of play_games(): its index, seed, final scores and record.")
-      .def_readonly("index", &GameResult::index)
+      .def(pyb::init([](int index, uint64_t seed, std::vector<int> scores, int moves, std::optional<Record> record) {
+             GameResult r;
+             r.index = index;
+             r.seed = seed;
+             r.scores = std::move(scores);
+             r.moves = moves;
+             r.has_record = record.has_value();
+             if (record) r.record = *record;
+             return r;
+           }),
+           pyb::arg("index"), pyb::arg("seed"), pyb::arg("scores"), pyb::arg("moves"), pyb::arg("record") = pyb::none(),
+           "A result made in Python (play_games with Python players).")
+      .def_readonly("index", &GameResult::index, "Position of the game in the batch.")
       .def_readonly("seed", &GameResult::seed)
       .def_readonly("scores", &GameResult::scores)
       .def_readonly("moves", &GameResult::moves)
@@ -184,6 +196,9 @@ void bind_batch(pyb::module_& m) {
       "Plays `games` games in C++ (GIL released) with one player spec per seat, on `threads` threads "
       "(0 = all cores). Returns a list of GameResult in game order. Ctrl-C stops it (KeyboardInterrupt).");
 
+  m.def(
+      "derive_seed", [](uint64_t seed, uint64_t i) { return mix(seed, i); }, pyb::arg("seed"), pyb::arg("i"),
+      "The seed play_games derives for game i from `seed` (and for player p of a game from its seed and p + 1).");
   m.def(
       "has_ai",
       [] {
