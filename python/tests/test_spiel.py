@@ -207,3 +207,28 @@ def test_register_with_pyspiel():
     game = pyspiel.load_game("python_carcassonne")
     state = game.new_initial_state()
     assert state.is_chance_node()
+
+
+def test_compact_observation_grows_with_tiles_and_matches_dense():
+    from carcassonne.compact import CompactBuffers, compact_observation
+
+    game = carc.Game(players=2, expansions=["festival"])
+    buf = CompactBuffers(game)
+    s = game.new_initial_state(seed=4, auto_chance=True)
+    C, W, _ = game.observation_shape["planes"]
+    R = game.radius
+    sizes = []
+    rng = np.random.default_rng(0)
+    while not s.is_terminal():
+        rows, vec = compact_observation(s, out=buf)
+        fresh, vec2 = compact_observation(s)
+        assert np.array_equal(rows, fresh) and np.array_equal(vec, vec2)
+        assert rows.shape[1] == 2 + C and len(rows) <= 3 * (s.turn + 1) + 8
+        # Rebuild the dense planes from the rows.
+        planes = np.zeros((C, W, W), dtype=np.float32)
+        xs, ys = rows[:, 0].astype(int) + R, rows[:, 1].astype(int) + R
+        planes[:, ys, xs] = rows[:, 2:].T
+        assert np.array_equal(planes, s.observation_planes())
+        sizes.append(len(rows))
+        s.apply(int(rng.choice(s.legal_actions())))
+    assert sizes[-1] > sizes[0] and sizes[0] < 20
