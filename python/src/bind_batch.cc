@@ -155,14 +155,15 @@ void bind_batch(pyb::module_& m) {
            pyb::arg("index"), pyb::arg("seed"), pyb::arg("scores"), pyb::arg("moves"), pyb::arg("record") = pyb::none(),
            "A result made in Python (play_games with Python players).")
       .def_readonly("index", &GameResult::index, "Position of the game in the batch.")
-      .def_readonly("seed", &GameResult::seed)
-      .def_readonly("scores", &GameResult::scores)
-      .def_readonly("moves", &GameResult::moves)
+      .def_readonly("seed", &GameResult::seed, "The game's draw seed (derive_seed(seed, index)).")
+      .def_readonly("scores", &GameResult::scores, "Final scores per seat.")
+      .def_readonly("moves", &GameResult::moves, "Decisions made (placements, Choose and Plague decisions).")
       .def_property_readonly("record",
                              [](const GameResult& r) -> std::optional<Record> {
                                if (!r.has_record) return std::nullopt;
                                return r.record;
-                             })
+                             },
+                             "The game's Record, or None with records=False.")
       .def("__repr__", [](const GameResult& r) {
         std::string s = "<carcassonne.GameResult #" + std::to_string(r.index) + " scores";
         for (int x : r.scores) s += " " + std::to_string(x);
