@@ -10,6 +10,7 @@ result either way (all-``random`` games excepted: the C++ batch uses simulate's 
 """
 from __future__ import annotations
 
+import operator
 from typing import Any, Callable, Sequence, Union
 
 from . import _core
@@ -73,10 +74,7 @@ def _play_one(game, seats: Sequence[PlayerLike], names, seed: int, index: int, r
             continue
         cp = s.current_player()
         m = choosers[cp](s.clone())
-        if isinstance(m, (int,)) or type(m).__name__ in ("int64", "int32"):
-            s.apply(int(m))
-        else:
-            s.apply(m)
+        s.apply(m if isinstance(m, _core.Move) else operator.index(m))  # a Move or an action index
         moves += 1
     rec = _core.record_of(s, list(names)) if records else None
     return _core.GameResult(index, gs, s.scores(), moves, rec)

@@ -24,6 +24,9 @@ def test_play_games_with_callables_equals_replay():
         assert r.record.players == ["first_move", "first_action"]
     again = carc.play_games(players=[first_move, first_action], games=3, seed=2, records=False)
     assert [r.scores for r in again] == [r.scores for r in res] and again[0].record is None
+    # numpy integers are action indices too.
+    np_ints = carc.play_games(players=[first_move, lambda s: np.int64(s.legal_actions()[0])], games=3, seed=2)
+    assert [r.scores for r in np_ints] == [r.scores for r in res]
 
 
 @needs_ai
