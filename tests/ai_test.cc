@@ -385,3 +385,49 @@ TEST(Stats, TallyCountsTiesHalf) {
 
 }  // namespace
 }  // namespace carc::ai
+
+namespace {
+
+// Puts all prior weight on move `k` of the root position (turn `turn`) and values every leaf 0.5.
+class PeakedEvaluator : public carc::ai::Evaluator {
+ public:
+  PeakedEvaluator(int turn, int k) : turn_(turn), k_(k) {}
+  void evaluate(const std::vector<const carc::State*>& states, std::vector<std::vector<double>>& priors,
+                std::vector<std::vector<double>>& values) override {
+    ++calls;
+    leaves += int(states.size());
+    for (size_t i = 0; i < states.size(); ++i) {
+      const carc::State& s = *states[i];
+      values[i].assign(size_t(s.num_players()), 0.5);
+      if (s.is_chance() || s.turn() != turn_) continue;
+      priors[i].assign(size_t(s.count_legal_moves()), 1e-3);
+      priors[i][size_t(k_)] = 1;
+    }
+  }
+  int calls = 0, leaves = 0;
+
+ private:
+  int turn_, k_;
+};
+
+}  // namespace
+
+TEST(Mcts, EvaluatorPriorsSteerTheSearchInBatches) {
+  carc::State s(carc::Game::get(carc::Rules{}), 5);
+  while (s.is_chance()) s.draw_random();
+  std::vector<carc::Move> moves;
+  s.legal_moves(moves);
+  ASSERT_GT(moves.size(), 4u);
+  carc::ai::MctsConfig cfg;
+  cfg.iterations = 64;
+  cfg.batch = 16;
+  auto ev = std::make_shared<PeakedEvaluator>(s.turn(), 3);
+  cfg.evaluator = ev;
+  carc::ai::MctsPlayer p(cfg);
+  EXPECT_EQ(p.choose(s), moves[3]);
+  EXPECT_EQ(ev->calls, 4);  // 64 leaves in batches of 16
+  EXPECT_EQ(ev->leaves, 64);
+  // Deterministic for a seed.
+  carc::ai::MctsPlayer q(cfg);
+  EXPECT_EQ(q.choose(s), moves[3]);
+}

@@ -12,8 +12,11 @@ __doc__ = (__doc__ or "") + "\n" + (_core.__doc__ or "")
 __version__ = _core.__version__
 
 
+from ._play import play_games, tournament  # noqa: E402  (Python players next to spec strings)
+
+
 def _public_names():
-    return [n for n in dir(_core) if not n.startswith("_")]
+    return [n for n in dir(_core) if not n.startswith("_")] + ["tournament"]
 
 
 __all__ = _public_names()
@@ -21,7 +24,7 @@ __all__ = _public_names()
 # Objects made by the extension report the package as their module, so reprs, help() and pickles name
 # `carcassonne.State` (the public path) rather than the private extension.
 for _n in __all__:
-    _obj = getattr(_core, _n)
+    _obj = getattr(_core, _n, None)
     if isinstance(_obj, type):
         try:
             _obj.__module__ = __name__

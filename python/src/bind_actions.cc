@@ -312,7 +312,8 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
   m.attr("CROWN_SPACES") = crowns;
   m.attr("NUM_CROWN_OPTIONS") = kCrownOptions;
 
-  cls.def_property_readonly("num_actions", [](const PyState& ps) { return ps.space.size(); })
+  cls.def_property_readonly(
+          "num_actions", [](const PyState& ps) { return ps.space.size(); }, "Size of the fixed action space (Game.num_actions).")
       .def_property_readonly(
           "num_placements", [](const PyState& ps) { return ps.space.placements(); },
           "Size of the placement part of the index: choices * (2R+1)^2 * 4 * NUM_OPTIONS.")
@@ -322,7 +323,8 @@ void bind_actions(pyb::module_& m, StateClass& cls) {
       .def_property_readonly(
           "num_choices", [](const PyState& ps) { return ps.space.choices; },
           "Tile choices in the action index: 1, or 3 with the Fortune Teller.")
-      .def_property_readonly("radius", [](const PyState& ps) { return ps.space.radius; })
+      .def_property_readonly(
+          "radius", [](const PyState& ps) { return ps.space.radius; }, "Half-width R of the action/observation window.")
       .def_property_readonly(
           "action_ranges", [](const PyState& ps) { return action_ranges(ps.space); },
           "{'place': (start, stop), 'crown': ..., 'plague': ..., 'choose': ...}: the parts of the action index.")

@@ -4,6 +4,7 @@
 #include <pybind11/stl.h>
 
 #include "common.h"
+#include "mcts.h"
 #include "player.h"
 
 namespace carc::py {
@@ -14,13 +15,71 @@ struct PyPlayer {
   std::unique_ptr<ai::Player> p;
 };
 
+// A Python leaf evaluator for MCTS: fn(states) -> (priors, values); see Player's docstring.
+class PyEvaluator : public ai::Evaluator {
+ public:
+  explicit PyEvaluator(pyb::object fn) : fn_(std::move(fn)) {}
+  ~PyEvaluator() override {
+    pyb::gil_scoped_acquire acquire;
+    fn_ = pyb::object();
+  }
+  void evaluate(const std::vector<const State*>& states, std::vector<std::vector<double>>& priors,
+                std::vector<std::vector<double>>& values) override {
+    pyb::gil_scoped_acquire acquire;
+    pyb::list batch;
+    for (const State* s : states) batch.append(pyb::cast(PyState(*s, false, kDefaultRadius)));
+    pyb::object r = fn_(batch);
+    pyb::sequence pair = r.cast<pyb::sequence>();
+    if (pair.size() != 2) throw std::invalid_argument("evaluator must return (priors, values)");
+    pyb::sequence ps = pyb::reinterpret_borrow<pyb::object>(pair[0]).cast<pyb::sequence>();
+    pyb::sequence vs = pyb::reinterpret_borrow<pyb::object>(pair[1]).cast<pyb::sequence>();
+    if (ps.size() != states.size() || vs.size() != states.size())
+      throw std::invalid_argument("evaluator: priors and values need one entry per state (" +
+                                  std::to_string(states.size()) + ")");
+    for (size_t i = 0; i < states.size(); ++i) {
+      pyb::object pi = ps[i];
+      if (!pi.is_none()) priors[i] = pi.cast<std::vector<double>>();
+      values[i] = pyb::reinterpret_borrow<pyb::object>(vs[i]).cast<std::vector<double>>();
+      if (int(values[i].size()) != states[i]->num_players())
+        throw std::invalid_argument("evaluator: values need one entry per player");
+    }
+  }
+
+ private:
+  pyb::object fn_;
+};
+
+std::unique_ptr<ai::Player> make_py_player(const std::string& spec, uint64_t seed, pyb::object evaluator, int batch,
+                                           double puct) {
+  auto p = ai::make_player(spec, seed);
+  if (evaluator.is_none()) return p;
+  auto* m = dynamic_cast<ai::MctsPlayer*>(p.get());
+  if (!m) throw std::invalid_argument("evaluator= needs an mcts player (spec 'mcts:...'), not '" + spec + "'");
+  if (batch < 1 || batch > 4096) throw std::invalid_argument("batch must be 1..4096");
+  if (!(puct > 0)) throw std::invalid_argument("puct must be > 0");
+  ai::MctsConfig cfg = m->config();
+  cfg.evaluator = std::make_shared<PyEvaluator>(evaluator);
+  cfg.batch = batch;
+  cfg.puct = puct;
+  return std::make_unique<ai::MctsPlayer>(cfg);
+}
+
 }  // namespace
 
 void bind_ai(pyb::module_& m) {
   pyb::class_<PyPlayer>(m, "Player", "An AI player made from a spec (see players()).")
-      .def(pyb::init([](const std::string& spec, uint64_t seed) { return PyPlayer{ai::make_player(spec, seed)}; }),
-           pyb::arg("spec"), pyb::arg("seed") = 0)
-      .def_property_readonly("name", [](const PyPlayer& p) { return p.p->name(); })
+      .def(pyb::init([](const std::string& spec, uint64_t seed, pyb::object evaluator, int batch, double puct) {
+             return PyPlayer{make_py_player(spec, seed, std::move(evaluator), batch, puct)};
+           }),
+           pyb::arg("spec"), pyb::arg("seed") = 0, pyb::arg("evaluator") = pyb::none(), pyb::arg("batch") = 8,
+           pyb::arg("puct") = 1.5,
+           "A player from a spec (players()). `evaluator` (mcts only): a Python function "
+           "states -> (priors, values) valuing the search's new leaves in batches of `batch` states "
+           "(AlphaZero-style PUCT search with exploration constant `puct`): priors[i] is None (uniform) "
+           "or weights over states[i].legal_moves() in that order, values[i] the expected reward of each "
+           "player in [0, 1]. The states are copies at decision or chance nodes, never terminal.")
+      .def_property_readonly(
+          "name", [](const PyPlayer& p) { return p.p->name(); }, "The normalised spec (e.g. 'mcts:iterations=200').")
       .def(
           "choose",
           [](PyPlayer& p, const PyState& ps) {

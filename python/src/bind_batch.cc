@@ -142,15 +142,28 @@ std::vector<GameResult> play_games(const Rules& rules, const std::vector<std::st
 
 void bind_batch(pyb::module_& m) {
   pyb::class_<GameResult>(m, "GameResult", "One game of play_games(): its index, seed, final scores and record.")
-      .def_readonly("index", &GameResult::index)
-      .def_readonly("seed", &GameResult::seed)
-      .def_readonly("scores", &GameResult::scores)
-      .def_readonly("moves", &GameResult::moves)
+      .def(pyb::init([](int index, uint64_t seed, std::vector<int> scores, int moves, std::optional<Record> record) {
+             GameResult r;
+             r.index = index;
+             r.seed = seed;
+             r.scores = std::move(scores);
+             r.moves = moves;
+             r.has_record = record.has_value();
+             if (record) r.record = *record;
+             return r;
+           }),
+           pyb::arg("index"), pyb::arg("seed"), pyb::arg("scores"), pyb::arg("moves"), pyb::arg("record") = pyb::none(),
+           "A result made in Python (play_games with Python players).")
+      .def_readonly("index", &GameResult::index, "Position of the game in the batch.")
+      .def_readonly("seed", &GameResult::seed, "The game's draw seed (derive_seed(seed, index)).")
+      .def_readonly("scores", &GameResult::scores, "Final scores per seat.")
+      .def_readonly("moves", &GameResult::moves, "Decisions made (placements, Choose and Plague decisions).")
       .def_property_readonly("record",
                              [](const GameResult& r) -> std::optional<Record> {
                                if (!r.has_record) return std::nullopt;
                                return r.record;
-                             })
+                             },
+                             "The game's Record, or None with records=False.")
       .def("__repr__", [](const GameResult& r) {
         std::string s = "<carcassonne.GameResult #" + std::to_string(r.index) + " scores";
         for (int x : r.scores) s += " " + std::to_string(x);
@@ -178,12 +191,15 @@ void bind_batch(pyb::module_& m) {
         if (stopped) throw pyb::error_already_set();
         return out;
       },
-      pyb::arg("players") = std::vector<std::string>{"random", "random"}, pyb::arg("games") = 1, pyb::arg("seed") = 0,
+      pyb::arg("players") = std::vector<std::string>{"random", "random"}, pyb::arg("games") = 1, pyb::arg("seed") = 1,
       pyb::arg("threads") = 1, pyb::arg("tileset") = "base", pyb::arg("expansions") = std::vector<std::string>{},
       pyb::arg("rules") = pyb::none(), pyb::arg("records") = true,
       "Plays `games` games in C++ (GIL released) with one player spec per seat, on `threads` threads "
       "(0 = all cores). Returns a list of GameResult in game order. Ctrl-C stops it (KeyboardInterrupt).");
 
+  m.def(
+      "derive_seed", [](uint64_t seed, uint64_t i) { return mix(seed, i); }, pyb::arg("seed"), pyb::arg("i"),
+      "The seed play_games derives for game i from `seed` (and for player p of a game from its seed and p + 1).");
   m.def(
       "has_ai",
       [] {

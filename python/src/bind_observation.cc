@@ -336,7 +336,8 @@ void bind_observation(pyb::module_& m, StateClass& cls) {
         d["vector"] = pyb::make_tuple(L.vector_size());
         d["flat"] = pyb::make_tuple(L.size());
         return d;
-      });
+      },
+      "{'planes': (C, W, W), 'vector': (V,), 'flat': (C*W*W + V,)}");
 
   pyb::class_<PyGame> game{pyb::object(m.attr("Game"))};
   game.def_property_readonly(
@@ -351,10 +352,12 @@ void bind_observation(pyb::module_& m, StateClass& cls) {
           },
           "{'planes': (C, W, W), 'vector': (V,), 'flat': (C*W*W + V,)}")
       .def_property_readonly("observation_plane_names",
-                             [](const PyGame& g) { return plane_names(ObsLayout(g.rules, *g.game, g.radius)); })
+                             [](const PyGame& g) { return plane_names(ObsLayout(g.rules, *g.game, g.radius)); },
+                             "Name of every observation plane ('tile', 'edge_N_city', ...).")
       .def_property_readonly("observation_vector_names", [](const PyGame& g) {
         return vector_names(*g.game, ObsLayout(g.rules, *g.game, g.radius));
-      });
+      },
+      "Name of every observation vector entry ('bag_K', 'score_p0', ...).");
 }
 
 }  // namespace carc::py

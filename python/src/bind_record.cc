@@ -53,11 +53,11 @@ void bind_record(pyb::module_& m) {
   pyb::register_exception<TileDataError>(m, "TileDataError", PyExc_ValueError);
 
   pyb::class_<Record>(m, "Record", "A game record: setup (players, tile set, expansions, seed) and turns.")
-      .def_readwrite("players", &Record::players)
-      .def_readwrite("tileset", &Record::tileset)
-      .def_readwrite("expansions", &Record::expansions)
-      .def_readwrite("seed", &Record::seed)
-      .def_readwrite("scripted", &Record::scripted)
+      .def_readwrite("players", &Record::players, "Player names, one per seat.")
+      .def_readwrite("tileset", &Record::tileset, "Tile set name.")
+      .def_readwrite("expansions", &Record::expansions, "Expansion names.")
+      .def_readwrite("seed", &Record::seed, "Seed of the draw generator.")
+      .def_readwrite("scripted", &Record::scripted, "True when the draws are the tiles listed (not the seed's).")
       .def_property_readonly(
           "turns",
           [](const Record& r) {
@@ -70,11 +70,11 @@ void bind_record(pyb::module_& m) {
           "harvest_value, sell, plague ([(x, y, at)]: the followers taken back for the Plague before the tile "
           "was placed).")
       .def("__len__", [](const Record& r) { return r.turns.size(); })
-      .def("rules", &rules_of)
-      .def("to_json", &record_to_json)
+      .def("rules", &rules_of, "The rule variant of the record.")
+      .def("to_json", &record_to_json, "The record's JSON text (docs/record-format.md).")
       .def(
           "save", [](const Record& r, const std::string& path) { write_text(path, record_to_json(r)); },
-          pyb::arg("path"))
+          pyb::arg("path"), "Writes the record's JSON to a file.")
       .def("__repr__",
            [](const Record& r) {
              return "<carcassonne.Record " + rules_of(r).to_string() + ", " + std::to_string(r.turns.size()) +
@@ -87,11 +87,12 @@ void bind_record(pyb::module_& m) {
       "parse_record", [](const std::string& text) { return parse_record(text); }, pyb::arg("text"),
       "Parses a record's JSON text (shape only; replay() checks the moves).");
   m.def(
-      "load_record", [](const std::string& path) { return parse_record(read_text(path)); }, pyb::arg("path"));
-  m.def("record_to_json", &record_to_json, pyb::arg("record"));
+      "load_record", [](const std::string& path) { return parse_record(read_text(path)); }, pyb::arg("path"),
+      "Reads and parses a record file.");
+  m.def("record_to_json", &record_to_json, pyb::arg("record"), "A record's JSON text.");
   m.def(
       "save_record", [](const Record& r, const std::string& path) { write_text(path, record_to_json(r)); },
-      pyb::arg("record"), pyb::arg("path"));
+      pyb::arg("record"), pyb::arg("path"), "Writes a record's JSON to a file.");
   m.def(
       "record_of",
       [](const PyState& ps, std::vector<std::string> names, bool scripted) { return record_of(ps.s, names, scripted); },

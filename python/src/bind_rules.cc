@@ -37,13 +37,13 @@ void bind_rules(pyb::module_& m) {
              return make_rules(players, tileset, expansions);
            }),
            pyb::arg("players") = 2, pyb::arg("tileset") = "base", pyb::arg("expansions") = std::vector<std::string>{})
-      .def_readwrite("players", &Rules::players)
-      .def_readwrite("tileset", &Rules::tileset)
-      .def_readwrite("festival", &Rules::festival)
-      .def_readwrite("fortune_teller", &Rules::fortune_teller)
-      .def_readwrite("fruit_trees", &Rules::fruit_trees)
-      .def_readwrite("tent_scores_unoccupied", &Rules::tent_scores_unoccupied)
-      .def_property_readonly("expansions", &Rules::expansions)
+      .def_readwrite("players", &Rules::players, "Number of players (2..6).")
+      .def_readwrite("tileset", &Rules::tileset, "'base' or 'wheel-of-fortune'.")
+      .def_readwrite("festival", &Rules::festival, "The Festival expansion is on.")
+      .def_readwrite("fortune_teller", &Rules::fortune_teller, "The Fortune Teller expansion is on.")
+      .def_readwrite("fruit_trees", &Rules::fruit_trees, "The Fruit-Bearing Trees expansion is on.")
+      .def_readwrite("tent_scores_unoccupied", &Rules::tent_scores_unoccupied, "Fortune Teller option: an unoccupied tent scores.")
+      .def_property_readonly("expansions", &Rules::expansions, "Names of the expansions on.")
       .def("enable", &Rules::enable, "Enables an expansion by name; False for an unknown name.")
       .def("validate", &Rules::validate, "'' or what is wrong with the combination.")
       .def("__str__", &Rules::to_string)
@@ -59,18 +59,22 @@ void bind_rules(pyb::module_& m) {
            pyb::arg("radius") = kDefaultRadius)
       .def(pyb::init([](const Rules& r, int radius) { return make_game(r, radius); }), pyb::arg("rules"),
            pyb::arg("radius") = kDefaultRadius)
-      .def_property_readonly("rules", [](const PyGame& g) { return g.rules; })
-      .def_property_readonly("num_players", [](const PyGame& g) { return g.rules.players; })
+      .def_property_readonly(
+          "rules", [](const PyGame& g) { return g.rules; }, "The rule variant.")
+      .def_property_readonly(
+          "num_players", [](const PyGame& g) { return g.rules.players; }, "Number of players.")
       .def_property_readonly(
           "radius", [](const PyGame& g) { return g.radius; },
           "Half-width R of the board window of actions and observations.")
-      .def_property_readonly("num_tile_types", [](const PyGame& g) { return g.game->num_types(); })
+      .def_property_readonly(
+          "num_tile_types", [](const PyGame& g) { return g.game->num_types(); }, "Number of tile types (len(tile_ids)).")
       .def_property_readonly("tile_ids",
                              [](const PyGame& g) {
                                std::vector<std::string> ids;
                                for (int i = 0; i < g.game->num_types(); ++i) ids.push_back(g.game->type(i).id);
                                return ids;
-                             })
+                             },
+                             "Tile type ids; a type's index is its position here.")
       .def_property_readonly(
           "tile_counts",
           [](const PyGame& g) {
@@ -78,7 +82,8 @@ void bind_rules(pyb::module_& m) {
             return c;
           },
           "Tiles of each type in the bag at the start (start tile taken out).")
-      .def_property_readonly("total_tiles", [](const PyGame& g) { return g.game->total_tiles(); })
+      .def_property_readonly(
+          "total_tiles", [](const PyGame& g) { return g.game->total_tiles(); }, "Tiles in the bag at the start.")
       .def_property_readonly(
           "start_tile",
           [](const PyGame& g) -> std::optional<std::string> {
@@ -194,7 +199,21 @@ void bind_rules(pyb::module_& m) {
                 t[3].cast<int>());
           }));
 
-  m.def("tile_sets", &embedded_tile_set_names, "Names of the tile sets built into the module.");
+  m.def(
+      "tile_sets",
+      [] {
+        // Only the names Game(tileset=...) accepts: the other embedded tile files are the tiles of
+        // expansions (enabled with expansions=[...]), not tile sets of their own.
+        std::vector<std::string> out;
+        for (const auto& name : embedded_tile_set_names()) {
+          Rules r;
+          r.tileset = name;
+          if (r.validate().empty()) out.push_back(name);
+        }
+        return out;
+      },
+      "Tile set names Game(tileset=...) accepts ('base', 'wheel-of-fortune'); expansions are listed by "
+      "expansion_names().");
   m.def(
       "expansion_names",
       [] {

@@ -2,6 +2,7 @@
 #include <pybind11/operators.h>
 #include <pybind11/stl.h>
 
+#include <algorithm>
 #include <map>
 
 #include "common.h"
@@ -312,11 +313,14 @@ StateClass bind_state(pyb::module_& m) {
           "kind", [](const PyMove& pm) { return std::string(kKindNames[int(pm.m.kind)]); },
           "'place' (place the tile), 'choose' (Wheel of Fortune with the Fortune Teller: play this drawn wheel "
           "tile; the wheel turns first) or 'plague' (take a follower back from the land).")
-      .def_property_readonly("x", [](const PyMove& pm) { return int(pm.m.x); })
-      .def_property_readonly("y", [](const PyMove& pm) { return int(pm.m.y); })
+      .def_property_readonly(
+          "x", [](const PyMove& pm) { return int(pm.m.x); }, "Column of the cell (the start tile is at x = 0).")
+      .def_property_readonly(
+          "y", [](const PyMove& pm) { return int(pm.m.y); }, "Row of the cell (y grows southwards).")
       .def_property_readonly(
           "rotation", [](const PyMove& pm) { return int(pm.m.rot); }, "Quarter turns clockwise.")
-      .def_property_readonly("degrees", [](const PyMove& pm) { return 90 * int(pm.m.rot); })
+      .def_property_readonly(
+          "degrees", [](const PyMove& pm) { return 90 * int(pm.m.rot); }, "The rotation in degrees clockwise.")
       .def_property_readonly(
           "location",
           [](const PyMove& pm) -> std::optional<std::string> {
@@ -360,7 +364,8 @@ StateClass bind_state(pyb::module_& m) {
             return std::make_tuple(int(pm.tb_x), int(pm.tb_y), loc_name(pm.tb_loc));
           },
           "Festival and plague moves from legal_moves(): (x, y, location) of the follower taken back, or None.")
-      .def_property_readonly("choice", [](const PyMove& pm) { return int(pm.m.choice); })
+      .def_property_readonly(
+          "choice", [](const PyMove& pm) { return int(pm.m.choice); }, "Which drawn tile (index into State.drawn_tiles; Fortune Teller).")
       .def_property_readonly(
           "fruit_type",
           [](const PyMove& pm) -> std::optional<std::string> {
@@ -389,7 +394,8 @@ StateClass bind_state(pyb::module_& m) {
                              [](const PyMove& pm) -> std::optional<std::string> {
                                if (pm.tile < 0 || !pm.game) return std::nullopt;
                                return tile_name(pm);
-                             })
+                             },
+                             "Id of the tile placed or chosen (moves from legal_moves()), or None.")
       .def("__repr__", &move_repr)
       .def("__eq__", [](const PyMove& a, const PyMove& b) { return same_move(a, b); })
       .def("__hash__", &move_hash)
@@ -424,8 +430,10 @@ StateClass bind_state(pyb::module_& m) {
   cls.def_property_readonly("game",
                             [](const PyState& ps) {
                               return PyGame{ps.s.rules(), &ps.s.game(), ps.space.radius};
-                            })
-      .def_property_readonly("rules", [](const PyState& ps) { return ps.s.rules(); })
+                            },
+                            "The Game this state belongs to.")
+      .def_property_readonly(
+          "rules", [](const PyState& ps) { return ps.s.rules(); }, "The rule variant.")
       .def_property(
           "auto_chance", [](const PyState& ps) { return ps.auto_chance; },
           [](PyState& ps, bool v) {
@@ -433,7 +441,8 @@ StateClass bind_state(pyb::module_& m) {
             ps.settle();
           },
           "When True, every chance node is resolved at once with the state's own generator.")
-      .def_property_readonly("num_players", [](const PyState& ps) { return ps.s.num_players(); })
+      .def_property_readonly(
+          "num_players", [](const PyState& ps) { return ps.s.num_players(); }, "Number of players.")
       .def(
           "current_player", [](const PyState& ps) { return ps.s.current_player(); },
           "The player to decide; -1 (CHANCE_PLAYER) at a chance node, -2 (TERMINAL_PLAYER) at the end.")
@@ -442,9 +451,12 @@ StateClass bind_state(pyb::module_& m) {
           "The player whose turn it is (also at chance nodes).")
       .def_property_readonly(
           "turn", [](const PyState& ps) { return ps.s.turn(); }, "Tiles placed after the start tile.")
-      .def("is_chance_node", [](const PyState& ps) { return ps.s.is_chance(); })
-      .def("is_terminal", [](const PyState& ps) { return ps.s.is_terminal(); })
-      .def("scores", [](const PyState& ps) { return ps.s.scores(); })
+      .def(
+          "is_chance_node", [](const PyState& ps) { return ps.s.is_chance(); }, "True when a tile is to be drawn.")
+      .def(
+          "is_terminal", [](const PyState& ps) { return ps.s.is_terminal(); }, "True when the game is over.")
+      .def(
+          "scores", [](const PyState& ps) { return ps.s.scores(); }, "Points so far per player (final scoring applied at the end).")
       .def(
           "returns", [](const PyState& ps) { return ps.s.scores(); }, "Same as scores() (points so far).")
       .def(
@@ -474,7 +486,8 @@ StateClass bind_state(pyb::module_& m) {
             return out;
           },
           "[(tile id, count)] of the tiles still in the bag (public information).")
-      .def_property_readonly("bag_size", [](const PyState& ps) { return ps.s.bag_size(); })
+      .def_property_readonly(
+          "bag_size", [](const PyState& ps) { return ps.s.bag_size(); }, "Tiles left in the bag.")
       .def(
           "apply_draw",
           [](PyState& ps, pyb::handle tile) {
@@ -583,6 +596,30 @@ StateClass bind_state(pyb::module_& m) {
             return v;
           },
           "Fruit-Bearing Trees: tokens sold of each fruit type.")
+      .def(
+          "fruit_values_left",
+          [](const PyState& ps, const std::string& fruit) {
+            const int f = fruit_index(fruit);
+            if (f < 0) throw std::invalid_argument("unknown fruit type '" + fruit + "'");
+            std::vector<int> v = ps.s.fruit_stack(f);
+            std::sort(v.begin(), v.end());
+            return v;
+          },
+          pyb::arg("fruit"),
+          "Fruit-Bearing Trees: the values of the tokens left on a fruit type's stack, sorted (public: every "
+          "stack holds 2, 3, 4, 5 and harvested values are shown; their order is hidden).")
+      .def(
+          "reveal_fruit",
+          [](PyState& ps, const std::string& fruit, int value) {
+            const int f = fruit_index(fruit);
+            if (f < 0) throw std::invalid_argument("unknown fruit type '" + fruit + "'");
+            if (!ps.s.force_fruit_top(f, value))
+              throw std::invalid_argument("the " + fruit + " stack has no token worth " + std::to_string(value) +
+                                          " left");
+          },
+          pyb::arg("fruit"), pyb::arg("value"),
+          "Fruit-Bearing Trees, explicit chance: the next token harvested from this stack is worth `value` "
+          "(a chance outcome; carcassonne.spiel uses it). ValueError when no such token is left.")
       // --- Wheel of Fortune ---
       .def_property_readonly(
           "pig",
@@ -637,7 +674,8 @@ StateClass bind_state(pyb::module_& m) {
       .def(
           "legal_moves", [](const PyState& ps) { return legal_py_moves(ps.s); },
           "Legal moves in the engine's deterministic order (empty at chance and terminal nodes).")
-      .def("num_legal_moves", [](const PyState& ps) { return ps.s.count_legal_moves(); })
+      .def(
+          "num_legal_moves", [](const PyState& ps) { return ps.s.count_legal_moves(); }, "len(legal_moves()), without building them.")
       .def(
           "check_move",
           [](const PyState& ps, const PyMove& pm) {
@@ -707,7 +745,8 @@ StateClass bind_state(pyb::module_& m) {
           "validate", [](const PyState& ps) { return ps.s.validate(); },
           "'' or the first mismatch between incremental and recomputed features (slow; for tests).")
       // --- copies and serialization ---
-      .def("clone", [](const PyState& ps) { return PyState(ps); })
+      .def(
+          "clone", [](const PyState& ps) { return PyState(ps); }, "An independent copy.")
       .def("__copy__", [](const PyState& ps) { return PyState(ps); })
       .def("__deepcopy__", [](const PyState& ps, pyb::dict) { return PyState(ps); })
       .def("__eq__", [](const PyState& a, const PyState& b) { return a.s == b.s; })
@@ -761,8 +800,11 @@ StateClass bind_state(pyb::module_& m) {
       [](const std::string& text, bool auto_chance, int radius) {
         return PyState(state_from_json(text), auto_chance, radius);
       },
-      pyb::arg("text"), pyb::arg("auto_chance") = false, pyb::arg("radius") = kDefaultRadius);
-  m.def("state_to_json", [](const PyState& ps) { return state_to_json(ps.s); });
+      pyb::arg("text"), pyb::arg("auto_chance") = false, pyb::arg("radius") = kDefaultRadius,
+      "The State of a state JSON text (State.from_json).");
+  m.def(
+      "state_to_json", [](const PyState& ps) { return state_to_json(ps.s); }, pyb::arg("state"),
+      "The full state JSON of a state (State.to_json).");
   m.attr("CHANCE_PLAYER") = kChancePlayer;
   m.attr("TERMINAL_PLAYER") = kTerminalPlayer;
   return cls;

@@ -59,6 +59,7 @@ class Tree {
   }
 
   void run(long long iterations, Clock::time_point deadline, bool timed) {
+    if (cfg_.evaluator) return run_evaluated(iterations, deadline, timed);
     for (long long i = 0; iterations <= 0 || i < iterations; ++i) {
       if ((i & 15) == 0 && ((timed && Clock::now() >= deadline) ||
                             (cfg_.cancel && cfg_.cancel->load(std::memory_order_relaxed))))
@@ -253,6 +254,120 @@ class Tree {
       margin_sum_[root_child] += o.margin[p];
     }
   }
+
+  // --- AlphaZero-style search with an Evaluator (MctsConfig::evaluator) ---
+  // Leaves are gathered in batches: each descent adds a virtual visit to its path (lowering the
+  // mean reward there, so the next descent of the batch tends elsewhere); one evaluator call
+  // values the batch; the backup adds the rewards.
+  void run_evaluated(long long iterations, Clock::time_point deadline, bool timed) {
+    const int B = std::max(1, cfg_.batch);
+    std::vector<State> leaves;
+    std::vector<std::vector<uint32_t>> paths;
+    std::vector<int> root_children;
+    for (long long i = 0; iterations <= 0 || i < iterations;) {
+      if (timed && Clock::now() >= deadline) break;
+      const int nb = int(iterations > 0 ? std::min<long long>(B, iterations - i) : B);
+      leaves.clear();
+      paths.clear();
+      root_children.clear();
+      for (int b = 0; b < nb; ++b) {
+        State s = root_;
+        s.resample_hidden(rng_);
+        std::vector<uint32_t> path{0};
+        uint32_t id = 0;
+        int root_child = -1;
+        while (!s.is_terminal() && nodes_[id].first) {
+          const Node& nd = nodes_[id];
+          if (s.is_chance() != bool(nd.chance)) break;
+          uint32_t next;
+          if (s.is_chance()) {
+            const int t = sample_tile(s);
+            if (t < 0 || t >= nd.n) break;
+            s.apply_draw(t);
+            next = nd.first + uint32_t(t);
+          } else {
+            s.legal_moves(moves_);
+            if (int(moves_.size()) != nd.n) break;
+            const int c = select_puct(nd);
+            s.apply(moves_[size_t(c)]);
+            if (id == 0) root_child = c;
+            next = nd.first + uint32_t(c);
+          }
+          id = next;
+          path.push_back(id);
+        }
+        for (uint32_t n : path) ++nodes_[n].visits;  // virtual visit (the backup adds the reward)
+        leaves.push_back(std::move(s));
+        paths.push_back(std::move(path));
+        root_children.push_back(root_child);
+      }
+      std::vector<const State*> ask;
+      std::vector<int> slot(leaves.size(), -1);
+      for (size_t b = 0; b < leaves.size(); ++b)
+        if (!leaves[b].is_terminal()) slot[b] = int(ask.size()), ask.push_back(&leaves[b]);
+      std::vector<std::vector<double>> priors(ask.size()), values(ask.size());
+      if (!ask.empty()) cfg_.evaluator->evaluate(ask, priors, values);
+      for (size_t b = 0; b < leaves.size(); ++b) {
+        const State& s = leaves[b];
+        const int np = s.num_players();
+        double reward[kMaxPlayers] = {}, win[kMaxPlayers] = {}, mg[kMaxPlayers] = {};
+        if (slot[b] < 0) {
+          State end = s;
+          const Outcome o = outcome_of(evaluate_consuming(end, cfg_.eval), np, cfg_);
+          for (int p = 0; p < np; ++p) reward[p] = o.reward[p], win[p] = o.win[p], mg[p] = o.margin[p];
+        } else {
+          const std::vector<double>& v = values[size_t(slot[b])];
+          for (int p = 0; p < np; ++p)
+            win[p] = reward[p] = p < int(v.size()) ? std::clamp(v[size_t(p)], 0.0, 1.0) : 0.5;
+          const uint32_t leaf = paths[b].back();
+          if (!nodes_[leaf].first) {
+            expand(leaf, s);
+            set_priors(leaf, s.is_chance() ? std::vector<double>{} : priors[size_t(slot[b])]);
+          }
+        }
+        for (uint32_t n : paths[b]) {
+          Node& nd = nodes_[n];
+          if (nd.player >= 0) nd.value += float(reward[nd.player]);
+        }
+        if (root_children[b] >= 0) {
+          const int p = root_.current_player();
+          win_sum_[size_t(root_children[b])] += win[p];
+          margin_sum_[size_t(root_children[b])] += mg[p];
+        }
+      }
+      i += nb;
+      done_ += nb;
+    }
+  }
+
+  void set_priors(uint32_t id, const std::vector<double>& w) {
+    const Node& nd = nodes_[id];
+    if (!nd.first) return;
+    if (prior_w_.size() < nodes_.size()) prior_w_.resize(nodes_.size(), 0);
+    double sum = 0;
+    const bool ok = int(w.size()) == nd.n;
+    if (ok)
+      for (double x : w) sum += std::max(0.0, x);
+    for (int i = 0; i < nd.n; ++i)
+      prior_w_[nd.first + uint32_t(i)] = float(ok && sum > 0 ? std::max(0.0, w[size_t(i)]) / sum : 1.0 / nd.n);
+  }
+
+  int select_puct(const Node& nd) const {
+    const double sq = std::sqrt(double(std::max<uint32_t>(1, nd.visits)));
+    double best = -1e300;
+    int bi = 0;
+    for (int i = 0; i < nd.n; ++i) {
+      const uint32_t id = nd.first + uint32_t(i);
+      const Node& c = nodes_[id];
+      const double q = c.visits ? c.value / c.visits : 0.5;
+      const double p = id < prior_w_.size() ? prior_w_[id] : 1.0 / nd.n;
+      const double u = q + cfg_.puct * p * sq / (1.0 + c.visits);
+      if (u > best) best = u, bi = i;
+    }
+    return bi;
+  }
+
+  std::vector<float> prior_w_;  // evaluator priors per node (run_evaluated only)
 
   const State& root_;
   const MctsConfig& cfg_;

@@ -14,6 +14,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,20 @@
 #include "player.h"
 
 namespace carc::ai {
+
+// A leaf evaluator for AlphaZero-style search (off by default: leaves are valued by rollouts).
+// With one, a new leaf is valued by the evaluator instead of a rollout, decision nodes select by
+// PUCT with the evaluator's priors, and leaves are gathered in batches of MctsConfig::batch
+// (virtual visits keep a batch's paths apart) so that one call values many states.
+class Evaluator {
+ public:
+  virtual ~Evaluator() = default;
+  // For each state (never terminal): values[i][p] = expected reward of player p in [0, 1], and
+  // for a decision node priors[i] = weights over states[i]->legal_moves() in that order (empty or
+  // of another size: uniform; normalised here). Both outputs arrive sized states.size(), empty.
+  virtual void evaluate(const std::vector<const State*>& states, std::vector<std::vector<double>>& priors,
+                        std::vector<std::vector<double>>& values) = 0;
+};
 
 struct MctsConfig {
   double time = 0;              // seconds per decision, 0 = no time limit
@@ -41,6 +56,9 @@ struct MctsConfig {
   // Set by the owner to stop a search early (the server stopping): checked every 16
   // iterations; the best move found so far is returned. Not part of the spec.
   const std::atomic<bool>* cancel = nullptr;
+  std::shared_ptr<Evaluator> evaluator;  // none: rollouts (see Evaluator)
+  int batch = 8;                // leaves per evaluator call
+  double puct = 1.5;            // PUCT exploration constant (with an evaluator)
 };
 
 // Applies "key=value" parameters of an mcts spec to a config; throws std::invalid_argument.

@@ -642,6 +642,11 @@ std::string state_to_json(const State& s) {
     for (int f = 0; f < kFruitTypes; ++f)
       stacks[kFruitNames[f]] = std::vector<int>(s.initial_fruit_stacks()[f].begin(), s.initial_fruit_stacks()[f].end());
     fruit["initial_stacks"] = stacks;
+    // The tokens still on each stack in their current order (top first): after resample_hidden
+    // it is no longer the initial order less the harvested tokens.
+    ordered_json now;
+    for (int f = 0; f < kFruitTypes; ++f) now[kFruitNames[f]] = s.fruit_stack(f);
+    fruit["stacks"] = now;
     j["fruit"] = fruit;
   }
   if (s.has_wheel()) {
@@ -688,7 +693,10 @@ std::string observation_json(const State& s, int player) {
   j["observer"] = player;
   j.erase("rng");
   j.erase("seed");
-  if (j.contains("fruit")) j["fruit"].erase("initial_stacks");
+  if (j.contains("fruit")) {
+    j["fruit"].erase("initial_stacks");
+    j["fruit"].erase("stacks");
+  }
   return j.dump();
 }
 
@@ -740,6 +748,17 @@ State state_from_json(std::string_view text) {
         if (pm.ret < 0) throw RecordError("state: bad pending plague entry");
         s.apply(pm);
       }
+    if (j.contains("fruit") && j["fruit"].contains("stacks")) {
+      const json& now = j["fruit"]["stacks"];
+      if (!now.is_object()) throw RecordError("state: fruit.stacks must be an object {\"apple\": [values top first]}");
+      for (auto it = now.begin(); it != now.end(); ++it) {
+        const int f = fruit_index(it.key());
+        if (f < 0) throw RecordError("state: fruit.stacks: unknown fruit type '" + it.key() + "' (" + fruit_list() + ")");
+        if (!it.value().is_array() || !s.set_fruit_order(f, it.value().get<std::vector<int>>()))
+          throw RecordError("state: fruit.stacks." + it.key() + " must list the " + std::to_string(s.fruit_left(f)) +
+                            " tokens still on that stack, top first");
+      }
+    }
     if (j.value("finished_scoring", false)) s.finish();
     std::array<uint64_t, 4> raw{};
     auto rng = j["rng"].get<std::vector<std::string>>();

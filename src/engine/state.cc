@@ -566,13 +566,26 @@ bool State::force_fruit_top(int f, int value) {
   return false;
 }
 
+bool State::set_fruit_order(int f, const std::vector<int>& top_first) {
+  if (f < 0 || f >= kFruitTypes) return false;
+  std::vector<int> have = fruit_stack(f), want = top_first;
+  std::sort(have.begin(), have.end());
+  std::sort(want.begin(), want.end());
+  if (have != want) return false;
+  for (size_t i = 0; i < top_first.size(); ++i) stack_[f][size_t(taken_[f]) + i] = uint8_t(top_first[i]);
+  return true;
+}
+
 void State::resample_hidden(Rng& rng) {
   rng_.reseed(rng.next());
-  for (int f = 0; f < kFruitTypes; ++f)
+  for (int f = 0; f < kFruitTypes; ++f) {
+    // From a canonical (sorted) order, so the result does not depend on the old hidden order.
+    std::sort(stack_[f].begin() + taken_[f], stack_[f].end());
     for (int i = 3; i > taken_[f]; --i) {
       const int j = taken_[f] + int(rng.below(uint32_t(i - taken_[f] + 1)));
       std::swap(stack_[f][i], stack_[f][j]);
     }
+  }
 }
 
 int State::count_legal_moves() const {

@@ -264,6 +264,9 @@ class State : private StateTables {
   }
   // Replay: puts a token of this value on top of the stack, when the stack still holds one.
   bool force_fruit_top(int f, int value);
+  // State JSON: sets the order of the tokens still in a stack (top first). False (nothing
+  // changed) unless `top_first` is a permutation of fruit_stack(f).
+  bool set_fruit_order(int f, const std::vector<int>& top_first);
 
   // --- Wheel of Fortune ---
   bool has_wheel() const { return game_->has_wheel(); }
@@ -334,7 +337,9 @@ class State : private StateTables {
   // Replaces everything a player cannot see (the generator that decides future draws; with
   // the Fruit-Bearing Trees, the order of the face-down fruit tokens) by a fresh sample from
   // `rng`. Search must call this on its copy before simulating, so it never plays with
-  // knowledge of the real future (information-set search).
+  // knowledge of the real future (information-set search). The result depends only on what
+  // is public and on `rng` (stacks are shuffled from sorted order), so states equal up to
+  // hidden information resample to the same state.
   void resample_hidden(Rng& rng);
   bool finished_scoring() const { return final_done_; }
   // Memory the state owns: sizeof(State) plus the heap blocks of its draw and turn history.

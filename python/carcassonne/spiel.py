@@ -1,0 +1,670 @@
+"""OpenSpiel conventions for Carcassonne: ``load_game(params)`` and its states.
+
+Code written for an OpenSpiel game runs on Carcassonne by changing the constructor::
+
+    import carcassonne.spiel as spiel          # instead of: import pyspiel as spiel
+    game = spiel.load_game("carcassonne", {"players": 2, "expansions": "festival"})
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes())
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+    print(state.returns())
+
+Every random event is an explicit chance node (``current_player() == CHANCE_PLAYER_ID``): each
+tile draw (outcome = tile type index, probability = count left / bag size; a drawn tile with no
+legal place is discarded and the state stays at a chance node), and the value of a fruit token
+revealed by a harvest (Fruit-Bearing Trees; outcome ``num_tile_types + value - 2``, probability =
+share of that value among the tokens left on the tree). So a state is a function of its action
+history, and ``serialize()`` is that history (as OpenSpiel's default).
+
+Actions are the flat space of ``carcassonne._flat`` (at most 2**20 for every rule combination):
+with the Fruit-Bearing Trees a move with several legal fruit parts is two decisions of the same
+player, the placement first and then its fruit part. Players decide in the engine's order: a
+Plague take-back by a player who is not the turn player is that player's decision.
+
+Returns (``returns="win"``, the default): zero-sum, +1 for the sole winner, -1/(n-1) for each
+other player; players tied for the top score share the winner's part. ``returns="score"``: the
+final scores (general sum). Rewards come only at the end (``rewards() == returns()`` there).
+
+``register()`` registers the game with OpenSpiel when ``pyspiel`` is importable.
+"""
+from __future__ import annotations
+
+import re
+from typing import Any, Iterable, NamedTuple
+
+import numpy as np
+
+from . import _core
+from ._flat import FlatSpace
+
+CHANCE_PLAYER_ID = -1
+"""current_player() at a chance node (as OpenSpiel's kChancePlayerId)."""
+SIMULTANEOUS_PLAYER_ID = -2
+"""Never returned (the game is sequential); OpenSpiel's kSimultaneousPlayerId."""
+INVALID_PLAYER_ID = -3
+"""OpenSpiel's kInvalidPlayer."""
+TERMINAL_PLAYER_ID = -4
+"""current_player() at the end (as OpenSpiel's kTerminalPlayerId)."""
+
+GAME_NAME = "carcassonne"
+_DEFAULTS = {"players": 2, "tileset": "base", "expansions": "", "radius": _core.DEFAULT_RADIUS, "returns": "win"}
+_FRUIT_VALUES = (2, 3, 4, 5)
+# Entries appended to the engine observation with the Fruit-Bearing Trees: the pending two-step
+# decision and fruit reveal (see SpielState.observation_tensor).
+_PENDING_NAMES = ["spiel_fruit_stage", "spiel_pending_crown", "spiel_pending_x", "spiel_pending_y",
+                  "spiel_pending_rotation", "spiel_pending_option", "spiel_pending_choice", "spiel_fruit_reveal"]
+
+
+class GameType:
+    """Static description of the game, with OpenSpiel's field names (values are the names of
+    OpenSpiel's enum members, e.g. ``chance_mode == "EXPLICIT_STOCHASTIC"``)."""
+
+    short_name = GAME_NAME
+    long_name = "Carcassonne"
+    dynamics = "SEQUENTIAL"
+    chance_mode = "EXPLICIT_STOCHASTIC"
+    information = "IMPERFECT_INFORMATION"
+    reward_model = "TERMINAL"
+    max_num_players = 6
+    min_num_players = 2
+    provides_information_state_string = True
+    provides_information_state_tensor = True
+    provides_observation_string = True
+    provides_observation_tensor = True
+    provides_factored_observation_string = False
+    parameter_specification = dict(_DEFAULTS)
+
+    def __init__(self, utility: str):
+        self.utility = utility
+        """'ZERO_SUM' for returns='win', 'GENERAL_SUM' for returns='score'."""
+
+    def __repr__(self):
+        return f"<GameType {self.short_name} {self.dynamics} {self.chance_mode} {self.information} {self.utility}>"
+
+
+class PlayerAction(NamedTuple):
+    """One entry of ``full_history()``: who acted (CHANCE_PLAYER_ID for chance) and the action."""
+
+    player: int
+    action: int
+
+
+def _parse_params(name_or_params: Any, params: dict | None) -> dict:
+    out = dict(_DEFAULTS)
+    if isinstance(name_or_params, dict):
+        params, name = name_or_params, GAME_NAME
+    else:
+        name = str(name_or_params)
+        m = re.fullmatch(r"\s*([\w-]+)\s*(?:\((.*)\))?\s*", name)
+        if not m:
+            raise ValueError(f"bad game string '{name}' (e.g. 'carcassonne(players=3,expansions=festival)')")
+        name = m.group(1)
+        if m.group(2):
+            inline = {}
+            for part in m.group(2).split(","):
+                if not part.strip():
+                    continue
+                k, eq, v = part.partition("=")
+                if not eq:
+                    raise ValueError(f"bad parameter '{part}' in '{name_or_params}' (key=value)")
+                inline[k.strip()] = v.strip()
+            params = {**inline, **(params or {})}
+    if name != GAME_NAME:
+        raise ValueError(f"unknown game '{name}' (this module provides '{GAME_NAME}')")
+    for k, v in (params or {}).items():
+        if k not in _DEFAULTS:
+            raise ValueError(f"unknown parameter '{k}' (known: {', '.join(_DEFAULTS)})")
+        out[k] = v
+    exp = out["expansions"]
+    if isinstance(exp, str):
+        exp = [e for e in re.split(r"[+,; ]", exp) if e]
+    out["expansions"] = "+".join(exp)
+    out["players"] = int(out["players"])
+    out["radius"] = int(out["radius"])
+    if out["returns"] not in ("win", "score"):
+        raise ValueError(f"returns must be 'win' or 'score', not '{out['returns']}'")
+    return out
+
+
+def load_game(name_or_params: Any = GAME_NAME, params: dict | None = None) -> "SpielGame":
+    """The game for OpenSpiel-style parameters: ``load_game("carcassonne", {"players": 3})``,
+    ``load_game("carcassonne(players=3,expansions=festival+fruit-trees)")`` or ``load_game({...})``.
+    Parameters: players (2..6), tileset ('base', 'wheel-of-fortune'), expansions (names joined by
+    '+' or a list), radius (action/observation window, default 20), returns ('win' or 'score')."""
+    return SpielGame(_parse_params(name_or_params, params))
+
+
+class SpielGame:
+    """An OpenSpiel-style game: sizes, the type, and the factory of states (``load_game`` makes it)."""
+
+    def __init__(self, params: dict):
+        self._params = params
+        expansions = [e for e in params["expansions"].split("+") if e]
+        self.engine = _core.Game(players=params["players"], tileset=params["tileset"], expansions=expansions,
+                                 radius=params["radius"])
+        """The engine ``carcassonne.Game`` behind it."""
+        self.flat = FlatSpace(self.engine)
+        """The flat action space (``carcassonne._flat.FlatSpace``)."""
+        self.num_tile_types = len(self.engine.tile_ids)
+        self._tile_index = {t: i for i, t in enumerate(self.engine.tile_ids)}
+        self._fruit = self.flat.fruit
+        self._obs_size = int(self.engine.observation_shape["flat"][0]) + (len(_PENDING_NAMES) if self._fruit else 0)
+        self._info_size = self._obs_size + (len(_core.FRUIT_TYPES) * len(_FRUIT_VALUES) if self._fruit else 0)
+        self._type = GameType("ZERO_SUM" if params["returns"] == "win" else "GENERAL_SUM")
+
+    def get_type(self) -> GameType:
+        """The static description (sequential, explicit stochastic chance, terminal rewards)."""
+        return self._type
+
+    def get_parameters(self) -> dict:
+        """The parameters the game was made with (defaults filled in)."""
+        return dict(self._params)
+
+    def num_players(self) -> int:
+        """Number of players."""
+        return self._params["players"]
+
+    def num_distinct_actions(self) -> int:
+        """Size of the flat action space (player actions are 0 .. num_distinct_actions() - 1)."""
+        return self.flat.size
+
+    def max_chance_outcomes(self) -> int:
+        """Chance actions are 0 .. max_chance_outcomes() - 1: tile types, then fruit values 2..5."""
+        return self.num_tile_types + (len(_FRUIT_VALUES) if self._fruit else 0)
+
+    def max_game_length(self) -> int:
+        """An upper bound on the player decisions of a game: per tile a placement, a fruit part, a
+        Choose and a Plague decision per player."""
+        per_tile = 1 + (1 if self._fruit else 0) + (1 + self.num_players() if self.engine.has_wheel else 0)
+        return self.engine.total_tiles * per_tile
+
+    def max_chance_nodes_in_history(self) -> int:
+        """An upper bound on the chance nodes of a game: a draw per tile (up to 4 with the Fortune
+        Teller, whose unchosen tiles go back to the bag), a reveal per fruit token."""
+        draws = 4 if self.engine.rules.fortune_teller else 1
+        return self.engine.total_tiles * draws + (len(_core.FRUIT_TYPES) * 4 if self._fruit else 0)
+
+    def max_history_length(self) -> int:
+        """max_game_length() + max_chance_nodes_in_history()."""
+        return self.max_game_length() + self.max_chance_nodes_in_history()
+
+    def min_utility(self) -> float:
+        """Lowest possible return."""
+        return -1.0 / (self.num_players() - 1) if self._params["returns"] == "win" else 0.0
+
+    def max_utility(self) -> float:
+        """Highest possible return (an upper bound on a score with returns='score')."""
+        return 1.0 if self._params["returns"] == "win" else 1000.0
+
+    def utility_sum(self) -> float | None:
+        """0 for the zero-sum returns ('win'), None for scores."""
+        return 0.0 if self._params["returns"] == "win" else None
+
+    def observation_tensor_shape(self) -> list[int]:
+        """[size] of observation_tensor(): the engine observation (docs/python.md) plus, with the
+        Fruit-Bearing Trees, 8 entries for a pending two-step decision or fruit reveal."""
+        return [self._obs_size]
+
+    def observation_tensor_size(self) -> int:
+        """Product of observation_tensor_shape()."""
+        return self._obs_size
+
+    def information_state_tensor_shape(self) -> list[int]:
+        """[size] of information_state_tensor(): the observation plus, with the Fruit-Bearing Trees,
+        the tokens of each value left per fruit type (public, from the revealed values)."""
+        return [self._info_size]
+
+    def information_state_tensor_size(self) -> int:
+        """Product of information_state_tensor_shape()."""
+        return self._info_size
+
+    def observation_tensor_names(self) -> list[str]:
+        """Names of the observation entries (planes flattened as 'plane[y][x]' are not named: the
+        planes come first, then the engine's vector names, then the pending entries)."""
+        return list(self.engine.observation_vector_names) + (_PENDING_NAMES if self._fruit else [])
+
+    def new_initial_state(self, seed: int = 0) -> "SpielState":
+        """The state before the first draw (a chance node); `seed` only seeds the engine's own
+        generator, which chance nodes here never use."""
+        return SpielState(self, self.engine.new_initial_state(seed=seed))
+
+    def deserialize_state(self, text: str) -> "SpielState":
+        """The state whose serialize() is `text` (its action history, one action per line)."""
+        s = self.new_initial_state()
+        for n, line in enumerate(text.splitlines(), 1):
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                a = int(line)
+            except ValueError:
+                raise ValueError(f"deserialize_state: line {n}: '{line}' is not an action number") from None
+            try:
+                s.apply_action(a)
+            except ValueError as e:
+                raise ValueError(f"deserialize_state: line {n}: action {a}: {e}") from None
+        return s
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        """Not provided: use observation_tensor()/information_state_tensor()."""
+        raise NotImplementedError("use state.observation_tensor() / information_state_tensor()")
+
+    def __str__(self):
+        p = self._params
+        return f"{GAME_NAME}(players={p['players']},tileset={p['tileset']},expansions={p['expansions']}," \
+               f"radius={p['radius']},returns={p['returns']})"
+
+    __repr__ = __str__
+
+    def __eq__(self, other):
+        return isinstance(other, SpielGame) and self._params == other._params
+
+    def __hash__(self):
+        return hash(str(self))
+
+    def __reduce__(self):
+        return (load_game, (GAME_NAME, dict(self._params)))
+
+
+class SpielState:
+    """An OpenSpiel-style state over an engine ``carcassonne.State`` (``engine_state``)."""
+
+    def __init__(self, game: SpielGame, engine_state: "_core.State"):
+        self._game = game
+        self._s = engine_state
+        self._history: list[int] = []
+        self._players: list[int] = []
+        self._first = -1           # a first decision waiting for its fruit part, or -1
+        self._reveal = None        # (engine action, fruit type index, values left) at a fruit chance node
+        self._legal = None         # cache: (sorted first decisions, {first: sorted fruit parts})
+
+    # --- who acts ---
+    @property
+    def engine_state(self) -> "_core.State":
+        """The engine state (do not change it directly: the history would no longer describe it)."""
+        return self._s
+
+    def get_game(self) -> SpielGame:
+        """The game this state belongs to."""
+        return self._game
+
+    def current_player(self) -> int:
+        """The player to decide, CHANCE_PLAYER_ID (-1) at a chance node, TERMINAL_PLAYER_ID (-4) at the end."""
+        if self._reveal is not None:
+            return CHANCE_PLAYER_ID
+        s = self._s
+        if s.is_terminal():
+            return TERMINAL_PLAYER_ID
+        if s.is_chance_node():
+            return CHANCE_PLAYER_ID
+        return s.current_player()
+
+    def is_chance_node(self) -> bool:
+        """True at a tile draw or a fruit-value reveal."""
+        return self.current_player() == CHANCE_PLAYER_ID
+
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+        return self._reveal is None and self._s.is_terminal()
+
+    def is_player_node(self) -> bool:
+        """True when a player decides."""
+        return self.current_player() >= 0
+
+    def is_simultaneous_node(self) -> bool:
+        """Always False (sequential game)."""
+        return False
+
+    def is_mean_field_node(self) -> bool:
+        """Always False."""
+        return False
+
+    def num_players(self) -> int:
+        """Number of players."""
+        return self._game.num_players()
+
+    def num_distinct_actions(self) -> int:
+        """The game's num_distinct_actions()."""
+        return self._game.flat.size
+
+    # --- chance ---
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """[(chance action, probability)] at a chance node (sorted by action, probabilities sum to 1);
+        [] elsewhere."""
+        if self._reveal is not None:
+            values = self._reveal[2]
+            T = self._game.num_tile_types
+            return [(T + v - 2, values.count(v) / len(values)) for v in sorted(set(values))]
+        if not self._s.is_chance_node() or self._s.is_terminal():
+            return []
+        idx = self._game._tile_index
+        return sorted((idx[t], p) for t, p in self._s.chance_outcomes())
+
+    # --- decisions ---
+    def _legal_tables(self):
+        if self._legal is None:
+            first, fruit = self._game.flat.split(self._s.legal_actions())
+            table: dict[int, list[int]] = {}
+            for a, f in zip(first.tolist(), fruit.tolist()):
+                table.setdefault(a, []).append(f)
+            for v in table.values():
+                v.sort()
+            self._legal = (sorted(table), table)
+        return self._legal
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """Sorted legal actions of the player to move (the outcome actions at a chance node); [] for
+        another player or at the end."""
+        cp = self.current_player()
+        if player is not None and player != cp:
+            return []
+        if cp == TERMINAL_PLAYER_ID:
+            return []
+        if cp == CHANCE_PLAYER_ID:
+            return [a for a, _ in self.chance_outcomes()]
+        firsts, table = self._legal_tables()
+        if self._first >= 0:
+            base = self._game.flat.f_fruit
+            return [base + f for f in table[self._first]]
+        return list(firsts)
+
+    def legal_actions_mask(self, player: int | None = None) -> list[int]:
+        """0/1 list of num_distinct_actions() entries (max_chance_outcomes() at a chance node)."""
+        cp = self.current_player()
+        n = self._game.max_chance_outcomes() if cp == CHANCE_PLAYER_ID else self._game.flat.size
+        mask = np.zeros(n, dtype=np.int8)
+        mask[self.legal_actions(player)] = 1
+        return mask.tolist()
+
+    def legal_action_mask_array(self, out: np.ndarray | None = None) -> np.ndarray:
+        """The player's legal actions as a numpy int8 array of num_distinct_actions() entries; `out`
+        (an int8 array of that size) is cleared and filled instead of a new array."""
+        n = self._game.flat.size
+        if out is None:
+            out = np.zeros(n, dtype=np.int8)
+        else:
+            if out.shape != (n,) or out.dtype != np.int8:
+                raise ValueError(f"out must be an int8 array of shape ({n},)")
+            out[:] = 0
+        if self.current_player() >= 0:
+            out[self.legal_actions()] = 1
+        return out
+
+    def apply_action(self, action: int) -> None:
+        """Applies a chance outcome or a player action (ValueError when it is not legal here)."""
+        action = int(action)
+        cp = self.current_player()
+        if cp == TERMINAL_PLAYER_ID:
+            raise ValueError("the game is over")
+        g = self._game
+        if cp == CHANCE_PLAYER_ID:
+            if self._reveal is not None:
+                ea, fruit, values = self._reveal
+                v = action - g.num_tile_types + 2
+                if action < g.num_tile_types or v not in values:
+                    raise ValueError(f"chance action {action} is no fruit value left ({sorted(set(values))})")
+                self._s.reveal_fruit(_core.FRUIT_TYPES[fruit], v)
+                self._reveal = None
+                self._apply_engine(ea, reveal=False)
+            else:
+                if not 0 <= action < g.num_tile_types:
+                    raise ValueError(f"chance action {action} is no tile type (0..{g.num_tile_types - 1})")
+                self._s.apply_draw(action)  # ValueError when no such tile is left
+                self._legal = None
+        else:
+            firsts, table = self._legal_tables()
+            flat = g.flat
+            if self._first >= 0:
+                f = action - flat.f_fruit
+                if f not in table[self._first]:
+                    raise ValueError(f"action {action} is not a legal fruit part here ({self.legal_actions()})")
+                first, self._first = self._first, -1
+                self._apply_engine(flat.join(first, f))
+            else:
+                fruits = table.get(action)
+                if fruits is None:
+                    raise ValueError(f"action {action} is not legal here (see legal_actions())")
+                if len(fruits) == 1:
+                    self._apply_engine(flat.join(action, max(fruits[0], 0)))
+                else:
+                    self._first = action
+        self._history.append(action)
+        self._players.append(cp)
+
+    def _apply_engine(self, engine_action: int, reveal: bool = True) -> None:
+        s = self._s
+        if reveal and self._game._fruit:
+            mv = s.action_to_move(engine_action)
+            if mv.harvest is not None:
+                fruit = _core.FRUIT_TYPES.index(mv.harvest)
+                values = s.fruit_values_left(mv.harvest)
+                if len(set(values)) > 1:
+                    self._reveal = (engine_action, fruit, values)
+                    return
+        s.apply(engine_action)
+        self._legal = None
+
+    def child(self, action: int) -> "SpielState":
+        """A copy with `action` applied."""
+        c = self.clone()
+        c.apply_action(action)
+        return c
+
+    def undo_action(self, player: int, action: int) -> None:
+        """Takes back the last action (which must be `action` by `player`); replays the history."""
+        if not self._history or self._history[-1] != action or self._players[-1] != player:
+            raise ValueError(f"the last action is not ({player}, {action})")
+        back = self._game.deserialize_state("\n".join(map(str, self._history[:-1])))
+        self.__dict__.update(back.__dict__)
+
+    # --- results ---
+    def returns(self) -> list[float]:
+        """Per player: 0 before the end; at the end the game's returns ('win': zero-sum +1 for the
+        winner, -1/(n-1) for the others, ties share; 'score': final scores)."""
+        n = self.num_players()
+        if not self.is_terminal():
+            return [0.0] * n
+        scores = self._s.scores()
+        if self._game._params["returns"] == "score":
+            return [float(x) for x in scores]
+        top = max(scores)
+        k = scores.count(top)
+        return [((1.0 / k if x == top else 0.0) - 1.0 / n) * n / (n - 1) for x in scores]
+
+    def rewards(self) -> list[float]:
+        """Rewards of the last transition: the returns at the end, zeros before (terminal rewards)."""
+        return self.returns()
+
+    def player_return(self, player: int) -> float:
+        """returns()[player]."""
+        return self.returns()[player]
+
+    def player_reward(self, player: int) -> float:
+        """rewards()[player]."""
+        return self.rewards()[player]
+
+    # --- history ---
+    def history(self) -> list[int]:
+        """Every action so far, chance outcomes included."""
+        return list(self._history)
+
+    def full_history(self) -> list[PlayerAction]:
+        """[(player, action)] so far (player CHANCE_PLAYER_ID for chance outcomes)."""
+        return [PlayerAction(p, a) for p, a in zip(self._players, self._history)]
+
+    def history_str(self) -> str:
+        """The history as ', '-joined numbers."""
+        return ", ".join(map(str, self._history))
+
+    def move_number(self) -> int:
+        """Player actions applied so far."""
+        return sum(1 for p in self._players if p >= 0)
+
+    def serialize(self) -> str:
+        """The action history, one action per line (SpielGame.deserialize_state reads it)."""
+        return "".join(f"{a}\n" for a in self._history)
+
+    def clone(self) -> "SpielState":
+        """An independent copy."""
+        c = SpielState.__new__(SpielState)
+        c._game = self._game
+        c._s = self._s.clone()
+        c._history = list(self._history)
+        c._players = list(self._players)
+        c._first = self._first
+        c._reveal = self._reveal
+        c._legal = self._legal
+        return c
+
+    __copy__ = clone
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def __reduce__(self):
+        return (_deserialize, (self._game, self.serialize()))
+
+    # --- observations ---
+    def _pending_entries(self) -> list[float]:
+        fs = self._game.flat
+        out = [0.0] * len(_PENDING_NAMES)
+        out[7] = 1.0 if self._reveal is not None else 0.0
+        if self._first < 0:
+            return out
+        W = 2 * self._game.engine.radius + 1
+        R = self._game.engine.radius
+        crown = self._first >= fs.f_crown
+        q = self._first - fs.f_crown if crown else self._first
+        K = _core.NUM_CROWN_OPTIONS if crown else _core.NUM_OPTIONS
+        option, rest = q % K, q // K
+        rotation, rest = rest % 4, rest // 4
+        cell, choice = rest % (W * W), rest // (W * W)
+        out[0:7] = [1.0, float(crown), float(cell % W - R), float(cell // W - R), float(rotation), float(option),
+                    float(choice)]
+        return out
+
+    def _observer(self, player):
+        if player is None:
+            cp = self.current_player()
+            player = cp if cp >= 0 else self._s.turn_player
+        if not 0 <= player < self.num_players():
+            raise ValueError(f"player {player} out of range 0..{self.num_players() - 1}")
+        return player
+
+    def observation_tensor(self, player: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
+        """float32 array of observation_tensor_shape(): the engine observation seen by `player` (default:
+        the player to move), then with the Fruit-Bearing Trees the pending entries (a first decision
+        waiting for its fruit part: its x, y, rotation, follower option, tile choice; a fruit reveal
+        pending). `out`: a float32 array of that shape to fill instead of a new one."""
+        p = self._observer(player)
+        n = self._game._obs_size
+        if out is None:
+            out = np.empty(n, dtype=np.float32)
+        elif out.shape != (n,) or out.dtype != np.float32:
+            raise ValueError(f"out must be a float32 array of shape ({n},)")
+        m = n - (len(_PENDING_NAMES) if self._game._fruit else 0)
+        self._s.observation(p, out=out[:m])
+        if self._game._fruit:
+            out[m:] = self._pending_entries()
+        return out
+
+    def information_state_tensor(self, player: int | None = None, out: np.ndarray | None = None) -> np.ndarray:
+        """float32 array of information_state_tensor_shape(): observation_tensor(player) and, with the
+        Fruit-Bearing Trees, the tokens of each value 2..5 left on each fruit type's stack (public: the
+        revealed values are known). Every chance outcome is public, so this summarises the player's
+        information. `out` as for observation_tensor."""
+        p = self._observer(player)
+        n = self._game._info_size
+        if out is None:
+            out = np.empty(n, dtype=np.float32)
+        elif out.shape != (n,) or out.dtype != np.float32:
+            raise ValueError(f"out must be a float32 array of shape ({n},)")
+        m = self._game._obs_size
+        self.observation_tensor(p, out=out[:m])
+        if self._game._fruit:
+            k = m
+            for f in _core.FRUIT_TYPES:
+                left = self._s.fruit_values_left(f)
+                for v in _FRUIT_VALUES:
+                    out[k] = left.count(v)
+                    k += 1
+        return out
+
+    def observation_string(self, player: int | None = None) -> str:
+        """A text of what `player` sees: the engine's summary, the board's tiles and followers, the
+        pending decision."""
+        self._observer(player)
+        s = self._s
+        lines = [str(s), "tiles: " + " ".join(f"{t}@{x},{y}r{r}" for x, y, t, r in s.tiles()),
+                 "followers: " + " ".join(f"p{p}@{x},{y}:{loc}" for p, x, y, loc, _ in s.followers()),
+                 "supply: " + " ".join(map(str, s.supply()))]
+        if self._first >= 0:
+            lines.append("choosing the fruit part of " + self.action_to_string(self.current_player(), self._first))
+        if self._reveal is not None:
+            lines.append(f"revealing a {_core.FRUIT_TYPES[self._reveal[1]]} token")
+        return "\n".join(lines)
+
+    def information_state_string(self, player: int | None = None) -> str:
+        """observation_string(player) and the action history (everything is public)."""
+        return self.observation_string(player) + "\nhistory: " + self.history_str()
+
+    def action_to_string(self, player: int, action: int | None = None) -> str:
+        """The action in words (a chance outcome for player CHANCE_PLAYER_ID). With one argument, the
+        action of the player to move."""
+        if action is None:
+            player, action = self.current_player(), player
+        g = self._game
+        if player == CHANCE_PLAYER_ID:
+            if 0 <= action < g.num_tile_types:
+                return f"draw {g.engine.tile_ids[action]}"
+            return f"fruit token worth {action - g.num_tile_types + 2}"
+        fs = g.flat
+        if fs.is_fruit_part(action):
+            f = action - fs.f_fruit
+            stack, act = divmod(f, _core.NUM_FRUIT_ACTIONS)
+            parts = [f"stack {_core.FRUIT_TYPES[stack - 1]}" if stack else "no stack"]
+            if 1 <= act <= len(_core.FRUIT_TYPES):
+                parts.append(f"harvest {_core.FRUIT_TYPES[act - 1]}")
+            elif act > len(_core.FRUIT_TYPES):
+                parts.append("sell " + "+".join(_core.SELL_SETS[act - 1 - len(_core.FRUIT_TYPES)]))
+            return "fruit: " + ", ".join(parts)
+        try:
+            if self.current_player() >= 0 and self._first < 0:
+                firsts, table = self._legal_tables()
+                fruits = table.get(action, [0])
+                return self._s.describe(self._s.action_to_move(fs.join(action, max(fruits[0], 0))))
+        except ValueError:
+            pass
+        return f"action {action}"
+
+    def __str__(self):
+        return self.observation_string(self._observer(None)) if not self.is_terminal() else str(self._s)
+
+    def __repr__(self):
+        return f"<carcassonne.spiel.SpielState {self._game} history of {len(self._history)}>"
+
+
+def _deserialize(game: SpielGame, text: str) -> SpielState:
+    return game.deserialize_state(text)
+
+
+def registered_game_names() -> list[str]:
+    """The names load_game() knows (OpenSpiel's registered_names())."""
+    return [GAME_NAME]
+
+
+def register() -> bool:
+    """Registers the game with OpenSpiel (``pyspiel.load_game("python_carcassonne")`` then works and
+    OpenSpiel's algorithms run on it). Returns False when pyspiel is not importable."""
+    try:
+        import pyspiel  # type: ignore
+    except ImportError:
+        return False
+    from . import _pyspiel_glue
+
+    _pyspiel_glue.register(pyspiel)
+    return True
