@@ -4,8 +4,8 @@ string ("mcts:iterations=200"), a ``carcassonne.Player`` object, or a Python cal
 
 When every seat is a spec string, play_games runs the engine's C++ batch (threads, GIL released),
 unchanged. With a Python player the games are played in Python, one after the other, with the same
-seeds: game i uses draw seed ``derive_seed(seed, i)`` and a spec seat p gets a player seeded with
-``derive_seed(game seed, p + 1)``, as in the C++ batch, so a game of spec players only gives the same
+seeds: game i uses draw seed ``game_seed(seed, i)`` and a spec seat p gets a player seeded with
+``game_seed(game seed, p + 1)``, as in the C++ batch, so a game of spec players only gives the same
 result either way (all-``random`` games excepted: the C++ batch uses simulate's faster generator).
 """
 from __future__ import annotations
@@ -64,9 +64,9 @@ def _check(players, n):
 
 
 def _play_one(game, seats: Sequence[PlayerLike], names, seed: int, index: int, records: bool):
-    gs = _core.derive_seed(seed, index)
+    gs = _core.game_seed(seed, index)
     s = game.new_initial_state(seed=gs)
-    choosers = [_make_seat(p, _core.derive_seed(gs, i + 1)) for i, p in enumerate(seats)]
+    choosers = [_make_seat(p, _core.game_seed(gs, i + 1)) for i, p in enumerate(seats)]
     moves = 0
     while not s.is_terminal():
         if s.is_chance_node():
@@ -84,7 +84,7 @@ def play_games(players: Sequence[PlayerLike] = ("random", "random"), games: int 
                tileset: str = "base", expansions: Sequence[str] = (), rules=None, records: bool = True):
     """Plays `games` games, one player per seat (spec string, Player object or callable), and returns
     a list of GameResult in game order. All specs: the C++ batch on `threads` threads (0 = all cores).
-    Game i uses draw seed derive_seed(seed, i) as `carcassonne simulate` does (both default to seed 1)."""
+    Game i uses draw seed game_seed(seed, i) as `carcassonne simulate` does (both default to seed 1)."""
     players = list(players)
     if all(_is_spec(p) for p in players):
         return _core.play_games(players=players, games=games, seed=seed, threads=threads, tileset=tileset,
@@ -105,7 +105,7 @@ def play_games(players: Sequence[PlayerLike] = ("random", "random"), games: int 
 def tournament(players: Sequence[PlayerLike], games: int = 10, seed: int = 1, tileset: str = "base",
                expansions: Sequence[str] = (), records: bool = False) -> dict:
     """Players against each other with seats rotating as in `carcassonne tournament` (game i: seat j is
-    player (i + j) % k; draw seed derive_seed(seed, i), seat seeds derive_seed(game seed, j + 1)).
+    player (i + j) % k; draw seed game_seed(seed, i), seat seeds game_seed(game seed, j + 1)).
     Returns {'players': names, 'wins': shared wins per player (a tie for first shares the win),
     'win_rate', 'mean_score', 'games', 'results': per game the scores by player}."""
     players = list(players)

@@ -198,8 +198,8 @@ void bind_batch(pyb::module_& m) {
       "(0 = all cores). Returns a list of GameResult in game order. Ctrl-C stops it (KeyboardInterrupt).");
 
   m.def(
-      "derive_seed", [](uint64_t seed, uint64_t i) { return mix(seed, i); }, pyb::arg("seed"), pyb::arg("i"),
-      "The seed play_games derives for game i from `seed` (and for player p of a game from its seed and p + 1).");
+      "game_seed", [](uint64_t seed, uint64_t i) { return mix(seed, i); }, pyb::arg("seed"), pyb::arg("i"),
+      "The seed play_games and `carcassonne simulate` derive for game i from `seed` (and for player p of a game from its seed and p + 1). Tournaments (`carcassonne tournament`, carcassonne.distributed) use derive_seed.");
   m.def(
       "has_ai",
       [] {

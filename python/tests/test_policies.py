@@ -19,7 +19,7 @@ def test_play_games_with_callables_equals_replay():
     res = carc.play_games(players=[first_move, first_action], games=3, seed=2)
     assert [r.index for r in res] == [0, 1, 2]
     for r in res:
-        assert r.seed == carc.derive_seed(2, r.index)
+        assert r.seed == carc.game_seed(2, r.index)
         assert carc.replay(r.record).scores() == r.scores
         assert r.record.players == ["first_move", "first_action"]
     again = carc.play_games(players=[first_move, first_action], games=3, seed=2, records=False)
@@ -32,8 +32,8 @@ def test_play_games_with_callables_equals_replay():
 @needs_ai
 def test_python_path_plays_spec_seats_like_the_batch():
     # A spec seat in a Python game gets the same seeds as in the C++ batch.
-    gs = carc.derive_seed(9, 0)
-    second = carc.Player("greedy", seed=carc.derive_seed(gs, 2))  # the seed the batch gives seat 1
+    gs = carc.game_seed(9, 0)
+    second = carc.Player("greedy", seed=carc.game_seed(gs, 2))  # the seed the batch gives seat 1
     py = carc.play_games(players=["greedy", second], games=1, seed=9)
     cc = carc.play_games(players=["greedy", "greedy"], games=1, seed=9)
     assert py[0].seed == cc[0].seed and py[0].scores == cc[0].scores
