@@ -27,17 +27,6 @@ MoveResult bad(MoveStatus st, std::string why) {
   return r;
 }
 
-// The follower of `player` at a named place, or -1.
-int follower_at(const State& s, const ReturnSpec& at, int player) {
-  const int pt = s.tile_at(at.x, at.y);
-  if (pt < 0) return -1;
-  const PlacedTile& P = s.placed(pt);
-  const int seg = s.game().type(P.type).segment_at(at.at, P.rot);
-  if (seg < 0) return -1;
-  for (int i = 0; i < s.num_followers(); ++i)
-    if (s.followers()[i].slot == P.slot_base + seg && s.followers()[i].player == player) return i;
-  return -1;
-}
 
 MoveResult checked(const State& s, const Move& m) {
   MoveResult r;
@@ -50,6 +39,17 @@ MoveResult checked(const State& s, const Move& m) {
 }
 
 }  // namespace
+
+int follower_at(const State& s, const ReturnSpec& at, int player) {
+  const int pt = s.tile_at(at.x, at.y);
+  if (pt < 0) return -1;
+  const PlacedTile& P = s.placed(pt);
+  const int seg = s.game().type(P.type).segment_at(at.at, P.rot);
+  if (seg < 0) return -1;
+  for (int i = 0; i < s.num_followers(); ++i)
+    if (s.followers()[i].slot == P.slot_base + seg && s.followers()[i].player == player) return i;
+  return -1;
+}
 
 MoveResult parse_move(const State& s, const NamedMove& n, const NotationOptions& opt) {
   const Game& g = s.game();

@@ -55,6 +55,9 @@ MoveResult parse_move(const State& s, const NamedMove& n, const NotationOptions&
 // The named form of a legal move at state `s` (parse_move(s, name_move(s, m)) gives m back).
 NamedMove name_move(const State& s, const Move& m);
 
+// Index into s.followers() of `player`'s follower at a named place, or -1.
+int follower_at(const State& s, const ReturnSpec& at, int player);
+
 // Name tables shared by every layer.
 // Fruit kinds: index of a name in kFruitNames, or -1.
 int fruit_index(const std::string& name);

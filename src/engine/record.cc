@@ -103,17 +103,6 @@ int rotation_of(int deg, const std::string& where, int turn) {
   return deg / 90;
 }
 
-// Index into s.followers() of `player`'s follower at a record place, or -1.
-int find_follower(const State& s, const ReturnSpec& at, int player) {
-  const int pt = s.tile_at(at.x, at.y);
-  if (pt < 0) return -1;
-  const PlacedTile& P = s.placed(pt);
-  const int seg = s.game().type(P.type).segment_at(at.at, P.rot);
-  if (seg < 0) return -1;
-  for (int i = 0; i < s.num_followers(); ++i)
-    if (s.followers()[i].slot == P.slot_base + seg && s.followers()[i].player == player) return i;
-  return -1;
-}
 
 }  // namespace
 
@@ -742,7 +731,7 @@ State state_from_json(std::string_view text) {
                       get_str(pj, "at", "state.pending_plague")};
         Move pm;
         pm.kind = MoveKind::Plague;
-        pm.ret = int8_t(find_follower(s, at, s.plague_player()));
+        pm.ret = int8_t(follower_at(s, at, s.plague_player()));
         pm.x = int16_t(at.x);
         pm.y = int16_t(at.y);
         if (pm.ret < 0) throw RecordError("state: bad pending plague entry");
