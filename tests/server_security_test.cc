@@ -476,3 +476,52 @@ TEST_F(SecurityTest, TokensAreStoredOnlyAsHashes) {
   EXPECT_EQ(post("/api/games/" + id + "/move", first_move(id, "legacyannlegacyannlegacyann00000")).status, 200);
   EXPECT_EQ(post("/api/games/" + id + "/join", json{{"token", ann}}).status, 403) << "the replaced token is gone";
 }
+
+// The half-finished turn saved between requests (the meta's "pending": the tiles drawn, the
+// Choose, the Plague take-backs so far) is restored exactly or the game is refused with a clear
+// error (500, naming what does not fit); it is never dropped in silence, and the stored game is
+// left as it was, so that a fixed entry loads again.
+TEST_F(SecurityTest, BadSavedTurnInProgressIsAClearErrorAndKeepsTheGame) {
+  json g = create(hotseat());
+  const std::string id = g["id"];
+  ASSERT_EQ(post("/api/games/" + id + "/move", first_move(id, token(g, 0))).status, 200);
+  const json before = fingerprint(id);
+  server_->stop();
+  const std::string stored = sql_text("SELECT meta FROM games WHERE id = '" + id + "'");
+  json m = json::parse(stored);
+  ASSERT_TRUE(m["pending"].contains("draws")) << m.dump();  // the tile drawn for turn 2
+  auto write_meta = [&](const json& meta) {
+    std::string quoted = meta.dump();
+    for (size_t p = 0; (p = quoted.find('\'', p)) != std::string::npos; p += 2) quoted.insert(p, "'");
+    sql_text("UPDATE games SET meta = '" + quoted + "' WHERE id = '" + id + "'");
+  };
+  const std::vector<std::pair<json, std::string>> bad = {
+      {json{{"draws", {"NOPE"}}}, "saved draw 1 ('NOPE'): no such tile"},
+      {json{{"draws", "D"}}, "'pending.draws' is not a list"},
+      {json{{"draws", m["pending"]["draws"]}, {"choice", 3}}, "saved choice of drawn tile 3"},
+      {json{{"draws", m["pending"]["draws"]}, {"plague", {{{"x", 0}, {"y", 0}, {"at", "N"}}}}},
+       "saved Plague take-back 1 ((0,0) N): no Plague decision is pending"},
+      {json("not an object"), "'pending' is not an object"},
+  };
+  for (const auto& [pending, words] : bad) {
+    json broken = m;
+    broken["pending"] = pending;
+    write_meta(broken);
+    start();
+    Resp r = get("/api/games/" + id);
+    EXPECT_EQ(r.status, 500) << pending.dump() << " -> " << r.text;
+    const std::string err = r.body.value("error", "");
+    EXPECT_NE(err.find("saved turn in progress"), std::string::npos) << err;
+    EXPECT_NE(err.find(words), std::string::npos) << pending.dump() << " -> " << err;
+    EXPECT_EQ(post("/api/games/" + id + "/move", json{{"token", token(g, 1)}, {"x", 1}, {"y", 0}}).status, 500)
+        << "no move on a half-loaded game";
+    server_->stop();
+    EXPECT_EQ(json::parse(sql_text("SELECT meta FROM games WHERE id = '" + id + "'"))["pending"], pending)
+        << "the stored game is left as it was";
+  }
+  write_meta(m);  // fixed: the game loads as it was and plays on
+  start();
+  EXPECT_EQ(fingerprint(id)["board"], before["board"]);
+  EXPECT_EQ(fingerprint(id)["tile"], before["tile"]);
+  EXPECT_EQ(post("/api/games/" + id + "/move", first_move(id, token(g, 1))).status, 200);
+}

@@ -109,9 +109,9 @@ class ServerTest : public ::testing::Test {
     const json& pl = legal["placements"][k % legal["placements"].size()];
     json mv = {{"token", tokens[p]}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]}, {"turn", legal["turn"]}};
     if (follower && !pl["meeples"].empty())
-      mv["meeple"] = pl["meeples"][0]["at"];
+      mv["follower"] = pl["meeples"][0]["at"];
     else if (!pl["plain"].get<bool>())
-      mv["meeple"] = pl["meeples"][0]["at"];
+      mv["follower"] = pl["meeples"][0]["at"];
     return post("/api/games/" + id + "/move", mv);
   }
 
@@ -247,6 +247,66 @@ TEST_F(ServerTest, RestartInTheMiddleLosesNothing) {
   json v2 = wait_for_human(id2);
   EXPECT_EQ(v2["turn"], 2);
   EXPECT_EQ(v2["current_player"], 0);
+}
+
+// Moves are decoded by the engine's notation (parse_move): the request's fields under their
+// names (docs/vocabulary.md) or, for one release, their deprecated old names; a malformed
+// request is a 400, an illegal move a 422, each saying why.
+TEST_F(ServerTest, MoveNamesAndDeprecatedAliases) {
+  json g = create(hotseat(), 11);
+  const std::string id = g["id"];
+  json tokens = tokens_of(g);
+  for (int turn = 0; turn < 2; ++turn) {
+    json legal = get("/api/games/" + id + "/legal").body;
+    const int p = get("/api/games/" + id).body["current_player"];
+    json pl;
+    for (const auto& c : legal["placements"])
+      if (!c["meeples"].empty()) pl = c;
+    ASSERT_FALSE(pl.is_null()) << "no placement with a follower";
+    const std::string at = pl["meeples"][0]["at"];
+    json mv = {{"token", tokens[p]}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]}, {"turn", legal["turn"]}};
+    auto expect_error = [&](json body, int status, const std::string& words) {
+      Resp r = post("/api/games/" + id + "/move", body);
+      EXPECT_EQ(r.status, status) << body.dump() << " -> " << r.text;
+      EXPECT_NE(r.body.value("error", "").find(words), std::string::npos) << body.dump() << " -> " << r.text;
+    };
+    json bad = mv;
+    bad["follower"] = at;
+    bad["meeple"] = at;
+    expect_error(bad, 400, "give 'follower' or its deprecated old name 'meeple', not both");
+    bad = mv;
+    bad["follower"] = 3;
+    expect_error(bad, 400, "'follower' must be a string");
+    bad = mv;
+    bad["follower"] = std::string(65, 'N');
+    expect_error(bad, 400, "'follower' has at most 64 bytes");
+    bad = mv;
+    bad["follower"] = "crown:taxes:0";
+    expect_error(bad, 422, "illegal move: crown spaces are on the Wheel of Fortune");
+    bad = mv;
+    bad["take_back"] = "N";
+    expect_error(bad, 400, "'take_back' must be an object");
+    bad = mv;
+    bad["return"] = {{"x", 0}, {"y", 0}};
+    expect_error(bad, 400, "'take_back.at' is required");
+    bad = mv;
+    bad["take_back"] = {{"x", 0}, {"y", 0}, {"at", "N"}};
+    expect_error(bad, 422, "illegal move: ");
+    bad = mv;
+    bad["rotation"] = 90 * 4;
+    expect_error(bad, 400, "'rotation' must be from 0 to 270");
+    bad = mv;
+    bad["kind"] = "pass";
+    expect_error(bad, 400, "'kind' must be place, choose or plague");
+    // Turn 1 names the follower's place by its name, turn 2 by its deprecated alias.
+    mv[turn == 0 ? "follower" : "meeple"] = at;
+    Resp r = post("/api/games/" + id + "/move", mv);
+    ASSERT_EQ(r.status, 200) << r.text;
+    bool placed = false;
+    for (const auto& f : r.body["followers"])
+      placed |= f["x"] == pl["x"] && f["y"] == pl["y"] && f["at"] == at && f["player"] == p;
+    EXPECT_TRUE(placed) << r.body["followers"].dump();
+  }
 }
 
 TEST_F(ServerTest, BadInputChangesNothing) {
@@ -450,9 +510,18 @@ TEST_F(ServerTest, FestivalTakeBackThroughTheApi) {
       if (pl["returns"].empty()) continue;
       const json& r = pl["returns"][0];
       const int before = v["supply"][p];
-      Resp res = post("/api/games/" + id + "/move",
-                      json{{"token", tokens[p]}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]},
-                           {"return", {{"x", r["x"]}, {"y", r["y"]}, {"at", r["at"]}}}});
+      json mv = {{"token", tokens[p]}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]},
+                 {"take_back", {{"x", r["x"]}, {"y", r["y"]}, {"at", r["at"]}}}};
+      json both = mv;  // the name and its deprecated alias together: which one is meant?
+      both["return"] = mv["take_back"];
+      Resp refused = post("/api/games/" + id + "/move", both);
+      EXPECT_EQ(refused.status, 400) << refused.text;
+      EXPECT_NE(refused.text.find("'take_back' or its deprecated old name 'return'"), std::string::npos) << refused.text;
+      if (turn % 2) {  // the deprecated alias still works
+        mv["return"] = mv["take_back"];
+        mv.erase("take_back");
+      }
+      Resp res = post("/api/games/" + id + "/move", mv);
       ASSERT_EQ(res.status, 200) << res.text;
       EXPECT_GE(res.body["supply"][p].get<int>(), before + 1);  // the follower came back (and maybe more by scoring)
       took_back = true;
@@ -604,17 +673,20 @@ TEST_F(ServerTest, FruitHarvestAndSaleThroughTheApi) {
       expect_error(bad, 400, "'fruit' must be");
       bad["fruit"] = {{"harvest", {{"x", 40}, {"y", 40}}}};
       expect_error(bad, 422, "no tree at (40,40)");
+      // Malformed (400): names no fruit type, or no sale at all; illegal (422): not possible now.
       bad["fruit"] = {{"sell", {"banana"}}};
-      expect_error(bad, 422, "unknown fruit type");
+      expect_error(bad, 400, "unknown fruit type 'banana'");
       bad["fruit"] = {{"sell", {"apple", "apple"}}};
-      expect_error(bad, 422, "different fruit types");
+      expect_error(bad, 400, "each fruit type once");
       bad["fruit"] = {{"sell", json::array()}};
+      expect_error(bad, 400, "'sell' names 1 to 6 fruit types");
+      bad["fruit"] = {{"sell", {"apple", "apricot", "cherry", "elder", "plum"}}};
       expect_error(bad, 422, "1 to 4 fruit types");
       bad["fruit"] = {{"sell", {"quince"}}};
       expect_error(bad, 422, "holds no quince");
       bad = mv;
       bad["fruit_type"] = "banana";
-      expect_error(bad, 422, "illegal move");
+      expect_error(bad, 400, "malformed move: unknown fruit type 'banana'");
       if (pick["plain"].get<bool>()) {
         bad = mv;
         bad.erase("meeple");

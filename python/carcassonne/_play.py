@@ -7,6 +7,8 @@ unchanged. With a Python player the games are played in Python, one after the ot
 seeds: game i uses draw seed ``game_seed(seed, i)`` and a spec seat p gets a player seeded with
 ``game_seed(game seed, p + 1)``, as in the C++ batch, so a game of spec players only gives the same
 result either way (all-``random`` games excepted: the C++ batch uses simulate's faster generator).
+tournament() seeds as ``carcassonne tournament`` does (``derive_seed``, the one derivation of the CLI's
+tournaments and the cluster's), so its scores equal the CLI's for the same seed.
 """
 from __future__ import annotations
 
@@ -63,10 +65,13 @@ def _check(players, n):
             raise TypeError(f"a player is a spec string, a carcassonne.Player or a callable, not {type(p).__name__}")
 
 
-def _play_one(game, seats: Sequence[PlayerLike], names, seed: int, index: int, records: bool):
-    gs = _core.game_seed(seed, index)
+def _play_one(game, seats: Sequence[PlayerLike], names, seed: int, index: int, records: bool, derive=None):
+    """One game: draw seed derive(seed, index), seat i's player seeded derive(that, i + 1); `derive` is
+    game_seed (play_games, simulate) or derive_seed (tournaments, as the CLI and the cluster)."""
+    derive = derive or _core.game_seed
+    gs = derive(seed, index)
     s = game.new_initial_state(seed=gs)
-    choosers = [_make_seat(p, _core.game_seed(gs, i + 1)) for i, p in enumerate(seats)]
+    choosers = [_make_seat(p, derive(gs, i + 1)) for i, p in enumerate(seats)]
     moves = 0
     while not s.is_terminal():
         if s.is_chance_node():
@@ -104,12 +109,17 @@ def play_games(players: Sequence[PlayerLike] = ("random", "random"), games: int 
 
 def tournament(players: Sequence[PlayerLike], games: int = 10, seed: int = 1, tileset: str = "base",
                expansions: Sequence[str] = (), records: bool = False) -> dict:
-    """Players against each other with seats rotating as in `carcassonne tournament` (game i: seat j is
-    player (i + j) % k; draw seed game_seed(seed, i), seat seeds game_seed(game seed, j + 1)).
+    """Players against each other, seeded and seated as `carcassonne tournament` (and the cluster's
+    tournaments) do: game i draws with derive_seed(seed, i), its seat j is player (i + j) % k
+    (tournament_player) seeded with derive_seed(game seed, j + 1). With spec strings only, the scores
+    are those of `carcassonne tournament --players ... --seed S --json` game for game.
     Returns {'players': names, 'wins': shared wins per player (a tie for first shares the win),
     'win_rate', 'mean_score', 'games', 'results': per game the scores by player}."""
     players = list(players)
     k = len(players)
+    if not hasattr(_core, "derive_seed"):
+        raise RuntimeError("tournament() needs the AI library (this module was built without it): "
+                           "its seeds are ai::derive_seed's, as `carcassonne tournament`'s")
     game = _core.Game(players=k, tileset=tileset, expansions=list(expansions))
     _check(players, k)
     names = [_seat_name(p) for p in players]
@@ -117,8 +127,9 @@ def tournament(players: Sequence[PlayerLike], games: int = 10, seed: int = 1, ti
     total = [0.0] * k
     results = []
     for i in range(games):
-        order = [(i + j) % k for j in range(k)]
-        r = _play_one(game, [players[p] for p in order], [names[p] for p in order], seed, i, records)
+        order = [_core.tournament_player(i, j, k) for j in range(k)]
+        r = _play_one(game, [players[p] for p in order], [names[p] for p in order], seed, i, records,
+                      derive=_core.derive_seed)
         by_player = [0] * k
         for j, p in enumerate(order):
             by_player[p] = r.scores[j]

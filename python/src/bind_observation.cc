@@ -113,8 +113,9 @@ std::vector<std::string> vector_names(const Game& g, const ObsLayout& L) {
   if (L.wheel) {
     for (auto e : kWheelEventNames) n.push_back(std::string("pig_") + e);
     for (int pc = 0; pc < kNumCrowns; ++pc) {
-      std::string c = "crown_" + crown_label(pc);
-      c[c.find(':')] = '_';
+      std::string c = crown_label(pc);  // "crown:taxes:0" -> "crown_taxes_0"
+      for (char& ch : c)
+        if (ch == ':') ch = '_';
       n.push_back(c + "_free");
       for (int o = 0; o < players; ++o) n.push_back(c + seat(o));
     }

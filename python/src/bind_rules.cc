@@ -177,17 +177,18 @@ void bind_rules(pyb::module_& m) {
             if (g.game->start_type() < 0) throw std::invalid_argument("this tile set starts with a board, not a tile");
             const int t = g.game->type_index(*start_tile);
             if (t < 0) throw std::invalid_argument("unknown tile '" + *start_tile + "'");
-            if (start_rotation < 0 || start_rotation > 3)
-              throw std::invalid_argument("start_rotation is 0..3 quarter turns");
+            if (start_rotation != 0 && start_rotation != 90 && start_rotation != 180 && start_rotation != 270)
+              throw std::invalid_argument("start_rotation is in degrees clockwise: 0, 90, 180 or 270 (got " +
+                                          std::to_string(start_rotation) + ")");
             if (g.game->initial_counts()[size_t(t)] == 0 && t != g.game->start_type())
               throw std::invalid_argument("no tile " + *start_tile + " is left for the start");
-            return PyState(State(g.game, seed, t, start_rotation), auto_chance, g.radius);
+            return PyState(State(g.game, seed, t, start_rotation / 90), auto_chance, g.radius);
           },
           pyb::arg("seed") = 0, pyb::arg("auto_chance") = false, pyb::arg("start_tile") = pyb::none(),
           pyb::arg("start_rotation") = 0,
           "A new game (start tile placed) at the first chance node, or with auto_chance=True at the first "
           "decision (draws made with the state's generator seeded by `seed`). `start_tile`/`start_rotation` "
-          "replace the usual start tile (scripted scenarios).")
+          "(degrees clockwise) replace the usual start tile (scripted scenarios).")
       .def("__repr__", [](const PyGame& g) { return "<carcassonne.Game " + g.rules.to_string() + ">"; })
       .def(pyb::pickle(
           [](const PyGame& g) {

@@ -11,12 +11,12 @@
 namespace carc::py {
 
 std::string crown_label(int pc) {
-  return std::string(kWheelEventNames[size_t(pc / kMaxCrownsPerSegment)]) + ":" +
+  return std::string("crown:") + kWheelEventNames[size_t(pc / kMaxCrownsPerSegment)] + ":" +
          std::to_string(pc % kMaxCrownsPerSegment);
 }
 
 int crown_from_label(const std::string& name) {
-  const std::string n = name.rfind("crown:", 0) == 0 ? name.substr(6) : name;
+  const std::string n = name.rfind("crown:", 0) == 0 ? name : "crown:" + name;  // "taxes:0": the old form
   for (int pc = 0; pc < kNumCrowns; ++pc)
     if (n == crown_label(pc)) return pc;
   return -1;
@@ -36,63 +36,60 @@ int crown_to_engine(const Game& g, int pc) {
   return g.crown_exists(c) ? c : -1;
 }
 
-namespace {
-
-// The engine crown space of a move's Python crown index (ValueError when it does not exist).
-int8_t engine_crown(const State& s, int pc) {
-  if (!s.has_wheel()) throw std::invalid_argument("this game has no Wheel of Fortune (no crown spaces)");
-  const int c = crown_to_engine(s.game(), pc);
-  if (c < 0) throw std::invalid_argument("the wheel has no crown space " + crown_label(pc));
-  return int8_t(kCrownBase + c);
+// The named move (notation.h) a Python move stands for: the same converter as records and the
+// server use. A follower / take-back given by a Python crown index is named by the engine's
+// crown space name ("crown:taxes:0"), a Festival take-back given by an index into followers()
+// by its place, a harvest given by fruit type by its tree's cell.
+NamedMove named_of(const State& s, const PyMove& pm) {
+  NamedMove n;
+  n.kind = pm.m.kind;
+  if (pm.m.kind == MoveKind::Plague) {
+    n.take_back = ReturnSpec{pm.m.x, pm.m.y, pm.loc >= 0 ? kLocations[pm.loc] : ""};
+    return n;
+  }
+  n.choice = pm.m.choice;
+  if (pm.m.kind == MoveKind::Choose) return n;
+  n.x = pm.m.x;
+  n.y = pm.m.y;
+  n.rotation = 90 * (pm.m.rot & 3);
+  auto crown_name = [&](int pc) {
+    if (!s.has_wheel()) throw std::invalid_argument("this game has no Wheel of Fortune (no crown spaces)");
+    const int c = crown_to_engine(s.game(), pc);
+    if (c < 0) throw std::invalid_argument("the wheel has no crown space " + crown_label(pc));
+    return s.game().crown_name(c);
+  };
+  if (pm.crown >= 0) n.follower = crown_name(pm.crown);
+  else if (pm.loc >= 0) n.follower = kLocations[pm.loc];
+  if (pm.tb_crown >= 0) {
+    n.take_back = ReturnSpec{0, 0, crown_name(pm.tb_crown)};
+  } else if (pm.m.ret >= 0 && pm.m.ret < kCrownBase) {
+    if (pm.m.ret >= s.num_followers())
+      throw std::invalid_argument("take_back: there is no follower number " + std::to_string(int(pm.m.ret)) +
+                                  " (State.followers() has " + std::to_string(s.num_followers()) + ")");
+    n.take_back = follower_place(s, pm.m.ret);
+  }
+  if (pm.m.fruit_type >= 0) n.fruit_type = kFruitNames[pm.m.fruit_type];
+  if (pm.m.action == FruitAction::Harvest) {
+    const int f = pm.m.target;
+    if (const int pt = f < kFruitTypes ? s.fruit_tree(f) : -1; pt >= 0)
+      n.harvest = std::make_pair(int(s.placed(pt).x), int(s.placed(pt).y));
+    else if (f == pm.m.fruit_type)  // the tree of the placed tile itself
+      n.harvest = std::make_pair(n.x, n.y);
+    else
+      throw std::invalid_argument(std::string("harvest: no ") + kFruitNames[f] + " tree on the board");
+  } else if (pm.m.action == FruitAction::Sell) {
+    for (int f = 0; f < kFruitTypes; ++f)
+      if (pm.m.target >> f & 1) n.sell.push_back(kFruitNames[f]);
+  }
+  return n;
 }
 
-}  // namespace
+MoveResult to_engine_checked(const State& s, const PyMove& pm) { return parse_move(s, named_of(s, pm)); }
 
 Move to_engine(const State& s, const PyMove& pm) {
-  Move m = pm.m;
-  m.meeple = -1;
-  if (m.kind == MoveKind::Choose) {
-    Move c;
-    c.kind = MoveKind::Choose;
-    c.choice = m.choice;
-    return c;
-  }
-  if (m.kind == MoveKind::Plague) {
-    // The follower is named by its place; find it among the deciding player's followers.
-    m.ret = -1;
-    m.rot = 0;
-    if (s.phase() != Phase::Plague) return m;  // check_move tells: no Plague decision is pending
-    for (int i = 0; i < s.num_followers(); ++i) {
-      const Follower& f = s.followers()[i];
-      const PlacedTile& P = s.placed(s.slot_tile(f.slot));
-      if (P.x == m.x && P.y == m.y &&
-          location_code(s.game().type(P.type), s.slot_segment(f.slot), P.rot) == pm.loc &&
-          f.player == s.plague_player()) {
-        m.ret = int8_t(i);
-        break;
-      }
-    }
-    if (m.ret < 0)
-      throw std::invalid_argument("no follower of the deciding player stands at (" + std::to_string(m.x) + "," +
-                                  std::to_string(m.y) + ") " + (pm.loc >= 0 ? kLocations[pm.loc] : "?"));
-    return m;
-  }
-  if (pm.crown >= 0) m.meeple = engine_crown(s, pm.crown);
-  if (pm.tb_crown >= 0) m.ret = engine_crown(s, pm.tb_crown);
-  if (s.phase() != Phase::Place) return m;
-  // Rotations that look the same are one move: use the lowest (the engine's legal moves do).
-  const int t = move_tile(s, m);
-  if (t < 0) throw std::invalid_argument("no drawn tile number " + std::to_string(int(m.choice)));
-  const TileType& tt = s.game().type(t);
-  m.rot = tt.canonical_rot[m.rot & 3];
-  if (pm.loc >= 0) {
-    const int seg = tt.segment_at(kLocations[pm.loc], m.rot);
-    if (seg < 0)
-      throw std::invalid_argument("tile " + tt.id + " rotated " + std::to_string(90 * m.rot) + " has no location '" +
-                                  kLocations[pm.loc] + "'");
-    m.meeple = int8_t(seg);
-  }
-  return m;
+  const MoveResult r = to_engine_checked(s, pm);
+  if (!r.ok()) throw std::invalid_argument(r.error);
+  return r.move;
 }
 
 PyMove from_engine(const State& s, const Move& m) {
@@ -152,12 +149,12 @@ std::string move_repr(const PyMove& pm) {
   }
   if (pm.m.kind == MoveKind::Plague) {
     r += "kind='plague', x=" + std::to_string(pm.m.x) + ", y=" + std::to_string(pm.m.y);
-    if (pm.loc >= 0) r += ", location='" + loc_name(pm.loc) + "'";
+    if (pm.loc >= 0) r += ", follower='" + loc_name(pm.loc) + "'";
     if (pm.m.ret >= 0) r += ", take_back=" + std::to_string(int(pm.m.ret));
     return r + ")";
   }
-  r += "x=" + std::to_string(pm.m.x) + ", y=" + std::to_string(pm.m.y) + ", rotation=" + std::to_string(int(pm.m.rot));
-  if (pm.loc >= 0) r += ", location='" + loc_name(pm.loc) + "'";
+  r += "x=" + std::to_string(pm.m.x) + ", y=" + std::to_string(pm.m.y) + ", rotation=" + std::to_string(90 * int(pm.m.rot));
+  if (pm.loc >= 0) r += ", follower='" + loc_name(pm.loc) + "'";
   if (pm.crown >= 0) r += ", crown='" + crown_label(pm.crown) + "'";
   if (take_back_index(pm) >= 0) r += ", take_back=" + std::to_string(take_back_index(pm));
   if (pm.tb_crown >= 0) r += ", take_back_crown='" + crown_label(pm.tb_crown) + "'";
@@ -220,10 +217,7 @@ namespace {
 
 void apply_checked(PyState& ps, const PyMove& pm) {
   require_decision(ps.s);
-  const Move m = to_engine(ps.s, pm);
-  if (auto err = ps.s.check_move(m); !err.empty()) throw std::invalid_argument(err);
-  // check_move accepts an equal-looking rotation; the engine's legal list uses canonical ones.
-  ps.s.apply(m);
+  ps.s.apply(to_engine(ps.s, pm));  // checked by notation's parse_move (ValueError with the reason)
   ps.settle();
 }
 
@@ -240,31 +234,51 @@ std::vector<PyMove> legal_py_moves(const State& s) {
 
 StateClass bind_state(pyb::module_& m) {
   pyb::class_<PyMove>(m, "Move",
-                      "A decision. kind 'place': place the current tile at (x, y) turned `rotation` quarter turns "
-                      "clockwise, optionally with a follower on `location` or (Festival) taking back follower "
+                      "A decision. kind 'place': place the current tile at (x, y) turned `rotation` degrees "
+                      "clockwise (0, 90, 180, 270), optionally with a follower on `follower` (a location such as "
+                      "'N', 'Sw', 'C', or a crown space 'crown:taxes:0'; `location` is its deprecated old name) or "
+                      "(Festival) taking back follower "
                       "`take_back`; Fruit-Bearing Trees: `fruit_type` (stack put on a tree tile), `harvest` (fruit "
                       "type of the tree harvested) or `sell` (fruit types sold); Wheel of Fortune: a follower on "
                       "crown space `crown` instead of the tile, or (Festival) taken back from `take_back_crown`. "
-                      "kind 'plague': take back the follower at (x, y) on `location` (Plague). kind 'choose': play "
+                      "kind 'plague': take back the follower at (x, y) on `follower` (Plague). kind 'choose': play "
                       "drawn wheel tile number `choice` (Fortune Teller).")
-      .def(pyb::init([](int x, int y, int rotation, std::optional<std::string> location, int take_back, int choice,
+      .def(pyb::init([](int x, int y, int rotation, std::optional<std::string> follower, int take_back, int choice,
                         std::optional<std::string> fruit_type, std::optional<std::string> harvest,
                         const std::vector<std::string>& sell, pyb::object crown, pyb::object take_back_crown,
-                        const std::string& kind) {
-             if (rotation < 0 || rotation > 3) throw std::invalid_argument("rotation is 0..3 quarter turns");
+                        const std::string& kind, std::optional<std::string> location) {
+             if (rotation != 0 && rotation != 90 && rotation != 180 && rotation != 270)
+               throw std::invalid_argument(
+                   "rotation is in degrees clockwise: 0, 90, 180 or 270 (got " + std::to_string(rotation) +
+                   (rotation > 0 && rotation < 4 ? "; quarter turns are no longer accepted, see CHANGELOG.md" : "") + ")");
+             if (location) {  // the follower's place under its old keyword (deprecated for one release)
+               if (follower) throw std::invalid_argument("give follower= or its deprecated old name location=, not both");
+               if (PyErr_WarnEx(PyExc_DeprecationWarning,
+                                "Move(location=...) is deprecated: use follower=... (docs/vocabulary.md)", 1) < 0)
+                 throw pyb::error_already_set();
+               follower = location;
+             }
+             pyb::object crown_arg_obj = crown;
+             std::optional<std::string> location_name;
+             if (follower && follower->rfind("crown:", 0) == 0) {  // a crown space named as the follower's place
+               if (!crown.is_none()) throw std::invalid_argument("a follower goes on one place: follower= or crown=, not both");
+               crown_arg_obj = pyb::str(*follower);
+             } else {
+               location_name = follower;
+             }
              if (choice < 0 || choice > kMaxTents) throw std::invalid_argument("choice is 0.." + std::to_string(kMaxTents));
              if (take_back < -1 || take_back >= kMaxFollowers) throw std::invalid_argument("take_back out of range");
              PyMove pm;
              pm.m.x = int16_t(x);
              pm.m.y = int16_t(y);
-             pm.m.rot = uint8_t(rotation);
+             pm.m.rot = uint8_t(rotation / 90);
              pm.m.ret = int8_t(take_back);
              pm.m.choice = uint8_t(choice);
-             if (location) {
-               pm.loc = int8_t(location_index(*location));
-               if (pm.loc < 0) throw std::invalid_argument("unknown location '" + *location + "'");
+             if (location_name) {
+               pm.loc = int8_t(location_index(*location_name));
+               if (pm.loc < 0) throw std::invalid_argument("unknown follower location '" + *location_name + "'");
              }
-             if (!crown.is_none()) pm.crown = crown_arg(crown);
+             if (!crown_arg_obj.is_none()) pm.crown = crown_arg(crown_arg_obj);
              if (!take_back_crown.is_none()) pm.tb_crown = crown_arg(take_back_crown);
              auto fruit = [](const std::string& name) {
                const int f = fruit_index(name);
@@ -288,7 +302,7 @@ StateClass bind_state(pyb::module_& m) {
                                  pm.m.action != FruitAction::None;
              if (kind == "place") {
                if (pm.loc >= 0 && pm.crown >= 0)
-                 throw std::invalid_argument("a follower goes on the tile (location) or on a crown space, not both");
+                 throw std::invalid_argument("a follower goes on the tile (follower) or on a crown space, not both");
                if (pm.m.ret >= 0 && pm.tb_crown >= 0)
                  throw std::invalid_argument("take back one follower: take_back or take_back_crown");
              } else if (kind == "choose") {
@@ -298,17 +312,18 @@ StateClass bind_state(pyb::module_& m) {
              } else if (kind == "plague") {
                if (pm.loc < 0 || rotation || choice || extras)
                  throw std::invalid_argument(
-                     "a plague move names the follower taken back by x, y and location, nothing else");
+                     "a plague move names the follower taken back by x, y and follower (its location), nothing else");
                pm.m.kind = MoveKind::Plague;
              } else {
                throw std::invalid_argument("kind is 'place', 'choose' or 'plague'");
              }
              return pm;
            }),
-           pyb::arg("x") = 0, pyb::arg("y") = 0, pyb::arg("rotation") = 0, pyb::arg("location") = pyb::none(),
+           pyb::arg("x") = 0, pyb::arg("y") = 0, pyb::arg("rotation") = 0, pyb::arg("follower") = pyb::none(),
            pyb::arg("take_back") = -1, pyb::arg("choice") = 0, pyb::arg("fruit_type") = pyb::none(),
            pyb::arg("harvest") = pyb::none(), pyb::arg("sell") = std::vector<std::string>{},
-           pyb::arg("crown") = pyb::none(), pyb::arg("take_back_crown") = pyb::none(), pyb::arg("kind") = "place")
+           pyb::arg("crown") = pyb::none(), pyb::arg("take_back_crown") = pyb::none(), pyb::arg("kind") = "place",
+           pyb::arg("location") = pyb::none())
       .def_property_readonly(
           "kind", [](const PyMove& pm) { return std::string(kKindNames[int(pm.m.kind)]); },
           "'place' (place the tile), 'choose' (Wheel of Fortune with the Fortune Teller: play this drawn wheel "
@@ -318,9 +333,18 @@ StateClass bind_state(pyb::module_& m) {
       .def_property_readonly(
           "y", [](const PyMove& pm) { return int(pm.m.y); }, "Row of the cell (y grows southwards).")
       .def_property_readonly(
-          "rotation", [](const PyMove& pm) { return int(pm.m.rot); }, "Quarter turns clockwise.")
+          "rotation", [](const PyMove& pm) { return 90 * int(pm.m.rot); }, "The rotation in degrees clockwise: 0, 90, 180 or 270.")
       .def_property_readonly(
-          "degrees", [](const PyMove& pm) { return 90 * int(pm.m.rot); }, "The rotation in degrees clockwise.")
+          "degrees", [](const PyMove& pm) { return 90 * int(pm.m.rot); }, "The rotation in degrees clockwise (the same as `rotation`).")
+      .def_property_readonly(
+          "follower",
+          [](const PyMove& pm) -> std::optional<std::string> {
+            if (pm.crown >= 0) return crown_label(pm.crown);
+            if (pm.loc < 0) return std::nullopt;
+            return loc_name(pm.loc);
+          },
+          "The follower's place: a location on the placed tile ('N', 'Sw', 'C', 'inner', ...), a crown space "
+          "('crown:taxes:0'), or None; for a plague move the location of the follower taken back.")
       .def_property_readonly(
           "location",
           [](const PyMove& pm) -> std::optional<std::string> {
@@ -682,7 +706,7 @@ StateClass bind_state(pyb::module_& m) {
             if (ps.s.current_player() < 0)
               return std::string(ps.s.is_terminal() ? "the game is over" : "chance node: draw a tile first");
             try {
-              return ps.s.check_move(to_engine(ps.s, pm));
+              return to_engine_checked(ps.s, pm).error;
             } catch (const std::invalid_argument& e) {
               return std::string(e.what());
             }
@@ -721,11 +745,11 @@ StateClass bind_state(pyb::module_& m) {
             std::vector<std::tuple<int, int, std::string, int>> out;
             for (int i = 0; i < ps.s.num_placed(); ++i) {
               const PlacedTile& P = ps.s.placed(i);
-              out.emplace_back(P.x, P.y, ps.s.game().type(P.type).id, int(P.rot));
+              out.emplace_back(P.x, P.y, ps.s.game().type(P.type).id, 90 * int(P.rot));
             }
             return out;
           },
-          "[(x, y, tile id, rotation)] in placement order; the start tile (or the board's cells) first.")
+          "[(x, y, tile id, rotation in degrees)] in placement order; the start tile (or the board's cells) first.")
       .def(
           "followers",
           [](const PyState& ps) {

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "notation.h"
 #include "record.h"
 #include "state.h"
 
@@ -38,8 +39,11 @@ struct PyMove {
   int16_t tb_x = 0, tb_y = 0;
 };
 
-// The engine move for a Python move in state `s` (location resolved against the current
-// tile). Throws std::invalid_argument when the location does not exist on the tile.
+// The engine move for a Python move in state `s`, through the engine's one converter
+// (notation.h parse_move, which also checks it): the named move, the result (errors as values),
+// and the checked move (std::invalid_argument with the reason for a move that is not legal now).
+NamedMove named_of(const State& s, const PyMove& pm);
+MoveResult to_engine_checked(const State& s, const PyMove& pm);
 Move to_engine(const State& s, const PyMove& pm);
 // The Python move for a legal engine move in state `s` (a decision node).
 PyMove from_engine(const State& s, const Move& m);
@@ -53,7 +57,7 @@ void require_decision(const State& s);
 // them 2 * segment + k (segment in the wheel's clockwise order). For the wheel-of-fortune
 // board (segments clockwise in event order) both are the same.
 constexpr int kNumCrowns = kWheelEvents * kMaxCrownsPerSegment;  // 12
-// "taxes:0" for a Python crown index.
+// "crown:taxes:0" (the engine's crown space name, docs/vocabulary.md) for a Python crown index.
 std::string crown_label(int pc);
 // The Python crown index of "taxes:0" or "crown:taxes:0", or -1.
 int crown_from_label(const std::string& name);

@@ -43,7 +43,7 @@ def test_action_layout_is_documented_formula():
     for m in s.legal_moves():
         opt = 0 if m.location is None else 1 + carc.LOCATIONS.index(m.location)
         cell = (m.y + 5) * W + (m.x + 5)
-        assert s.move_to_action(m) == (cell * 4 + m.rotation) * K + opt
+        assert s.move_to_action(m) == (cell * 4 + m.rotation // 90) * K + opt
 
 
 def test_take_back_actions():
@@ -81,7 +81,7 @@ def test_mask_reshapes_onto_the_board():
     grid = s.legal_action_mask().reshape(W, W, 4, K)
     for m in s.legal_moves():
         opt = 0 if m.location is None else 1 + carc.LOCATIONS.index(m.location)
-        assert grid[m.y + 7, m.x + 7, m.rotation, opt]
+        assert grid[m.y + 7, m.x + 7, m.rotation // 90, opt]
     planes = s.observation_planes()
     names = s.game.observation_plane_names
     fits = planes[[names.index(f"fits_rot{r}") for r in range(4)]]  # (4, W, W)

@@ -37,7 +37,7 @@ def placement_code(s, m):
         own = [i for i, f in enumerate(s.followers()) if f[0] == me]
         opt = 1 + len(carc.LOCATIONS) + own.index(m.take_back)
     cell = (m.y + R) * W + (m.x + R)
-    return ((m.choice * W * W + cell) * 4 + m.rotation) * carc.NUM_OPTIONS + opt
+    return ((m.choice * W * W + cell) * 4 + m.rotation // 90) * carc.NUM_OPTIONS + opt
 
 
 def check_decision(s, dense=None):
@@ -154,9 +154,9 @@ def test_hand_built_fruit_moves():
     with pytest.raises(ValueError):
         carc.Move(0, 1, fruit_type="banana")
     with pytest.raises(ValueError):
-        carc.Move(0, 1, location="N", harvest="apple", sell=["plum"])
+        carc.Move(0, 1, follower="N", harvest="apple", sell=["plum"])
     with pytest.raises(ValueError):
-        carc.Move(0, 1, location="N", sell=["plum", "plum"])
+        carc.Move(0, 1, follower="N", sell=["plum", "plum"])
 
 
 def test_fruit_constants_and_illegal_codes():

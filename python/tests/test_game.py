@@ -151,7 +151,7 @@ def test_bad_input_is_an_error_not_a_crash():
     with pytest.raises(ValueError):
         s.apply(carc.Move(40, 40))
     with pytest.raises(ValueError):
-        s.apply(carc.Move(1, 0, 0, location="no-such-place"))
+        s.apply(carc.Move(1, 0, 0, follower="no-such-place"))
     with pytest.raises(ValueError):
         s.apply(10**9)
     with pytest.raises(ValueError):
@@ -165,13 +165,13 @@ def test_bad_input_is_an_error_not_a_crash():
 def test_hand_built_move_equals_legal_move():
     s = carc.new_game(seed=5, auto_chance=True)
     for m in s.legal_moves():
-        h = carc.Move(m.x, m.y, m.rotation, location=m.location, take_back=m.take_back)
+        h = carc.Move(m.x, m.y, m.rotation, follower=m.location, take_back=m.take_back)
         assert h == m and hash(h) == hash(m)
         assert s.check_move(h) == ""
     t = s.clone()
     m = s.legal_moves()[-1]
     s.apply(m)
-    t.apply(carc.Move(m.x, m.y, m.rotation, location=m.location))
+    t.apply(carc.Move(m.x, m.y, m.rotation, follower=m.location))
     assert s == t
 
 
@@ -192,8 +192,8 @@ def test_inspection():
 def test_custom_start_tile_round_trips_through_record():
     game = carc.Game(players=2)
     tile = [t for t in game.tile_ids if t != game.start_tile][0]
-    s = game.new_initial_state(seed=4, auto_chance=True, start_tile=tile, start_rotation=1)
-    assert s.tiles()[0] == (0, 0, tile, 1)
+    s = game.new_initial_state(seed=4, auto_chance=True, start_tile=tile, start_rotation=90)
+    assert s.tiles()[0] == (0, 0, tile, 90)
     s.play_random(2)
     r = carc.record_of(s)
     assert carc.replay(r) == s

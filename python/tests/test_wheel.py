@@ -24,7 +24,7 @@ def placement_code(s, m):
         own = [i for i, f in enumerate(s.followers()) if f[0] == s.turn_player]
         opt = 1 + len(carc.LOCATIONS) + own.index(m.take_back)
     cell = (m.y + R) * W + (m.x + R)
-    return ((m.choice * W * W + cell) * 4 + m.rotation) * carc.NUM_OPTIONS + opt
+    return ((m.choice * W * W + cell) * 4 + m.rotation // 90) * carc.NUM_OPTIONS + opt
 
 
 def fruit_code(m):
@@ -53,7 +53,7 @@ def documented_index(s, m):
             opt = carc.CROWN_SPACES.index(m.crown)
         else:
             opt = len(carc.CROWN_SPACES) + carc.CROWN_SPACES.index(m.take_back_crown)
-        q = ((m.choice * W * W + cell) * 4 + m.rotation) * carc.NUM_CROWN_OPTIONS + opt
+        q = ((m.choice * W * W + cell) * 4 + m.rotation // 90) * carc.NUM_CROWN_OPTIONS + opt
         stack = 0 if m.fruit_type is None else 1 + carc.FRUIT_TYPES.index(m.fruit_type)
         crown_placements = s.num_choices * W * W * 4 * carc.NUM_CROWN_OPTIONS
         return ranges["crown"][0] + stack * crown_placements + q
@@ -111,10 +111,10 @@ def test_sizes_and_ranges():
         assert br["crown"] == br["plague"] == br["choose"] == (base.num_actions, base.num_actions)
     assert carc.NUM_CROWN_OPTIONS == 2 * len(carc.CROWN_SPACES) == 24
     assert carc.WHEEL_EVENTS == ["fortuna", "taxes", "famine", "storm", "inquisition", "plague"]
-    assert carc.CROWN_SPACES[:3] == ["fortuna:0", "fortuna:1", "taxes:0"]
+    assert carc.CROWN_SPACES[:3] == ["crown:fortuna:0", "crown:fortuna:1", "crown:taxes:0"]
     g = carc.Game(tileset=WOF)
-    assert g.crown_spaces == ["fortuna:0", "taxes:0", "taxes:1", "famine:0", "storm:0", "storm:1",
-                              "inquisition:0", "plague:0", "plague:1"]
+    assert g.crown_spaces == ["crown:fortuna:0", "crown:taxes:0", "crown:taxes:1", "crown:famine:0", "crown:storm:0",
+                              "crown:storm:1", "crown:inquisition:0", "crown:plague:0", "crown:plague:1"]
     assert [e for e, _ in g.wheel] == carc.WHEEL_EVENTS and sum(c for _, c in g.wheel) == 9
     assert len(g.board_cells) == 16 and g.start_tile is None and g.num_setup_tiles == 16
     with pytest.raises(ValueError):
@@ -187,7 +187,7 @@ def test_plague_decision_by_a_non_active_player():
     assert s.check_move(carc.Move(0, -1)) != ""
     others = [(x, y, loc) for q, x, y, loc, _ in s.followers() if q != p]
     for x, y, loc in others:
-        assert s.check_move(carc.Move(x, y, location=loc, kind="plague")) != ""
+        assert s.check_move(carc.Move(x, y, follower=loc, kind="plague")) != ""
     with pytest.raises(ValueError):
         s.apply(carc.Move(0, -1))
     # The observation defaults to the deciding player and shows who decides.
@@ -203,7 +203,7 @@ def test_plague_decision_by_a_non_active_player():
     # A hand-built plague move (by the follower's place) equals the listed one; applying it by
     # move or by index takes that follower back into the supply.
     m = moves[-1]
-    h = carc.Move(m.x, m.y, location=m.location, kind="plague")
+    h = carc.Move(m.x, m.y, follower=m.location, kind="plague")
     assert h == m and hash(h) == hash(m) and pickle.loads(pickle.dumps(m)) == m
     assert s.check_move(h) == ""
     assert "Plague" in s.describe(h)
@@ -270,26 +270,27 @@ def test_choose_decision_with_the_fortune_teller():
 def test_crown_moves_by_name_and_index():
     game = carc.Game(players=2, tileset=WOF, expansions=["festival"])
     s = game.new_initial_state(seed=3, auto_chance=True)
-    m = next(m for m in s.legal_moves() if m.crown == "taxes:0")
-    assert m.crown_index == carc.CROWN_SPACES.index("taxes:0") == 2 and m.location is None
+    m = next(m for m in s.legal_moves() if m.crown == "crown:taxes:0")
+    assert m.crown_index == carc.CROWN_SPACES.index("crown:taxes:0") == 2 and m.location is None
+    assert m.follower == "crown:taxes:0"
     for crown in ("taxes:0", "crown:taxes:0", 2):
         h = carc.Move(m.x, m.y, m.rotation, crown=crown)
         assert h == m and hash(h) == hash(m) and s.check_move(h) == ""
         assert s.move_to_action(h) == s.move_to_action(m)
-    assert "crown='taxes:0'" in repr(m)
+    assert "crown='crown:taxes:0'" in repr(m)
     assert pickle.loads(pickle.dumps(m)) == m
     t = s.clone()
     t.apply(carc.Move(m.x, m.y, m.rotation, crown="taxes:0"))
     assert t.crowns()[2] == 0 and t.crowns_per_player() == [1, 0] and t.supply()[0] == 6
     # fortuna has one crown space: "fortuna:1" does not exist on this wheel.
-    assert "fortuna:1" not in game.crown_spaces
+    assert "crown:fortuna:1" not in game.crown_spaces
     assert s.check_move(carc.Move(m.x, m.y, m.rotation, crown="fortuna:1")) != ""
     with pytest.raises(ValueError):
         carc.Move(0, 1, crown="nowhere:0")
     with pytest.raises(ValueError):
         carc.Move(0, 1, crown=12)
     with pytest.raises(ValueError):
-        carc.Move(0, 1, location="N", crown="taxes:0")
+        carc.Move(0, 1, follower="N", crown="taxes:0")
     # Festival: take a follower back from a crown space.
     fs = find_state(game, lambda s: any(m.take_back_crown for m in s.legal_moves()), steer=False)
     tb = next(m for m in fs.legal_moves() if m.take_back_crown)
@@ -303,7 +304,7 @@ def test_crown_moves_by_name_and_index():
     fs.apply(h)
     assert fs.crowns()[idx] == -1 and fs.supply()[me] >= before + 1
     # Malformed wheel moves are refused when built.
-    for bad in (dict(kind="plague", x=1, y=0), dict(kind="plague", x=1, y=0, location="C", crown=2),
+    for bad in (dict(kind="plague", x=1, y=0), dict(kind="plague", x=1, y=0, follower="C", crown=2),
                 dict(kind="bogus"), dict(take_back=0, take_back_crown="taxes:0")):
         with pytest.raises(ValueError):
             carc.Move(**bad)
@@ -334,7 +335,7 @@ def test_wheel_observation_content():
         assert vec[names.index("pig_fortuna"):names.index("pig_plague") + 1].sum() == 1
         crowns = s.crowns()
         for c, who in enumerate(crowns):
-            key = "crown_" + carc.CROWN_SPACES[c].replace(":", "_")
+            key = carc.CROWN_SPACES[c].replace(":", "_")  # "crown:taxes:0" -> crown_taxes_0
             exists = carc.CROWN_SPACES[c] in game.crown_spaces
             assert vec[names.index(key + "_free")] == (exists and who < 0)
             for o in range(P):
@@ -352,7 +353,7 @@ def test_wheel_observation_content():
         moves = s.legal_moves()
         if s.phase == "place" and not any(m.kind == "choose" for m in moves):
             fits = planes[[pnames.index(f"fits_rot{r}") for r in range(4)]]
-            listed = {(m.rotation, m.y + 12, m.x + 12) for m in moves}
+            listed = {(m.rotation // 90, m.y + 12, m.x + 12) for m in moves}
             assert set(zip(*np.nonzero(fits))) == listed
         checked += 1
         s.apply(rng.choice(moves))

@@ -205,4 +205,49 @@ NamedMove name_move(const State& s, const Move& m) {
   return n;
 }
 
+PendingTurn pending_of(const State& s) {
+  PendingTurn p;
+  for (const Draw& d : s.draws())
+    if (d.turn > s.history().size()) p.draws.push_back(s.game().type(d.type).id);
+  if (s.phase() != Phase::Place && s.phase() != Phase::Plague) return p;
+  if (s.chosen() >= 0 && s.num_drawn() > 1) p.choice = s.chosen();
+  for (int i = 0; i < s.num_plague_picks(); ++i) p.plague.push_back(slot_place(s, s.plague_pick(i)));
+  return p;
+}
+
+std::string apply_pending_draws(State& s, const PendingTurn& p) {
+  for (size_t i = 0; i < p.draws.size(); ++i) {
+    const std::string& id = p.draws[i];
+    const std::string which = "saved draw " + std::to_string(i + 1) + " ('" + id + "')";
+    if (!s.is_chance()) return which + ": no tile is to be drawn now";
+    const int t = s.game().type_index(id);
+    if (t < 0) return which + ": no such tile in tile set '" + s.rules().tileset + "'";
+    if (s.bag_count(t) == 0) return which + ": no such tile left in the bag";
+    s.apply_draw(t);
+  }
+  return "";
+}
+
+std::string apply_pending_decisions(State& s, const PendingTurn& p) {
+  if (p.choice >= 0) {
+    NamedMove n;
+    n.kind = MoveKind::Choose;
+    n.choice = p.choice;
+    const MoveResult r = parse_move(s, n);
+    if (!r.ok()) return "saved choice of drawn tile " + std::to_string(p.choice) + ": " + r.error;
+    s.apply(r.move);
+  }
+  for (size_t i = 0; i < p.plague.size(); ++i) {
+    NamedMove n;
+    n.kind = MoveKind::Plague;
+    n.take_back = p.plague[i];
+    const MoveResult r = parse_move(s, n);
+    if (!r.ok())
+      return "saved Plague take-back " + std::to_string(i + 1) + " (" + at_text(p.plague[i].x, p.plague[i].y) + " " +
+             p.plague[i].at + "): " + r.error;
+    s.apply(r.move);
+  }
+  return "";
+}
+
 }  // namespace carc

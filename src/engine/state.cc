@@ -4,6 +4,8 @@
 #include <cassert>
 #include <cstring>
 
+#include "vocabulary.h"
+
 namespace carc {
 
 namespace {
@@ -968,13 +970,12 @@ void State::apply(const Move& m) {
     history_.back().harvested = uint8_t(value);
     emit(player_, value, "fruit", false, P.slot_base);
   } else if (m.action == FruitAction::Sell) {
-    static constexpr int kSale[5] = {0, 3, 6, 10, 15};
     for (int f = 0; f < kFruitTypes; ++f)
       if (m.target >> f & 1) {
         --held_[player_][f];
         ++sold_[f];
       }
-    emit(player_, kSale[__builtin_popcount(m.target)], "fruit", false, P.slot_base);
+    emit(player_, kFruitSalePoints[size_t(__builtin_popcount(m.target))], "fruit", false, P.slot_base);
   }
 
   // Score what this tile completed: roads, cities, then monasteries and tents (B-10).
@@ -1165,7 +1166,7 @@ int State::field_value(uint16_t root) const {
 void State::score_feature(uint16_t root, bool final_scoring) {
   Feature& f = feat_[root];
   int points = 0;
-  const char* kind = kind_name(f.kind);
+  const char* kind = score_kind_name(f.kind);
   switch (f.kind) {
     case Kind::Road: points = f.tiles; break;
     case Kind::City: points = final_scoring ? f.tiles + f.pennants : 2 * (f.tiles + f.pennants); break;

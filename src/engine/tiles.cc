@@ -23,7 +23,7 @@ const char* kind_name(Kind k) {
   switch (k) {
     case Kind::Road: return "road";
     case Kind::City: return "city";
-    case Kind::Field: return "farm";
+    case Kind::Field: return "field";
     case Kind::Monastery: return "monastery";
     case Kind::Tent: return "tent";
   }

@@ -16,6 +16,8 @@ enum class Edge : uint8_t { None = 0, Field = 1, Road = 2, City = 3 };
 enum class Kind : uint8_t { Road = 0, City = 1, Field = 2, Monastery = 3, Tent = 4 };
 constexpr int kNumKinds = 5;
 
+// The feature kind's name: road, city, field, monastery, tent (docs/vocabulary.md; a field scored at
+// the end is a "farm", vocabulary.h's score_kind_name).
 const char* kind_name(Kind k);
 
 // Sides: N=0, E=1, S=2, W=3. Rotating a tile by 90 degrees clockwise maps side d to d+1.

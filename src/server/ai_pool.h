@@ -1,4 +1,4 @@
-// The AI players (src/ai, or a stand-in when the AI layer is not built) and the pool of worker
+// The AI players (the AI layer's, src/ai: ai::make_player, MCTS within AiLimits) and the pool of worker
 // threads that runs their searches, shared by every game; never the transport's threads.
 #pragma once
 

@@ -6,6 +6,7 @@
 #include "ai_pool.h"
 #include "game.h"
 #include "input_limits.h"
+#include "notation.h"
 #include "session.h"
 
 namespace carc::server {
@@ -90,146 +91,105 @@ std::vector<std::string> expansions_of(const json& j) {
   return out;
 }
 
-// Wheel of Fortune, the Plague: {"kind": "plague", "x", "y", "at"} names one of the deciding
-// player's followers on the land.
-Move plague_move_from(const State& s, const json& body) {
-  if (s.phase() != Phase::Plague) fail(422, "illegal move: no Plague decision is pending");
-  const std::string at = str_field(body, "at");
-  if (at.rfind("crown:", 0) == 0)
-    fail(422, "illegal move: followers on crown spaces are immune to the Plague: take back one from the land");
-  if (at.empty()) fail(400, "'at' is required: the location of the follower taken back (e.g. \"N\")");
-  const int x = coordinate(body, "x"), y = coordinate(body, "y");
-  const std::string where = "(" + std::to_string(x) + "," + std::to_string(y) + ")";
-  const int pt = s.tile_at(x, y);
-  if (pt < 0) fail(422, "illegal move: no tile at " + where);
-  const PlacedTile& P = s.placed(pt);
-  const int seg = s.game().type(P.type).segment_at(at, P.rot);
-  if (seg < 0) fail(422, "illegal move: no location '" + at + "' on the tile at " + where);
-  Move m;
-  m.kind = MoveKind::Plague;
-  m.x = int16_t(x);
-  m.y = int16_t(y);
-  for (int i = 0; i < s.num_followers(); ++i)
-    if (s.followers()[i].slot == P.slot_base + seg && s.followers()[i].player == s.plague_player()) m.ret = int8_t(i);
-  if (m.ret < 0) fail(422, "illegal move: you have no follower at " + where + " " + at + " to take back");
-  if (auto err = s.check_move(m); !err.empty()) fail(422, "illegal move: " + err);
-  return m;
+namespace {
+
+// The place of a follower: {"x", "y", "at"} on the land, or {"at": "crown:SEGMENT:K"} on a
+// crown space (no x, y). `what` names the field in messages.
+ReturnSpec place_from(const json& j, const std::string& what) {
+  if (!j.is_object()) fail(400, "'" + what + "' must be an object {x, y, at} (or {at: \"crown:SEGMENT:K\"})");
+  ReturnSpec r;
+  r.at = str_field(j, "at");
+  if (r.at.empty()) fail(400, "'" + what + ".at' is required: a location such as \"N\" or a crown space");
+  if (r.at.size() > carc::limits::kMaxRecordStringBytes) fail(400, "'" + what + ".at' has at most " + std::to_string(carc::limits::kMaxRecordStringBytes) + " bytes");
+  if (r.crown()) return r;
+  r.x = coordinate(j, "x");
+  r.y = coordinate(j, "y");
+  return r;
 }
 
-// A move request (record-style: board-oriented locations) -> the engine's Move. Throws 422.
-// "kind": "place" (default), "choose" (Wheel of Fortune: a wheel tile among several drawn,
-// named by "choice" or "tile") or "plague".
-Move move_from(const State& s, const json& body) {
+// A field under its name or (deprecated, kept for one release) its old name; both is a 400.
+const json* field_or_alias(const json& body, const char* name, const char* old_name) {
+  auto it = body.find(name);
+  auto old = body.find(old_name);
+  const bool has = it != body.end() && !it->is_null(), has_old = old != body.end() && !old->is_null();
+  if (has && has_old)
+    fail(400, std::string("give '") + name + "' or its deprecated old name '" + old_name + "', not both");
+  if (has) return &*it;
+  if (has_old) return &*old;
+  return nullptr;
+}
+
+}  // namespace
+
+NamedMove named_move_from(const json& body) {
+  NamedMove n;
   const std::string kind = str_field(body, "kind", "place");
-  if (kind != "place" && kind != "choose" && kind != "plague") fail(400, "'kind' must be place, choose or plague");
-  if (kind == "plague") return plague_move_from(s, body);
-  if (s.phase() == Phase::Plague)
-    fail(422, "illegal move: the Plague: take back one of your followers first ({\"kind\": \"plague\", \"x\", \"y\", \"at\"})");
-  // Which drawn tile: "choice" (index into the view's "drawn"), or "tile" (its id), else the
-  // first placeable one.
-  int choice = int_field(body, "choice", -1, 0, kMaxDrawnChoice);
-  const std::string tile = str_field(body, "tile");
-  if (choice < 0 && !tile.empty()) {
-    for (int i = 0; i < s.num_drawn() && choice < 0; ++i)
-      if (s.game().type(s.drawn_tile(i)).id == tile) choice = i;
-    if (choice < 0) fail(422, "illegal move: tile " + tile + " was not drawn (the tile to place is " + s.game().type(s.current_tile()).id + ")");
-  }
-  if (choice < 0)
-    for (int i = 0; i < s.num_drawn() && choice < 0; ++i)
-      if (s.drawn_tile(i) == s.current_tile()) choice = i;
-  if (choice < 0 || choice >= s.num_drawn()) fail(422, "illegal move: 'choice' must name one of the drawn tiles");
-  if (!tile.empty() && s.game().type(s.drawn_tile(choice)).id != tile)
-    fail(422, "illegal move: drawn tile " + std::to_string(choice) + " is " + s.game().type(s.drawn_tile(choice)).id + ", not " + tile);
-  const TileType& t = s.game().type(s.drawn_tile(choice));
-  Move m;
-  m.choice = uint8_t(choice);
-  if (kind == "choose") {
-    m.kind = MoveKind::Choose;
-    if (auto err = s.check_move(m); !err.empty()) fail(422, "illegal move: " + err);
-    return m;
-  }
-  const int x = coordinate(body, "x"), y = coordinate(body, "y");
-  const int rotation = int_field(body, "rotation", 0, 0, 270);
-  if (rotation % 90 != 0) fail(400, "'rotation' must be 0, 90, 180 or 270");
-  m.x = int16_t(x);
-  m.y = int16_t(y);
-  const int rot = rotation / 90;
-  m.rot = t.canonical_rot[rot];
-  const std::string meeple = str_field(body, "meeple");
-  if (meeple.rfind("crown:", 0) == 0) {
-    if (!s.has_wheel()) fail(422, "illegal move: crown spaces are on the Wheel of Fortune, which this game does not have");
-    const int c = s.game().crown_index(meeple);
-    if (c < 0) fail(422, "illegal move: no crown space '" + meeple + "' on this wheel (crown:SEGMENT:K, e.g. crown:taxes:0)");
-    m.meeple = int8_t(kCrownBase + c);
-  } else if (!meeple.empty()) {
-    const int seg = t.segment_at(meeple, rot);
-    if (seg < 0) fail(422, "illegal move: tile " + t.id + " rotated " + std::to_string(rotation) + " has no location '" + meeple + "'");
-    m.meeple = int8_t(t.segment_at(t.location_name(seg, rot), m.rot));
-  }
-  auto it = body.find("return");
-  if (it != body.end() && !it->is_null()) {
-    if (!it->is_object()) fail(400, "'return' must be an object {x, y, at}");
-    const std::string at = str_field(*it, "at");
-    if (at.rfind("crown:", 0) == 0) {  // Festival: a follower back from a crown space
-      const int c = s.has_wheel() ? s.game().crown_index(at) : -1;
-      if (c < 0) fail(422, "illegal move: no crown space '" + at + "' in this game");
-      if (s.crown(c) != s.turn_player()) fail(422, "illegal move: you have no follower on " + at);
-      m.ret = int8_t(kCrownBase + c);
+  if (kind == "place") n.kind = MoveKind::Place;
+  else if (kind == "choose") n.kind = MoveKind::Choose;
+  else if (kind == "plague") n.kind = MoveKind::Plague;
+  else fail(400, "'kind' must be place, choose or plague");
+  if (n.kind == MoveKind::Plague) {
+    // {"kind": "plague", "x", "y", "at"}: the deciding player's follower taken back.
+    ReturnSpec r;
+    r.at = str_field(body, "at");
+    if (r.at.empty()) fail(400, "'at' is required: the location of the follower taken back (e.g. \"N\")");
+    if (r.at.size() > carc::limits::kMaxRecordStringBytes) fail(400, "'at' has at most " + std::to_string(carc::limits::kMaxRecordStringBytes) + " bytes");
+    if (!r.crown()) {
+      r.x = coordinate(body, "x");
+      r.y = coordinate(body, "y");
     }
+    n.take_back = r;
+    return n;
   }
-  if (it != body.end() && !it->is_null() && m.ret < 0) {
-    const int rx = coordinate(*it, "x"), ry = coordinate(*it, "y");
-    const std::string at = str_field(*it, "at");
-    const int pt = s.tile_at(rx, ry);
-    if (pt < 0) fail(422, "illegal move: no tile at (" + std::to_string(rx) + "," + std::to_string(ry) + ") to take a follower back from");
-    const PlacedTile& P = s.placed(pt);
-    const int seg = s.game().type(P.type).segment_at(at, P.rot);
-    if (seg < 0) fail(422, "illegal move: no location '" + at + "' on that tile");
-    for (int i = 0; i < s.num_followers(); ++i)
-      if (s.followers()[i].slot == P.slot_base + seg && s.followers()[i].player == s.turn_player()) m.ret = int8_t(i);
-    if (m.ret < 0) fail(422, "illegal move: you have no follower there");
+  n.choice = int_field(body, "choice", -1, 0, kMaxDrawnChoice);
+  n.tile = str_field(body, "tile");
+  if (n.tile.size() > carc::limits::kMaxRecordStringBytes) fail(400, "'tile' has at most " + std::to_string(carc::limits::kMaxRecordStringBytes) + " bytes");
+  if (n.kind == MoveKind::Choose) return n;
+  n.x = coordinate(body, "x");
+  n.y = coordinate(body, "y");
+  n.rotation = int_field(body, "rotation", 0, 0, 270);
+  if (n.rotation % 90 != 0) fail(400, "'rotation' must be 0, 90, 180 or 270 (degrees clockwise)");
+  if (const json* f = field_or_alias(body, "follower", "meeple")) {
+    if (!f->is_string()) fail(400, "'follower' must be a string: a location (\"N\") or a crown space (\"crown:taxes:0\")");
+    n.follower = f->get<std::string>();
+    if (n.follower.size() > carc::limits::kMaxRecordStringBytes) fail(400, "'follower' has at most " + std::to_string(carc::limits::kMaxRecordStringBytes) + " bytes");
   }
+  if (const json* t = field_or_alias(body, "take_back", "return")) n.take_back = place_from(*t, "take_back");
   // Fruit-Bearing Trees: the stack put on a tree tile ("fruit_type", default: the first unused
   // one, the choice makes no difference, R-8) and an optional fruit action
   // ("fruit": {"harvest": {"x", "y"}} or {"sell": [types]}).
-  const std::string ft = str_field(body, "fruit_type");
-  if (t.tree) {
-    for (int f = 0; f < kFruitTypes && m.fruit_type < 0; ++f)
-      if (ft.empty() ? s.fruit_tree(f) < 0 : ft == kFruitNames[f]) m.fruit_type = int8_t(f);
-    if (m.fruit_type < 0) fail(422, "illegal move: unknown or used fruit type '" + ft + "'");
-  } else if (!ft.empty()) {
-    fail(422, "illegal move: tile " + t.id + " has no tree for a fruit stack ('fruit_type')");
-  }
+  n.fruit_type = str_field(body, "fruit_type");
+  if (n.fruit_type.size() > carc::limits::kMaxRecordStringBytes) fail(400, "'fruit_type' has at most " + std::to_string(carc::limits::kMaxRecordStringBytes) + " bytes");
   auto fr = body.find("fruit");
   if (fr != body.end() && !fr->is_null()) {
-    if (!fr->is_object() || fr->size() != 1)
-      fail(400, "'fruit' must be {\"harvest\": {x, y}} or {\"sell\": [types]}");
+    const char* shape = "'fruit' must be {\"harvest\": {x, y}} or {\"sell\": [types]}";
+    if (!fr->is_object() || fr->size() != 1) fail(400, shape);
     if (fr->contains("harvest")) {
       const json& h = (*fr)["harvest"];
       if (!h.is_object()) fail(400, "'harvest' must be an object {x, y}");
-      const int hx = coordinate(h, "x"), hy = coordinate(h, "y");
-      int f = hx == x && hy == y && t.tree ? m.fruit_type : -1;
-      const int pt = s.tile_at(hx, hy);
-      if (f < 0 && pt >= 0) f = s.placed(pt).fruit;
-      if (f < 0) fail(422, "illegal move: no tree at (" + std::to_string(hx) + "," + std::to_string(hy) + ")");
-      m.action = FruitAction::Harvest;
-      m.target = uint8_t(f);
+      n.harvest = std::make_pair(coordinate(h, "x"), coordinate(h, "y"));
     } else if (fr->contains("sell") && (*fr)["sell"].is_array()) {
-      m.action = FruitAction::Sell;
-      for (const auto& v : (*fr)["sell"]) {
-        int f = -1;
-        for (int k = 0; k < kFruitTypes; ++k)
-          if (v.is_string() && v.get<std::string>() == kFruitNames[k]) f = k;
-        if (f < 0) fail(422, "illegal move: unknown fruit type in 'sell'");
-        if (m.target >> f & 1) fail(422, "illegal move: a sale must be of different fruit types");
-        m.target |= uint8_t(1u << f);
+      const json& sell = (*fr)["sell"];
+      if (sell.empty() || sell.size() > size_t(kFruitTypes))
+        fail(400, "'sell' names 1 to " + std::to_string(kFruitTypes) + " fruit types");
+      for (const auto& v : sell) {
+        if (!v.is_string()) fail(400, "'sell' must be a list of fruit type names (" + fruit_list() + ")");
+        n.sell.push_back(v.get<std::string>());
       }
     } else {
-      fail(400, "'fruit' must be {\"harvest\": {x, y}} or {\"sell\": [types]}");
+      fail(400, shape);
     }
   }
-  if (auto err = s.check_move(m); !err.empty()) fail(422, "illegal move: " + err);
-  return m;
+  return n;
+}
+
+Move move_from(const State& s, const json& body) {
+  NotationOptions opt;
+  opt.default_fruit_stack = true;
+  const MoveResult r = parse_move(s, named_move_from(body), opt);
+  if (r.status == MoveStatus::Malformed) fail(400, "malformed move: " + r.error);
+  if (r.status == MoveStatus::Illegal) fail(422, "illegal move: " + r.error);
+  return r.move;
 }
 
 

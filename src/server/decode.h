@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "api.h"
+#include "notation.h"
 #include "rules.h"
 #include "state.h"
 
@@ -29,9 +30,15 @@ constexpr int kMaxDrawnChoice = 15;
 Rules rules_from(const std::string& tileset, const std::vector<std::string>& expansions, int players);
 std::vector<std::string> expansions_of(const json& j);
 
-// Wheel of Fortune, the Plague: {"kind": "plague", "x", "y", "at"}.
-Move plague_move_from(const State& s, const json& body);
-// A move request (record-style: board-oriented locations) -> the engine's Move. Throws 422.
+// A move request -> the named move it stands for (docs/vocabulary.md): only the fields and their
+// input limits are checked here (400 for a missing or mistyped field). "kind": "place" (default),
+// "choose" (Wheel of Fortune: a drawn tile named by "choice" or "tile") or "plague"
+// ({"x", "y", "at"}: the follower taken back). A placement names "x", "y", "rotation" (degrees),
+// "follower" (deprecated alias "meeple"), "take_back" (deprecated alias "return"), "fruit_type"
+// and "fruit" ({"harvest": {x, y}} or {"sell": [types]}).
+NamedMove named_move_from(const json& body);
+// A move request -> the engine's Move, through notation::parse_move: 400 when the move is
+// malformed, 422 when it is not legal now (the message says why).
 Move move_from(const State& s, const json& body);
 
 // Seats from a create/upload request: [{"name", "type": human|remote|ai, "ai": spec}].

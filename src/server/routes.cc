@@ -14,6 +14,7 @@
 #include "record.h"
 #include "session.h"
 #include "views.h"
+#include "vocabulary.h"
 
 namespace carc::server {
 
@@ -68,6 +69,8 @@ Response Api::dispatch(const Request& req) {
     players(req, res);
   } else if (get && p == "/api/tiles") {
     tiles(req, res);
+  } else if (get && p == "/api/tables") {
+    res.send(vocabulary_json());  // the engine's tables (docs/vocabulary.md), for the web client
   } else if (get && p == "/api/games") {
     list_games(req, res);
   } else if (post && p == "/api/games") {

@@ -2,6 +2,8 @@
 #include "session.h"
 
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <condition_variable>
 #include <thread>
 #include <iostream>
@@ -12,6 +14,7 @@
 #include "db.h"
 #include "decode.h"
 #include "ids.h"
+#include "input_limits.h"
 #include "secure.h"
 #include "views.h"
 
@@ -53,56 +56,47 @@ uint64_t now_us() {
 }  // namespace
 
 
-// Decisions of the turn in progress that the record cannot hold yet (it keeps whole turns):
-// the Wheel of Fortune Choose and the Plague take-backs so far. Kept in the meta so that a
-// reloaded game (the same tile is drawn again) replays them.
+// The turn in progress (notation's PendingTurn: draws, the Choose, the Plague take-backs so far)
+// kept in the meta, so that a reloaded game replays them.
 json pending_json(const State& s) {
-  json p = json::object();
-  // The tiles drawn for the turn in progress: a reloaded game draws exactly these again (after
-  // an undo the generator no longer follows from the seed alone).
-  json draws = json::array();
-  for (const Draw& d : s.draws())
-    if (d.turn > s.history().size()) draws.push_back(s.game().type(d.type).id);
-  if (!draws.empty()) p["draws"] = draws;
-  if (s.phase() != Phase::Place && s.phase() != Phase::Plague) return p;
-  if (s.chosen() >= 0 && s.num_drawn() > 1) p["choice"] = s.chosen();
+  const PendingTurn p = pending_of(s);
+  json j = json::object();
+  if (!p.draws.empty()) j["draws"] = p.draws;
+  if (p.choice >= 0) j["choice"] = p.choice;
   json plague = json::array();
-  for (int i = 0; i < s.num_plague_picks(); ++i) {
-    json f = slot_json(s, s.plague_pick(i));
-    plague.push_back({{"x", f["x"]}, {"y", f["y"]}, {"at", f["at"]}});
-  }
-  if (!plague.empty()) p["plague"] = plague;
-  return p;
+  for (const ReturnSpec& r : p.plague) plague.push_back({{"x", r.x}, {"y", r.y}, {"at", r.at}});
+  if (!plague.empty()) j["plague"] = plague;
+  return j;
 }
 
-void apply_pending_draws(State& s, const json& p) {
-  if (!p.is_object() || !p.contains("draws") || !p["draws"].is_array()) return;
-  for (const auto& id : p["draws"]) {
-    if (!id.is_string() || !s.is_chance()) return;
-    const int t = s.game().type_index(id.get<std::string>());
-    if (t < 0 || s.bag_count(t) == 0) return;
-    s.apply_draw(t);
-  }
-}
-
-void apply_pending(State& s, const json& p) {
-  if (!p.is_object()) return;
-  if (p.contains("choice") && p["choice"].is_number_unsigned() && p["choice"].get<uint64_t>() < 256 &&
-      s.phase() == Phase::Place && s.chosen() < 0) {
-    Move c;
-    c.kind = MoveKind::Choose;
-    c.choice = uint8_t(p["choice"].get<uint64_t>());
-    if (!s.check_move(c).empty()) return;
-    s.apply(c);
-  }
-  for (const auto& e : p.value("plague", json::array())) {
-    if (s.phase() != Phase::Plague) return;
-    try {
-      s.apply(plague_move_from(s, e));
-    } catch (const ApiError&) {
-      return;
+std::string pending_from_json(const json& j, PendingTurn& p) {
+  p = PendingTurn{};
+  if (j.is_null()) return "";
+  if (!j.is_object()) return "'pending' is not an object";
+  if (auto it = j.find("draws"); it != j.end()) {
+    if (!it->is_array() || it->size() > carc::limits::kMaxListEntries) return "'pending.draws' is not a list of tile ids";
+    for (const auto& id : *it) {
+      if (!id.is_string()) return "'pending.draws' is not a list of tile ids";
+      p.draws.push_back(id.get<std::string>());
     }
   }
+  if (auto it = j.find("choice"); it != j.end()) {
+    if (!it->is_number_unsigned() || it->get<uint64_t>() > 255) return "'pending.choice' is not a drawn tile's index";
+    p.choice = int(it->get<uint64_t>());
+  }
+  if (auto it = j.find("plague"); it != j.end()) {
+    if (!it->is_array() || it->size() > carc::limits::kMaxListEntries) return "'pending.plague' is not a list of places";
+    for (const auto& e : *it) {
+      if (!e.is_object() || !e.contains("x") || !e["x"].is_number_integer() || !e.contains("y") ||
+          !e["y"].is_number_integer() || !e.contains("at") || !e["at"].is_string())
+        return "'pending.plague' entries are {x, y, at}";
+      const int64_t x = e["x"].get<int64_t>(), y = e["y"].get<int64_t>();
+      if (std::abs(x) > carc::limits::kMaxCoordinate || std::abs(y) > carc::limits::kMaxCoordinate)
+        return "'pending.plague' names a place off the board";
+      p.plague.push_back(ReturnSpec{int(x), int(y), e["at"].get<std::string>()});
+    }
+  }
+  return "";
 }
 
 json meta_json(const Session& s) {
@@ -181,9 +175,21 @@ std::shared_ptr<Session> Games::find(const std::string& id) {
   }
   s->state->set_event_log(&s->events);
   if (!s->view_only) {
-    apply_pending_draws(*s->state, pending);  // the same tile(s) as before the restart
-    advance(*s->state);
-    apply_pending(*s->state, pending);
+    // The saved turn in progress is restored exactly or the game is not loaded (500, logged),
+    // never half-restored in silence; the stored game is left as it is.
+    PendingTurn p;
+    std::string err = pending_from_json(pending, p);
+    if (err.empty()) err = apply_pending_draws(*s->state, p);  // the same tile(s) as before the restart
+    if (err.empty()) {
+      advance(*s->state);
+      err = apply_pending_decisions(*s->state, p);
+    }
+    if (!err.empty()) {
+      std::fprintf(stderr, "carcassonne serve: game '%s': the saved turn in progress cannot be restored: %s\n",
+                   id.c_str(), err.c_str());
+      fail(500, "game '" + id + "' cannot be loaded: its saved turn in progress does not fit the game (" + err +
+                    "); the stored game is unchanged");
+    }
   }
   s->players.resize(s->seats.size());
   sessions_[id] = s;

@@ -13,6 +13,7 @@
 
 #include "ai_pool.h"
 #include "api.h"
+#include "notation.h"
 #include "player.h"
 #include "record.h"
 #include "state.h"
@@ -91,9 +92,8 @@ struct Session {
 void advance(State& s);
 // Decisions of the turn in progress that the record cannot hold yet (see session.cc).
 json pending_json(const State& s);
-void apply_pending(State& s, const json& p);
-// The draws of the turn in progress saved by pending_json, applied again (before advance).
-void apply_pending_draws(State& s, const json& p);
+// The half-finished turn saved by pending_json: "" or why the JSON is not one (no state involved).
+std::string pending_from_json(const json& j, PendingTurn& p);
 json meta_json(const Session& s);
 std::vector<Seat> seats_from_meta(const json& meta);
 // Sends the game's current view to every event stream of the game. Caller holds s.m.

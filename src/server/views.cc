@@ -40,7 +40,7 @@ std::string follower_role(const std::string& kind) {
   if (kind == "road") return "thief";
   if (kind == "city") return "knight";
   if (kind == "monastery") return "monk";
-  if (kind == "farm") return "farmer";
+  if (kind == "field") return "farmer";
   if (kind == "tent") return "fortune teller";
   return "follower";
 }

@@ -1,7 +1,7 @@
 // The server's JSON API (docs/server.md), typed.
 
 export interface SegmentData {
-  kind: 'road' | 'city' | 'farm' | 'monastery' | 'tent' | string;
+  kind: 'road' | 'city' | 'field' | 'monastery' | 'tent' | string;
   sides: string[];   // "N" "E" "S" "W" touched by a road/city (rotation 0)
   halves: string[];  // "Nw" .. "Wn" touched by a field (rotation 0)
   pennants: number;
@@ -51,6 +51,7 @@ export interface ScoreEventView {
   y: number;
   text: string;
   fruit?: { harvest?: string; sell?: string[] };  // Fruit-Bearing Trees: what was harvested or sold
+  segment?: string;  // Wheel of Fortune scorings: the pig's segment (its event, "taxes")
 }
 
 // Fruit-Bearing Trees, public part of a view: trees with the tokens left on each, the tokens
@@ -90,6 +91,7 @@ export interface WheelLogEntry {
   to?: string;
   x?: number;
   y?: number;
+  seg?: number;
   at?: string;
   follower?: string;
 }
@@ -210,6 +212,19 @@ export interface Legal {
   version?: number;
 }
 
+// The engine's vocabulary tables (GET /api/tables; src/engine/vocabulary.h, docs/vocabulary.md).
+export interface Tables {
+  feature_kinds: { name: string; score_kind: string }[];
+  score_categories: { name: string; label: string }[];  // in display order
+  // every event kind: scoring ones in display order (`category`), then report-only ones (pig, plague)
+  event_kinds: { name: string; category: string | null; stage: string; scores: boolean }[];
+  event_stages: string[];  // the order of a turn's events; "final" after every turn
+  fruit_kinds: string[];
+  fruit_sale_points: number[];  // index: number of different fruit types sold
+  wheel_events: string[];
+  rotations: number[];
+}
+
 export interface CreatedGame {
   id: string;
   seats: { seat: number; name: string; type: string; token?: string; join_path?: string }[];
@@ -227,6 +242,19 @@ export interface GameSummary {
   players: { name: string; type: string; ai: string }[];
   created: number;
   updated: number;
+}
+
+export interface PlayersList {
+  players: { name: string; description: string }[];
+  levels: string[];
+}
+export interface GamesList {
+  games: GameSummary[];
+}
+export interface JoinedGame {
+  seat: number;
+  name: string;
+  game: GameView;
 }
 
 export class ApiError extends Error {
@@ -253,10 +281,11 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 }
 
 export const api = {
+  tables: () => call<Tables>('GET', '/api/tables'),
   tiles: (tileset: string, expansions: string[]) =>
     call<TileSet>('GET', `/api/tiles?tileset=${encodeURIComponent(tileset)}&expansions=${encodeURIComponent(expansions.join(','))}`),
-  players: () => call<{ players: { name: string; description: string }[]; levels: string[] }>('GET', '/api/players'),
-  games: () => call<{ games: GameSummary[] }>('GET', '/api/games'),
+  players: () => call<PlayersList>('GET', '/api/players'),
+  games: () => call<GamesList>('GET', '/api/games'),
   create: (body: unknown) => call<CreatedGame>('POST', '/api/games', body),
   upload: (body: unknown) => call<CreatedGame>('POST', '/api/games/upload', body),
   game: (id: string) => call<GameView>('GET', `/api/games/${id}`),
@@ -264,7 +293,7 @@ export const api = {
   move: (id: string, body: unknown) => call<GameView>('POST', `/api/games/${id}/move`, body),
   undo: (id: string, token: string) => call<GameView>('POST', `/api/games/${id}/undo`, { token }),
   resign: (id: string, token: string) => call<GameView>('POST', `/api/games/${id}/resign`, { token }),
-  join: (id: string, token: string) => call<{ seat: number; name: string; game: GameView }>('POST', `/api/games/${id}/join`, { token }),
+  join: (id: string, token: string) => call<JoinedGame>('POST', `/api/games/${id}/join`, { token }),
   replay: (id: string, turn: number) => call<GameView>('GET', `/api/games/${id}/replay?turn=${turn}`),
   recordUrl: (id: string) => `/api/games/${id}/record`,
 };

@@ -174,7 +174,7 @@ export class BoardView {
       const placed = view.board.find((b) => b.x === f.x && b.y === f.y);
       if (!placed) continue;
       const [px, py] = this.spot(placed.tile, f.x, f.y, placed.rotation, f.seg);
-      const m = meeple(PLAYER_COLORS[f.player % PLAYER_COLORS.length], px, py, f.kind === 'farm', 1.2 * this.markScale);
+      const m = meeple(PLAYER_COLORS[f.player % PLAYER_COLORS.length], px, py, f.kind === 'field', 1.2 * this.markScale);
       const key = `${f.x},${f.y},${f.at}`;
       m.setAttribute('data-follower', key);
       m.setAttribute('data-player', String(f.player));
@@ -260,9 +260,9 @@ export class BoardView {
         const spot = el('g', { class: `spot${chosen ? ' chosen' : ''}`, 'data-testid': `spot-${m.at}`, 'data-at': m.at, 'data-kind': m.kind });
         spot.append(el('circle', { cx: px, cy: py, r: 19, fill: 'transparent', class: 'spot-hit' }));  // a finger-sized target
         spot.append(el('circle', { cx: px, cy: py, r: 11, class: 'spot-ring' }));
-        if (chosen) spot.append(meeple(color, px, py, m.kind === 'farm', 0.9));
+        if (chosen) spot.append(meeple(color, px, py, m.kind === 'field', 0.9));
         const title = el('title');
-        title.textContent = `Place a follower on the ${m.kind === 'farm' ? 'field' : m.kind} (${m.at})`;
+        title.textContent = `Place a follower on the ${m.kind === 'field' ? 'field' : m.kind} (${m.at})`;
         spot.append(title);
         spot.addEventListener('click', (e) => {
           e.stopPropagation();

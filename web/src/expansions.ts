@@ -1,13 +1,14 @@
 // Extension points for expansion UI. Each expansion registers a panel here: it is given the
 // game view, the legal moves and the placement being prepared, may add controls to the side
 // panel, contribute fields to the move being sent (e.g. {"fruit": {"harvest": {...}}},
-// "plague": [...], a crown "meeple": "crown:taxes:0"), and add a line to each player's row of
+// "plague": [...], a crown "follower": "crown:taxes:0"), and add a line to each player's row of
 // the scoreboard. The game page calls every registered panel on each update.
 // Done: the Festival take-back, the Fortune Teller tile choice, the Fruit-Bearing Trees (stack
 // on a new tree, harvest or sale after a follower, tokens held and left), the Wheel of Fortune
 // (the wheel and crown spaces on the board, the pig, the Plague choice, the wheel tile choice).
 import type { GameView, Legal, MeepleOption, Placement } from './api';
-import { fruitArticle, fruitIcon, SALE_POINTS } from './fruit';
+import { fruitArticle, fruitIcon } from './fruit';
+import { salePoints } from './vocab';
 import { PLAYER_COLORS } from './tiles';
 import { icon } from './icons';
 import { h } from './ui';
@@ -166,7 +167,7 @@ registerExpansionPanel({
     }
     if (pl.fruit.sell.length) {
       const sold = action?.sell ?? [];
-      const pts = SALE_POINTS[Math.min(4, sold.length)];
+      const pts = salePoints(sold.length);
       radio('fruit-sell', !!action?.sell,
         [action?.sell ? `Sell ${sold.length} fruit${sold.length === 1 ? '' : 's'} for ${pts} points` : 'Sell fruit of different kinds (1/2/3/4 kinds: 3/6/10/15 points)'],
         // picking "sell" offers the best set: one of each kind held, at most 4
@@ -187,7 +188,7 @@ registerExpansionPanel({
     }
     const outcome = action?.harvest
       ? `You will harvest ${fruitArticle(typeOf(pl.fruit.harvest.find((t) => t.x === action.harvest!.x && t.y === action.harvest!.y) ?? { type: 'fruit', new: false }))} and score its value.`
-      : action?.sell ? `You will score ${SALE_POINTS[Math.min(4, action.sell.length)]} for ${action.sell.join(', ')}.` : 'Choose, then place the tile.';
+      : action?.sell ? `You will score ${salePoints(action.sell.length)} for ${action.sell.join(', ')}.` : 'Choose, then place the tile.';
     choice.append(h('small', { class: 'fruit-outcome', 'data-testid': 'fruit-outcome' }, outcome));
     box.append(choice);
     return box;

@@ -1,8 +1,7 @@
 // Fruit-Bearing Trees: fruit names and colours, token chips for the side panel, token badges
-// for the board, and the points of a sale.
+// for the board (the fruit kinds and the points of a sale are the engine's: vocab.ts).
 import { el } from './tiles';
 
-export const FRUITS = ['apple', 'apricot', 'cherry', 'elder', 'plum', 'quince'];
 export const FRUIT_COLORS: Record<string, string> = {
   apple: '#d32f2f',
   apricot: '#fb8c00',
@@ -15,8 +14,6 @@ export const FRUIT_COLORS: Record<string, string> = {
 export function fruitInk(type: string): string {
   return type === 'quince' || type === 'apricot' ? '#3e2723' : '#fff';
 }
-// Points of a sale of n different fruit types (1..4).
-export const SALE_POINTS = [0, 3, 6, 10, 15];
 
 export function fruitArticle(type: string): string {
   return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;

@@ -7,7 +7,8 @@ import { helpButton, openHelp } from './help';
 import { icon, iconButton } from './icons';
 import { meeple, PLAYER_COLORS } from './tiles';
 import { coarsePointer, copyText, h, prefersReducedMotion, toast } from './ui';
-import { breakdown, CATEGORY_LABELS, describeTile, moveWords, wheelLine } from './words';
+import { breakdown, categoryLabel, describeTile, moveWords, wheelLine } from './words';
+import { stageOf } from './vocab';
 
 // "You scores 8" -> "You score 8" (a player may be called "You"); also harvests, sells and
 // takes back (the Plague).
@@ -19,22 +20,24 @@ function words(text: string): string {
 const WHEEL_WIDE = new Set(['fortuna', 'storm', 'crown']);
 
 // The log: the scoring events with the Wheel of Fortune's lines (the pig's moves, the Plague's
-// take-backs) in order: a turn's wheel lines come first (the wheel turns before the tile is
-// placed), then the followers taken back, then that turn's scorings after the wheel's.
+// take-backs) in the engine's order (vocab.ts stageOf, from /api/tables): within a turn the pig
+// moves, the wheel's event scores, the Plague takes followers back, the crown spaces score, then
+// the placement; the end-of-game scoring comes after every turn. Both lists are in the engine's
+// order already; they are merged by (final, turn, stage), the view's events first on a tie.
 type LogLine = { turn: number; player: number; text: string; kind: string; final?: boolean };
 export function mergeLog(v: GameView): LogLine[] {
   const wheel: WheelLogEntry[] = (v.wheel?.log ?? []).map((e) => wheelLine(v, e));
   if (!wheel.length) return v.events;
+  const key = (e: LogLine) => [e.final ? 1 : 0, e.final ? 0 : e.turn, stageOf(e)];
+  const before = (a: LogLine, b: LogLine) => {
+    const ka = key(a), kb = key(b);
+    for (let i = 0; i < ka.length; ++i) if (ka[i] !== kb[i]) return ka[i] < kb[i];
+    return false;
+  };
   const out: LogLine[] = [];
   let w = 0;
-  const WHEEL_EVENTS = new Set(['fortuna', 'taxes', 'famine', 'storm', 'inquisition', 'crown']);
-  for (let i = 0; i < v.events.length; ++i) {
-    const e = v.events[i];
-    // the pig's move before the turn's first event; Plague take-backs before its crown scoring
-    // and its placement scorings (the Plague has no scoring of its own)
-    while (w < wheel.length && !e.final && (wheel[w].turn < e.turn || (wheel[w].turn === e.turn && (wheel[w].kind === 'pig' || !WHEEL_EVENTS.has(e.kind) || e.kind === 'crown'))))
-      out.push(wheel[w++]);
-    while (w < wheel.length && e.final) out.push(wheel[w++]);
+  for (const e of v.events) {
+    while (w < wheel.length && before(wheel[w], e)) out.push(wheel[w++]);
     out.push(e);
   }
   while (w < wheel.length) out.push(wheel[w++]);
@@ -472,9 +475,9 @@ export class GamePage {
     const body: Record<string, unknown> = {
       token, x: this.pending.x, y: this.pending.y, rotation: this.pending.rotation, turn: v.turn + 1, choice: pl.choice ?? 0, ...this.moveFields(),
     };
-    if (this.pending.meeple !== null) body.meeple = pl.meeples.find((m) => m.seg === this.pending!.meeple)?.at;
-    else if (this.pending.crown) body.meeple = this.pending.crown;
-    if (this.pending.ret) body.return = this.pending.ret.at.startsWith('crown:') ? { at: this.pending.ret.at } : this.pending.ret;
+    if (this.pending.meeple !== null) body.follower = pl.meeples.find((m) => m.seg === this.pending!.meeple)?.at;
+    else if (this.pending.crown) body.follower = this.pending.crown;
+    if (this.pending.ret) body.take_back = this.pending.ret.at.startsWith('crown:') ? { at: this.pending.ret.at } : this.pending.ret;
     this.sending = true;
     try {
       const nv = await api.move(this.id, body);
@@ -756,7 +759,7 @@ export class GamePage {
         let choice = 'no follower';
         if (this.pending?.meeple != null && pl) {
           const m = pl.meeples.find((m) => m.seg === this.pending!.meeple);
-          choice = m ? `follower on the ${m.kind === 'farm' ? 'field' : m.kind}` : choice;
+          choice = m ? `follower on the ${m.kind}` : choice;
         } else if (this.pending?.crown) {
           const seg = v.wheel?.segments.find((s) => s.crowns.some((c) => c.space === this.pending!.crown));
           choice = `follower on a crown space of ${seg?.name ?? 'the wheel'}`;
@@ -854,12 +857,12 @@ export class GamePage {
       ? h('table', { class: 'breakdown by-kind', 'data-testid': 'breakdown' },
         h('caption', { class: 'sr-only' }, 'Points by kind of feature'),
         h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Kind'), ...players.map((p, i) => h('th', { scope: 'col', title: p.name }, dot(i), h('span', { class: 'col-name' }, p.name))))),
-        h('tbody', {}, ...cats.map((c) => h('tr', {}, h('th', { scope: 'row', 'data-cat': c }, CATEGORY_LABELS[c] ?? c),
+        h('tbody', {}, ...cats.map((c) => h('tr', {}, h('th', { scope: 'row', 'data-cat': c }, categoryLabel(c)),
           ...players.map((_, i) => h('td', { 'data-cat': c, 'data-player': i }, String(points[c][i]))))),
         h('tr', { class: 'total-row' }, h('th', { scope: 'row' }, 'Total'), ...players.map((_, i) => h('td', { class: 'total', 'data-player': i }, String(v.scores[i]))))))
       : h('table', { class: 'breakdown', 'data-testid': 'breakdown' },
         h('caption', { class: 'sr-only' }, 'Points by kind of feature'),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), ...cats.map((c) => h('th', { scope: 'col', 'data-cat': c }, CATEGORY_LABELS[c] ?? c)), h('th', { scope: 'col' }, 'Total'))),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), ...cats.map((c) => h('th', { scope: 'col', 'data-cat': c }, categoryLabel(c))), h('th', { scope: 'col' }, 'Total'))),
         h('tbody', {}, ...players.map((p, i) => h('tr', {},
           h('th', { scope: 'row' }, dot(i), p.name),
           ...cats.map((c) => h('td', { 'data-cat': c, 'data-player': i }, String(points[c][i]))),

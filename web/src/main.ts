@@ -7,6 +7,7 @@ import { icon, iconButton } from './icons';
 import { PLAYER_COLORS } from './tiles';
 import { h } from './ui';
 import { describeTile, moveWords } from './words';
+import { setTables } from './vocab';
 
 const app = document.getElementById('app')!;
 let current: { destroy(): void } | null = null;
@@ -72,11 +73,17 @@ async function tilesPage(tileset: string, expansions: string[]) {
   app.replaceChildren(h('div', { class: 'lobby' }, h('h2', {}, `Tiles: ${tileset} ${expansions.join(' ')}`), grid));
 }
 
+let tablesLoaded = false;
+
 async function route() {
   current?.destroy();
   current = null;
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
   try {
+    if (!tablesLoaded) {
+      setTables(await api.tables());  // the engine's tables, before any page is drawn
+      tablesLoaded = true;
+    }
     if (parts[0] === 'game' && parts[1] && parts[2]) {
       await joinSeat(parts[1], parts[2]);
       return;

@@ -108,14 +108,14 @@ export function anchors(t: TileData): Pt[] {
   if (cached) return cached;
   const out: Pt[] = t.segments.map((_, i) => segAnchorRaw(t, i));
   const taken: Pt[] = [];
-  t.segments.forEach((s, i) => { if (s.kind !== 'farm') taken.push(out[i]); });
+  t.segments.forEach((s, i) => { if (s.kind !== 'field') taken.push(out[i]); });
   // points along roads and city walls also count as taken, so farmers stand in the open
   t.segments.forEach((s) => {
     if (s.kind === 'road') for (const d of s.sides) { const m = SIDE_MID[d]; taken.push([(m[0] + 50) / 2, (m[1] + 50) / 2]); taken.push([m[0] * 0.8 + 10, m[1] * 0.8 + 10]); }
     if (s.kind === 'city') for (const d of s.sides) taken.push(rotatePt([50, 8], 90 * SIDES.indexOf(d)));
   });
   t.segments.forEach((s, i) => {
-    if (s.kind !== 'farm') return;
+    if (s.kind !== 'field') return;
     const cands: Pt[] = [];
     if (s.halves.length === 0) {
       const cs = s.adj_cities.map((c) => out[c]);
@@ -195,7 +195,7 @@ function freeSpot(t: TileData, avoid: Pt[]): Pt {
   const cands: Pt[] = [[16, 16], [84, 16], [84, 84], [16, 84], [50, 84], [84, 50], [16, 50], [50, 16]];
   const a = anchors(t);
   const taken: Pt[] = [...avoid];
-  t.segments.forEach((s, i) => { if (s.kind !== 'farm') taken.push(a[i]); });
+  t.segments.forEach((s, i) => { if (s.kind !== 'field') taken.push(a[i]); });
   t.segments.forEach((s) => {
     if (s.kind === 'city') for (const d of s.sides) taken.push(SIDE_MID[d], rotatePt([25, 10], 90 * SIDES.indexOf(d)), rotatePt([75, 10], 90 * SIDES.indexOf(d)));
     if (s.kind === 'road') for (const d of s.sides) taken.push([(SIDE_MID[d][0] + 50) / 2, (SIDE_MID[d][1] + 50) / 2]);
@@ -316,7 +316,7 @@ export function drawTile(t: TileData, rot = 0): SVGGElement {
   }
   if (t.wheel > 0) {
     // clear of the farmers' spots too, so a farmer never hides the pig number
-    const farms = anchors(t).filter((_, i) => t.segments[i].kind === 'farm');
+    const farms = anchors(t).filter((_, i) => t.segments[i].kind === 'field');
     const p = freeSpot(t, [...used, ...farms]);
     used.push(p);
     wheelNumber(up, t.wheel, R(p));
@@ -339,7 +339,7 @@ export function meeple(color: string, x: number, y: number, lying = false, scale
 
 export function segmentKindWords(kind: string): string {
   switch (kind) {
-    case 'farm': return 'field (farmer)';
+    case 'field': return 'field (farmer)';
     case 'city': return 'city (knight)';
     case 'road': return 'road (thief)';
     case 'monastery': return 'monastery (monk)';

@@ -2,6 +2,7 @@
 // lies from the start, a follower by its role, a move as a sentence, and score categories.
 // Built from the server's data (tile segments, follower kinds, event kinds), no engine rules.
 import type { GameView, TileData, WheelLogEntry } from './api';
+import { categories, categoryOf } from './vocab';
 
 function count(n: number, one: string, many: string): string {
   return n === 1 ? `a ${one}` : `${n} ${many}`;
@@ -43,7 +44,7 @@ export function followerWords(kind: string): string {
     case 'city': return 'a knight in the city';
     case 'road': return 'a thief on the road';
     case 'monastery': return 'a monk in the monastery';
-    case 'farm': return 'a farmer in the field';
+    case 'field': return 'a farmer in the field';
     case 'tent': return 'a fortune teller on the tent';
     default: return `a follower (${kind})`;
   }
@@ -71,17 +72,16 @@ export function moveWords(v: GameView, names: string[], tile: (id: string) => Ti
   return `${s}.`;
 }
 
-// Score categories for the breakdown, in this order; event kinds of the Wheel of Fortune's
-// segments and crown spaces count as "wheel". Unknown kinds get their own column.
-export const CATEGORY_LABELS: Record<string, string> = {
-  road: 'Roads', city: 'Cities', monastery: 'Monasteries', farm: 'Fields', tent: 'Tents', fruit: 'Fruit', wheel: 'Wheel',
-};
-const WHEEL_KINDS = new Set(['fortuna', 'taxes', 'famine', 'storm', 'inquisition', 'crown', 'wheel']);
-export function categoryOf(kind: string): string {
-  return WHEEL_KINDS.has(kind) ? 'wheel' : kind;
+// Score categories for the breakdown: the engine's, in its display order (vocab.ts); event kinds
+// of the Wheel of Fortune's segments and crown spaces count as "wheel". Unknown kinds get their
+// own column.
+export function categoryLabel(cat: string): string {
+  return categories().find((c) => c.name === cat)?.label ?? cat;
 }
 
 // Points per player per category: {city: [8, 2], ...}, with the categories in display order.
+export { categoryOf };
+
 export function breakdown(v: GameView): { cats: string[]; points: Record<string, number[]> } {
   const n = v.scores.length;
   const points: Record<string, number[]> = {};
@@ -89,9 +89,8 @@ export function breakdown(v: GameView): { cats: string[]; points: Record<string,
     const c = categoryOf(e.kind);
     (points[c] ??= new Array(n).fill(0))[e.player] += e.points;
   }
-  const base = ['road', 'city', 'monastery', 'farm'];
-  for (const c of base) points[c] ??= new Array(n).fill(0);
-  const order = Object.keys(CATEGORY_LABELS);
+  const order = categories().map((c) => c.name);
+  for (const c of order.slice(0, 4)) points[c] ??= new Array(n).fill(0);  // the base game's four always shown
   const cats = Object.keys(points).sort((a, b) => (order.indexOf(a) + 1 || 99) - (order.indexOf(b) + 1 || 99));
   return { cats, points };
 }

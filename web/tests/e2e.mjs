@@ -229,7 +229,7 @@ async function wheelGame(browser, url, errors) {
     await waitTurn(turn);
     const legal = await legalMoves();
     const pl = legal.placements[0];
-    const m = pl.meeples.find((x) => x.kind === 'farm') ?? pl.meeples[0];
+    const m = pl.meeples.find((x) => x.kind === 'field') ?? pl.meeples[0];
     check(await placeAt(pl), `turn ${turn}: the tile is on (${pl.x}, ${pl.y}) turned ${pl.rotation}`);
     await page.getByTestId(`spot-${m.at}`).click({ force: true });
     await confirmMove();
@@ -450,7 +450,7 @@ async function main() {
       const supplyBefore = await page.getByTestId('player-0').locator('.followers').textContent();
       const scoreBefore = (await scores(page))[0];
       let placedFollower = false;
-      for (const kind of ['city', 'road', 'monastery', 'farm']) {
+      for (const kind of ['city', 'road', 'monastery', 'field']) {
         const spot = page.locator(`[data-testid^="spot-"][data-kind="${kind}"]`).first();
         if (await spot.count()) {
           await spot.click({ force: true });

@@ -1,0 +1,73 @@
+#include "vocabulary.h"
+
+#include "state.h"
+
+namespace carc {
+
+const std::array<const char*, kEventStages> kEventStageNames = {"pig", "wheel-event", "plague", "crown", "placement", "final"};
+
+const std::array<EventKindInfo, 14> kEventKinds = {{
+    {"road", "road", EventStage::Placement},
+    {"city", "city", EventStage::Placement},
+    {"monastery", "monastery", EventStage::Placement},
+    {"farm", "farm", EventStage::Placement},
+    {"tent", "tent", EventStage::Placement},
+    {"fruit", "fruit", EventStage::Placement},
+    {"fortuna", "wheel", EventStage::WheelEvent},
+    {"taxes", "wheel", EventStage::WheelEvent},
+    {"famine", "wheel", EventStage::WheelEvent},
+    {"storm", "wheel", EventStage::WheelEvent},
+    {"inquisition", "wheel", EventStage::WheelEvent},
+    {"crown", "wheel", EventStage::Crown},
+    {"pig", "", EventStage::Pig},
+    {"plague", "", EventStage::Plague},
+}};
+
+const std::array<ScoreCategory, 7> kScoreCategories = {{
+    {"road", "Roads"},
+    {"city", "Cities"},
+    {"monastery", "Monasteries"},
+    {"farm", "Fields"},
+    {"tent", "Tents"},
+    {"fruit", "Fruit"},
+    {"wheel", "Wheel"},
+}};
+
+const EventKindInfo* event_kind(const std::string& name) {
+  for (const EventKindInfo& k : kEventKinds)
+    if (name == k.name) return &k;
+  return nullptr;
+}
+
+const char* score_kind_name(Kind k) { return k == Kind::Field ? "farm" : kind_name(k); }
+
+nlohmann::json vocabulary_json() {
+  using json = nlohmann::json;  // every list is in order
+  json j;
+  json features = json::array();
+  for (int k = 0; k < kNumKinds; ++k)
+    features.push_back({{"name", kind_name(Kind(k))}, {"score_kind", score_kind_name(Kind(k))}});
+  j["feature_kinds"] = features;
+  json cats = json::array();
+  for (const ScoreCategory& c : kScoreCategories) cats.push_back({{"name", c.name}, {"label", c.label}});
+  j["score_categories"] = cats;
+  json kinds = json::array();
+  for (const EventKindInfo& k : kEventKinds)
+    kinds.push_back({{"name", k.name},
+                     {"category", k.category[0] ? json(k.category) : json(nullptr)},
+                     {"stage", kEventStageNames[size_t(k.stage)]},
+                     {"scores", k.category[0] != 0}});
+  j["event_kinds"] = kinds;
+  j["event_stages"] = kEventStageNames;
+  json fruits = json::array();
+  for (const char* f : kFruitNames) fruits.push_back(f);
+  j["fruit_kinds"] = fruits;
+  j["fruit_sale_points"] = kFruitSalePoints;
+  json wheel = json::array();
+  for (const char* w : kWheelEventNames) wheel.push_back(w);
+  j["wheel_events"] = wheel;
+  j["rotations"] = {0, 90, 180, 270};
+  return j;
+}
+
+}  // namespace carc

@@ -1,0 +1,57 @@
+// The engine's vocabulary as data: the tables every front end shows, so that none keeps a copy
+// (docs/vocabulary.md). Score kinds (the `kind` of a ScoreEvent) with their categories and
+// display order, the report-only event kinds, the order in which a turn's events happen, the
+// feature kinds, the fruit kinds and the points of a fruit sale. The server serves them
+// (GET /api/tables, vocabulary_json()), the web client reads them from there.
+#pragma once
+
+#include <array>
+
+#include <nlohmann/json.hpp>
+
+#include "types.h"
+
+namespace carc {
+
+// The points of a sale of n different fruit types (n = 1..4; index 0 unused).
+inline constexpr std::array<int, 5> kFruitSalePoints = {0, 3, 6, 10, 15};
+
+// Where a turn's events stand in the engine's event log: every event of a turn comes in this
+// order of stages (ranks), the end-of-game scoring after every turn.
+enum class EventStage : uint8_t {
+  Pig = 0,        // Wheel of Fortune: the pig moves (report-only event "pig")
+  WheelEvent,     // the segment's event scores: fortuna, taxes, famine, storm, inquisition
+  Plague,         // the Plague: each follower taken back (report-only event "plague")
+  Crown,          // the crown spaces of the pig's segment score
+  Placement,      // the placed tile's features and the fruit action score
+  Final,          // the end-of-game scoring (events with final = true)
+};
+inline constexpr int kEventStages = 6;
+extern const std::array<const char*, kEventStages> kEventStageNames;
+
+// One kind of event: its name (ScoreEvent::kind), the score category it counts for in a
+// breakdown ("" for report-only events), and its stage within a turn.
+struct EventKindInfo {
+  const char* name;
+  const char* category;
+  EventStage stage;
+};
+// Every event kind the engine emits, scoring kinds in display order, then the report-only ones.
+extern const std::array<EventKindInfo, 14> kEventKinds;
+// A score breakdown's categories in display order, with their labels.
+struct ScoreCategory {
+  const char* name;
+  const char* label;
+};
+extern const std::array<ScoreCategory, 7> kScoreCategories;
+
+// The event kind's entry, or nullptr for a name the engine never emits.
+const EventKindInfo* event_kind(const std::string& name);
+// The score kind of a feature scored (a field scores as a "farm").
+const char* score_kind_name(Kind k);
+
+// All of the tables above (and feature kinds, fruit kinds, wheel events) as one JSON object:
+// what GET /api/tables serves.
+nlohmann::json vocabulary_json();
+
+}  // namespace carc

@@ -1,0 +1,41 @@
+// The engine's vocabulary tables (GET /api/tables, src/engine/vocabulary.h): score kinds and
+// their categories in display order, the order of a turn's events, fruit kinds and the points
+// of a sale. Loaded once before any page is drawn (main.ts), so the client keeps no copy of
+// engine knowledge; only presentation (colours, wording) lives here in the client.
+import type { Tables } from './api';
+
+let loaded: Tables | null = null;
+
+export function setTables(t: Tables): void {
+  loaded = t;
+}
+
+export function tables(): Tables {
+  if (!loaded) throw new Error('the engine tables (/api/tables) are not loaded yet');
+  return loaded;
+}
+
+// Points of a sale of n different fruit types (1..4).
+export function salePoints(n: number): number {
+  const pts = tables().fruit_sale_points;
+  return pts[Math.min(n, pts.length - 1)] ?? 0;
+}
+
+// The score category an event kind counts for ("wheel" for the Wheel of Fortune's segments and
+// crown spaces); an unknown kind is its own category.
+export function categoryOf(kind: string): string {
+  return tables().event_kinds.find((k) => k.name === kind)?.category ?? kind;
+}
+
+// Score categories in display order, with their labels.
+export function categories(): { name: string; label: string }[] {
+  return tables().score_categories;
+}
+
+// An event's rank within its turn (the engine's order: the pig, the wheel's event, the Plague,
+// the crown spaces, the placement; the end-of-game scoring after every turn).
+export function stageOf(e: { kind: string; final?: boolean }): number {
+  const t = tables();
+  const stage = e.final ? 'final' : t.event_kinds.find((k) => k.name === e.kind)?.stage ?? 'placement';
+  return t.event_stages.indexOf(stage);
+}
