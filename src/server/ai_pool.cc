@@ -3,9 +3,11 @@
 
 #include <algorithm>
 
+#include "server_limits.h"
 #include "state.h"
 #include "types.h"
 #ifdef CARC_SERVER_HAVE_AI
+#include "levels.h"
 #include "mcts.h"
 #include "spec.h"
 #endif
@@ -76,6 +78,22 @@ std::unique_ptr<ai::Player> make_ai(const std::string& spec, uint64_t seed, cons
 #endif
 }
 
+std::unique_ptr<ai::Player> make_hint_ai(uint64_t seed, const AiLimits& limits, const std::atomic<bool>* cancel) {
+#ifdef CARC_SERVER_HAVE_AI
+  ai::MctsConfig cfg;
+  cfg.seed = seed;
+  cfg.iterations = std::min(limits::kHintIterations, limits.max_iterations);
+  cfg.time = std::min(std::chrono::duration<double>(limits::kHintTime).count(), limits.max_seconds);
+  cfg.max_nodes = std::min(cfg.max_nodes, limits.max_nodes);
+  cfg.cancel = cancel;
+  return std::make_unique<ai::MctsPlayer>(cfg);
+#else
+  (void)limits;
+  (void)cancel;
+  return std::make_unique<FallbackPlayer>("greedy", seed);
+#endif
+}
+
 json ai_registry() {
   json out = json::array();
 #ifdef CARC_SERVER_HAVE_AI
@@ -88,6 +106,21 @@ json ai_registry() {
   return out;
 }
 
+json ai_levels() {
+  json out = json::array();
+#ifdef CARC_SERVER_HAVE_AI
+  for (const auto& l : ai::levels())
+    out.push_back({{"name", l.name}, {"label", l.label}, {"spec", l.spec}, {"elo", l.elo},
+                   {"elo_low", l.elo_low}, {"elo_high", l.elo_high}, {"games", l.games}});
+#else
+  for (const char* n : {"easy", "medium", "hard"})
+    out.push_back({{"name", n}, {"label", std::string(1, char(n[0] - 32)) + (n + 1)}, {"spec", std::string("mcts:level=") + n},
+                   {"elo", 0}, {"elo_low", 0}, {"elo_high", 0}, {"games", 0}});
+  out.push_back({{"name", "greedy"}, {"label", "Greedy (fast)"}, {"spec", "greedy"}, {"elo", 0}, {"elo_low", 0}, {"elo_high", 0}, {"games", 0}});
+#endif
+  return out;
+}
+
 void AiPool::start(int threads) {
   {
     std::lock_guard lk(m_);
@@ -96,16 +129,30 @@ void AiPool::start(int threads) {
   for (int i = 0; i < std::max(1, threads); ++i) workers_.emplace_back([this] { work(); });
 }
 
-void AiPool::post(Clock::time_point when, std::function<void()> task) {
+void AiPool::post(Clock::time_point when, std::function<void()> task, Cancel cancel) {
   std::lock_guard lk(m_);
-  queue_.emplace(when, std::move(task));
+  if (stopping_) {
+    if (cancel) cancel->store(true);
+    return;
+  }
+  queue_.emplace(when, Task{std::move(task), std::move(cancel)});
   cv_.notify_one();
+}
+
+void AiPool::cancel_all() {
+  std::lock_guard lk(m_);
+  for (auto& [when, t] : queue_)
+    if (t.cancel) t.cancel->store(true);
+  for (std::atomic<bool>* c : running_) c->store(true);
 }
 
 void AiPool::stop() {
   {
     std::lock_guard lk(m_);
     stopping_ = true;
+    for (auto& [when, t] : queue_)
+      if (t.cancel) t.cancel->store(true);
+    for (std::atomic<bool>* c : running_) c->store(true);
     queue_.clear();
     cv_.notify_all();
   }
@@ -125,11 +172,14 @@ void AiPool::work() {
       cv_.wait_until(lk, first->first);
       continue;
     }
-    std::function<void()> task = std::move(first->second);
+    Task task = std::move(first->second);
     queue_.erase(first);
+    std::atomic<bool>* flag = task.cancel.get();
+    if (flag) running_.insert(flag);
     lk.unlock();
-    task();
+    task.run();
     lk.lock();
+    if (flag) running_.erase(running_.find(flag));
   }
 }
 
