@@ -144,6 +144,7 @@ export interface GameView {
   thinking?: number;
   turns_total: number;
   can_undo?: boolean;
+  allow_hints?: boolean;  // "Suggest a move" is allowed in this game (chosen at creation)
   winners?: number[];
   replay_turn?: number;
   move?: {
@@ -225,9 +226,29 @@ export interface GameSummary {
   tileset: string;
   expansions: string[];
   players: { name: string; type: string; ai: string }[];
+  allow_hints?: boolean;
   created: number;
   updated: number;
 }
+
+// A suggested move (POST /api/games/ID/hint): the move body as POST .../move takes it, the
+// engine's description, and the search's estimates for the player to move.
+export interface HintMove {
+  move: {
+    kind: 'place' | 'choose' | 'plague';
+    choice?: number; tile?: string; x?: number; y?: number; rotation?: number; meeple?: string; at?: string;
+    return?: { x?: number; y?: number; at: string }; fruit_type?: string;
+    fruit?: { harvest?: { x: number; y: number }; sell?: string[] };
+  };
+  description: string;
+  win_probability: number;  // 0..1
+  score_diff: number;       // expected final score minus the best opponent's
+  visits: number;
+}
+export interface Hint { turn: number; player: number; moves: HintMove[] }
+
+// An AI level of the lobby (GET /api/players, "level_details"): games = 0 means not calibrated yet.
+export interface LevelInfo { name: string; label: string; spec: string; elo: number; elo_low: number; elo_high: number; games: number }
 
 export class ApiError extends Error {
   constructor(public status: number, message: string) {
@@ -255,7 +276,7 @@ async function call<T>(method: string, path: string, body?: unknown): Promise<T>
 export const api = {
   tiles: (tileset: string, expansions: string[]) =>
     call<TileSet>('GET', `/api/tiles?tileset=${encodeURIComponent(tileset)}&expansions=${encodeURIComponent(expansions.join(','))}`),
-  players: () => call<{ players: { name: string; description: string }[]; levels: string[] }>('GET', '/api/players'),
+  players: () => call<{ players: { name: string; description: string }[]; levels: string[]; level_details?: LevelInfo[] }>('GET', '/api/players'),
   games: () => call<{ games: GameSummary[] }>('GET', '/api/games'),
   create: (body: unknown) => call<CreatedGame>('POST', '/api/games', body),
   upload: (body: unknown) => call<CreatedGame>('POST', '/api/games/upload', body),
@@ -264,6 +285,7 @@ export const api = {
   move: (id: string, body: unknown) => call<GameView>('POST', `/api/games/${id}/move`, body),
   undo: (id: string, token: string) => call<GameView>('POST', `/api/games/${id}/undo`, { token }),
   resign: (id: string, token: string) => call<GameView>('POST', `/api/games/${id}/resign`, { token }),
+  hint: (id: string, token: string) => call<Hint>('POST', `/api/games/${id}/hint`, { token }),
   join: (id: string, token: string) => call<{ seat: number; name: string; game: GameView }>('POST', `/api/games/${id}/join`, { token }),
   replay: (id: string, turn: number) => call<GameView>('GET', `/api/games/${id}/replay?turn=${turn}`),
   recordUrl: (id: string) => `/api/games/${id}/record`,
