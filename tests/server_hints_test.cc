@@ -7,6 +7,7 @@
 #include <sqlite3.h>
 
 #include <filesystem>
+#include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -49,6 +50,9 @@ class HintsTest : public ::testing::Test {
     o.db_path = db_;
     o.ai_threads = 2;
     o.ai_delay_ms = 0;
+    if (hint_interval_ms_ >= 0) o.hint_interval_ms = hint_interval_ms_;
+    if (ai_threads_ > 0) o.ai_threads = ai_threads_;
+    if (hint_iterations_ > 0) o.hint_iterations = hint_iterations_;
     server_ = std::make_unique<Server>(o);
     port_ = server_->start();
   }
@@ -83,6 +87,9 @@ class HintsTest : public ::testing::Test {
   fs::path dir_;
   std::string db_;
   int port_ = 0;
+  int hint_interval_ms_ = -1;  // -1: the default
+  int ai_threads_ = 0;         // 0: 2
+  long long hint_iterations_ = 0;  // 0: the default
   std::unique_ptr<Server> server_;
 };
 
@@ -179,6 +186,66 @@ TEST_F(HintsTest, OnlyTheSeatToMoveWithItsTokenAndNotTooOften) {
   // A finished game has no hints.
   ASSERT_EQ(post("/api/games/" + id + "/resign", {{"token", token(g, 0)}}).status, 200);
   EXPECT_EQ(hint(id, token(g, 1)).status, 409);
+}
+
+// Every kind of decision of every expansion: a hot-seat game with the Wheel of Fortune and all
+// three expansions played to the end by always taking the first hint (no rate limit here), so
+// the hint's move body is checked for placements with followers, crown spaces, take-backs,
+// fruit, the wheel tile choice and the Plague.
+TEST_F(HintsTest, EveryDecisionOfEveryExpansionIsPlayableFromItsHint) {
+  hint_interval_ms_ = 0;
+  hint_iterations_ = 300;  // the moves' shapes are checked here, not their quality
+  server_->stop();
+  start();
+  json g = create(kHotSeat, {{"tileset", "wheel-of-fortune"}, {"expansions", {"festival", "fortune-teller", "fruit-trees"}}});
+  const std::string id = g["id"];
+  std::map<std::string, int> kinds;
+  int decisions = 0;
+  for (; decisions < 400; ++decisions) {
+    json v = get("/api/games/" + id).body;
+    if (v["status"] != "playing") break;
+    const int p = v["current_player"];
+    Resp r = hint(id, token(g, p));
+    ASSERT_EQ(r.status, 200) << r.text;
+    ASSERT_FALSE(r.body["moves"].empty());
+    json mv = r.body["moves"][0]["move"];
+    ++kinds[mv["kind"].get<std::string>()];
+    for (const char* k : {"meeple", "return", "fruit", "fruit_type"})
+      if (mv.contains(k)) ++kinds[k];
+    mv["token"] = token(g, p);
+    Resp played = post("/api/games/" + id + "/move", mv);
+    ASSERT_EQ(played.status, 200) << played.text << " for " << mv.dump();
+  }
+  EXPECT_EQ(get("/api/games/" + id).body["status"], "finished") << decisions << " decisions";
+  EXPECT_GT(kinds["place"], 20);
+  EXPECT_GT(kinds["meeple"], 0);
+  std::string seen;
+  for (const auto& [k, n] : kinds) seen += k + "=" + std::to_string(n) + " ";
+  std::cout << "hint kinds played: " << seen << "\n";
+}
+
+// Stopping the server while a hint waits behind a long AI search: both end at once (the cancel
+// flags), the hint answers 503 or its connection closes, and nothing hangs.
+TEST_F(HintsTest, StoppingTheServerEndsAWaitingHintAndTheSearchAhead) {
+  ai_threads_ = 1;
+  server_->stop();
+  start();
+  // Bot (first) thinks for 10 s on the only AI worker; then a hint for Ann cannot run before it.
+  json g = create(json::array({{{"name", "Bot"}, {"type", "ai"}, {"ai", "mcts:time=10s"}}, {{"name", "Ann"}, {"type", "human"}}}));
+  json g2 = create(kHumanVsAi);  // Ann is to move here; her hint waits for the worker
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  Resp r;
+  std::thread asker([&] { r = hint(g2["id"], token(g2, 0)); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  const auto t0 = std::chrono::steady_clock::now();
+  server_->stop();
+  const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  server_.reset();  // closes whatever connection is left
+  asker.join();
+  EXPECT_TRUE(r.status == 503 || r.status <= 0) << r.status << " " << r.text;  // <= 0: closed unanswered
+  if (r.status == 503) EXPECT_NE(r.text.find("stopping"), std::string::npos) << r.text;
+  // A bound, not a speed measurement: the search ahead had 10 s to go.
+  EXPECT_LT(took, 5.0);
 }
 
 TEST_F(HintsTest, GamesStoredBeforeHintsGetTheDefaultOfTheirSeats) {

@@ -82,7 +82,7 @@ std::unique_ptr<ai::Player> make_hint_ai(uint64_t seed, const AiLimits& limits, 
 #ifdef CARC_SERVER_HAVE_AI
   ai::MctsConfig cfg;
   cfg.seed = seed;
-  cfg.iterations = std::min(limits::kHintIterations, limits.max_iterations);
+  cfg.iterations = std::max(1LL, std::min(limits.hint_iterations, limits.max_iterations));
   cfg.time = std::min(std::chrono::duration<double>(limits::kHintTime).count(), limits.max_seconds);
   cfg.max_nodes = std::min(cfg.max_nodes, limits.max_nodes);
   cfg.cancel = cancel;

@@ -16,6 +16,7 @@
 
 #include "api.h"
 #include "player.h"
+#include "server_limits.h"
 
 namespace carc::server {
 
@@ -27,6 +28,8 @@ struct AiLimits {
   long long max_iterations = 100000;  // mcts iterations=... per decision (level=hard is 30000)
   int max_threads = 2;                // mcts threads=...
   long long max_nodes = 4'000'000;    // mcts nodes=... per tree (the default)
+  int hint_interval_ms = int(limits::kHintInterval.count());  // a seat's hints at most this often
+  long long hint_iterations = limits::kHintIterations;        // MCTS iterations of one hint
 };
 
 // The player for an AI spec ("greedy", "mcts:level=hard"); throws std::invalid_argument for a

@@ -391,10 +391,11 @@ void Api::hint(const Request& req, Response& res, const std::string& id) {
     if (s->seats[seat].resigned) fail(409, "you resigned from this game");
     const auto now = std::chrono::steady_clock::now();
     auto& last = s->last_hint[size_t(seat)];
-    if (last.time_since_epoch().count() != 0 && now - last < limits::kHintInterval) {
-      const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(limits::kHintInterval - (now - last));
-      fail(429, "one hint per player every " + std::to_string(limits::kHintInterval.count() / 1000) +
-                    " s: try again in " + std::to_string(wait.count()) + " ms");
+    const std::chrono::milliseconds interval{games_.ai_limits().hint_interval_ms};
+    if (last.time_since_epoch().count() != 0 && now - last < interval) {
+      const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(interval - (now - last));
+      fail(429, "one hint per player every " + (interval.count() % 1000 ? std::to_string(interval.count()) + " ms" : std::to_string(interval.count() / 1000) + " s") + ": try again in " +
+                    std::to_string(wait.count()) + " ms");
     }
     if (s->hint_running) fail(429, "a hint for this game is being computed; try again when it is shown");
     last = now;

@@ -51,7 +51,8 @@ struct Server::Impl {
 
   explicit Impl(ServerOptions o)
       : opts(std::move(o)),
-        games(db, ai, opts.ai_delay_ms, AiLimits{opts.ai_max_seconds, opts.ai_max_iterations, opts.ai_max_threads, opts.ai_max_nodes}),
+        games(db, ai, opts.ai_delay_ms, AiLimits{opts.ai_max_seconds, opts.ai_max_iterations, opts.ai_max_threads, opts.ai_max_nodes, opts.hint_interval_ms,
+                                    opts.hint_iterations}),
         api(games, db, opts.web_dir),
         http(http_options(opts), [this](const Request& r) { return api.handle(r); }) {}
 
