@@ -88,9 +88,7 @@ std::unique_ptr<ai::Player> make_hint_ai(uint64_t seed, const AiLimits& limits, 
   cfg.cancel = cancel;
   return std::make_unique<ai::MctsPlayer>(cfg);
 #else
-  (void)limits;
-  (void)cancel;
-  return std::make_unique<FallbackPlayer>("greedy", seed);
+  return make_ai("greedy", seed, limits, cancel);
 #endif
 }
 

@@ -200,8 +200,14 @@ void Api::list_games(const Request& req, Response& res) {
     g["created"] = row.created;
     g["updated"] = row.updated;
     g["players"] = players;
-    g["allow_hints"] = meta.contains("allow_hints") && meta["allow_hints"].is_boolean() ? meta["allow_hints"].get<bool>()
-                                                                                        : hints_default(seats_from_meta(meta));
+    if (meta.contains("allow_hints") && meta["allow_hints"].is_boolean()) {
+      g["allow_hints"] = meta["allow_hints"];
+    } else {  // stored before hints existed: the default for its seats
+      std::vector<Seat> seats;
+      for (const auto& s : meta["seats"])
+        if (s.is_object()) seats.push_back(Seat{"", s.value("type", "")});
+      g["allow_hints"] = hints_default(seats);
+    }
     games.push_back(g);
   }
   res.send({{"games", games}});
