@@ -15,11 +15,12 @@ let LEVELS: [string, string][] = [
   ['random', 'Random'],
 ];
 
-// "Easy (Elo ≈ 1510 ± 35)" when the level is calibrated (docs/ai.md), else "Easy (not yet calibrated)".
+// "Easy — Elo ≈ 1510 (± 35)" when the level is calibrated (docs/ai.md, the Elo ladder), else
+// "Easy — not yet calibrated" (no made-up rating).
 export function levelText(l: LevelInfo): string {
-  if (l.games <= 0) return `${l.label} (not yet calibrated)`;
+  if (l.games <= 0) return `${l.label} — not yet calibrated`;
   const pm = Math.round((l.elo_high - l.elo_low) / 2);
-  return `${l.label} (Elo ≈ ${Math.round(l.elo)} ± ${pm})`;
+  return `${l.label} — Elo ≈ ${Math.round(l.elo)} (± ${pm})`;
 }
 
 interface Row { name: string; type: 'human' | 'remote' | 'ai'; ai: string }

@@ -45,7 +45,7 @@ export async function hintChecks(browser, url, errors, { check, artifacts }) {
     await page.getByTestId('play-vs-ai').waitFor();
     await page.waitForFunction(() => [...document.querySelectorAll('[aria-label="Player 2 strength"] option')].some((o) => /calibrated|Elo/.test(o.textContent)));
     const options = await page.locator('[aria-label="Player 2 strength"] option').allTextContents();
-    const rated = /^(Easy|Medium|Hard) \((not yet calibrated|Elo ≈ \d+ ± \d+)\)$/;
+    const rated = /^(Easy|Medium|Hard) — (not yet calibrated|Elo ≈ \d+ \(± \d+\))$/;
     check(['Easy', 'Medium', 'Hard'].every((l) => options.some((o) => o.startsWith(l) && rated.test(o))),
       `lobby: each level shows its measured strength or "not yet calibrated" (${options.join(' | ')})`);
     check(await page.getByTestId('allow-hints').isChecked(), 'lobby: hints are on by default against the computer');
@@ -98,6 +98,18 @@ export async function hintChecks(browser, url, errors, { check, artifacts }) {
   console.log('hints: a desktop (1280x800, keyboard)');
   {
     const { ctx, page } = await pageWith(browser, DESKTOP, errors);
+    // a calibrated level (the server's answer changed on its way) shows its rating and interval
+    await page.route('**/api/players', async (route) => {
+      const r = await route.fetch();
+      const j = await r.json();
+      j.level_details[0] = { ...j.level_details[0], elo: 1510.4, elo_low: 1475, elo_high: 1545, games: 400 };
+      await route.fulfill({ response: r, json: j });
+    });
+    await page.goto(url);
+    await page.waitForFunction(() => [...document.querySelectorAll('[aria-label="Player 2 strength"] option')].some((o) => /Elo/.test(o.textContent)));
+    const first = await page.locator('[aria-label="Player 2 strength"] option').first().textContent();
+    check(first === 'Easy — Elo ≈ 1510 (± 35)', `lobby: a calibrated level shows "Elo ≈ N (± M)" (${first})`);
+    await page.unroute('**/api/players');
     await page.goto(url);
     await page.getByTestId('play-hot-seat').waitFor();
     await page.getByTestId('play-hot-seat').click();
