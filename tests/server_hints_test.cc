@@ -259,6 +259,15 @@ TEST_F(HintsTest, GamesStoredBeforeHintsGetTheDefaultOfTheirSeats) {
   ASSERT_EQ(sqlite3_exec(db, "UPDATE games SET meta = json_remove(meta, '$.allow_hints')", nullptr, nullptr, nullptr), SQLITE_OK);
   sqlite3_close(db);
   start();
+  // The migration at start wrote the default into each stored meta.
+  ASSERT_EQ(sqlite3_open(db_.c_str(), &db), SQLITE_OK);
+  int without = -1;
+  sqlite3_exec(db, "SELECT count(*) FROM games WHERE json_type(meta, '$.allow_hints') IS NULL",
+               [](void* o, int, char** v, char**) { *static_cast<int*>(o) = std::atoi(v[0]); return 0; }, &without, nullptr);
+  sqlite3_close(db);
+  EXPECT_EQ(without, 0);
+  json list = get("/api/games").body["games"];
+  for (const auto& e : list) EXPECT_EQ(e["allow_hints"], e["id"] == alone["id"]) << e.dump();
   EXPECT_EQ(get("/api/games/" + alone["id"].get<std::string>()).body["allow_hints"], true);
   EXPECT_EQ(get("/api/games/" + friends["id"].get<std::string>()).body["allow_hints"], false);
   EXPECT_EQ(hint(alone["id"], token(alone, 0)).status, 200);

@@ -59,6 +59,7 @@ struct Server::Impl {
   int start() {
     db.open(opts.db_path, opts.durability_fast ? Durability::Fast : Durability::Full, opts.db_busy_timeout_ms);
     games.migrate_tokens();  // games stored with plain seat tokens keep only their SHA-256
+    games.migrate_hints();   // games stored before hints get the default for their seats
     bound_port = http.bind();
     running = true;
     ai.start(opts.ai_threads);

@@ -305,6 +305,21 @@ int Games::migrate_tokens() {
   return n;
 }
 
+int Games::migrate_hints() {
+  int n = 0;
+  for (const GameRow& row : db_.with_meta_containing("\"allow_hints\"", true)) {
+    json meta = json::parse(row.meta, nullptr, false);
+    if (meta.is_discarded() || !meta.contains("seats") || !meta["seats"].is_array()) continue;
+    std::vector<Seat> seats;
+    for (const auto& seat : meta["seats"])
+      if (seat.is_object() && seat.contains("type") && seat["type"].is_string()) seats.push_back(Seat{"", seat["type"].get<std::string>()});
+    meta["allow_hints"] = hints_default(seats);
+    db_.save_meta(row.id, meta.dump());
+    ++n;
+  }
+  return n;
+}
+
 void Games::schedule_ai(Session& s, const std::shared_ptr<Session>& sp, int extra_delay_ms) {
   const int seat = s.auto_seat();
   if (seat < 0 || s.ai_busy || stopping_) return;

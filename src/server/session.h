@@ -148,6 +148,9 @@ class Games {
   // Stored games whose meta still holds plain seat tokens (written before tokens were hashed)
   // get the tokens' SHA-256 instead. Returns how many games were rewritten.
   int migrate_tokens();
+  // Stored games without "allow_hints" (written before hints existed) get the default for their
+  // seats (hints_default) written into their meta. Returns how many games were rewritten.
+  int migrate_hints();
   const AiLimits& ai_limits() const { return limits_; }
   // Resumes the games whose AI was to move when the server stopped.
   void resume();
