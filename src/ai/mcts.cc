@@ -265,7 +265,8 @@ class Tree {
     std::vector<std::vector<uint32_t>> paths;
     std::vector<int> root_children;
     for (long long i = 0; iterations <= 0 || i < iterations;) {
-      if (timed && Clock::now() >= deadline) break;
+      // Checked once per batch (MctsConfig::batch iterations, 8 by default).
+      if ((timed && Clock::now() >= deadline) || (cfg_.cancel && cfg_.cancel->load(std::memory_order_relaxed))) break;
       const int nb = int(iterations > 0 ? std::min<long long>(B, iterations - i) : B);
       leaves.clear();
       paths.clear();

@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <csignal>
+#include <functional>
+#include <iomanip>
 #include <ctime>
 #include <iostream>
 #include <random>
@@ -35,6 +37,9 @@ struct Session {
   size_t draws_shown = 0;
   std::string save;
   bool color = false;
+  std::unique_ptr<ai::Player> hinter;  // `hint`: analyses the position for the player to move
+  std::string hint_spec;
+  uint64_t seed = 0;
 };
 
 void save_record(const Session& ss) {
@@ -106,11 +111,24 @@ bool read_line(std::string& line) {
   return true;
 }
 
-// Reads a number 1..n (0 too when `zero`); -1 when the human quits.
-int read_number(int n, bool zero) {
+const char* const kHelp =
+    "commands: a letter picks a place on the board, a number an option; 'hint' suggests moves\n"
+    "(the computer's best few, with its estimated chance to win and final score difference;\n"
+    "it sees only what you see); 'help' shows this; 'q' saves the record and quits\n";
+
+// Reads a number 1..n (0 too when `zero`); -1 when the human quits. `hint` answers 'hint'.
+int read_number(int n, bool zero, const std::function<void()>& hint) {
   std::string line;
   for (;;) {
     if (!read_line(line) || line == "q") return -1;
+    if (line == "hint") {
+      hint();
+      continue;
+    }
+    if (line == "help" || line == "?") {
+      std::cout << kHelp;
+      continue;
+    }
     int k = -1;
     try {
       size_t used = 0;
@@ -123,9 +141,69 @@ int read_number(int n, bool zero) {
   }
 }
 
+// What the player types for move `m` at `s`, in ask_move's menus: the option number of the
+// drawn tile (when several were drawn), the place's letter (when there are several places),
+// the option number there (when there are several), e.g. "b then 2".
+std::string keys_for(const State& s, const Move& m) {
+  std::vector<Move> moves;
+  s.legal_moves(moves);
+  auto index_of = [](const std::vector<Move>& v, const Move& x) -> size_t {
+    return size_t(std::find(v.begin(), v.end(), x) - v.begin());
+  };
+  if (s.phase() == Phase::Plague) return std::to_string(index_of(moves, m) + 1);
+  std::vector<std::string> keys;
+  if (std::any_of(moves.begin(), moves.end(), [](const Move& x) { return x.kind == MoveKind::Choose; })) {
+    std::vector<Move> options;  // as in ask_move
+    for (const Move& x : moves)
+      if (x.kind == MoveKind::Choose ||
+          std::none_of(options.begin(), options.end(), [&](const Move& o) { return o.choice == x.choice; }))
+        options.push_back(x);
+    for (size_t k = 0; k < options.size(); ++k)
+      if (options[k].choice == m.choice && (options[k].kind == MoveKind::Choose) == (m.kind == MoveKind::Choose))
+        keys.push_back(std::to_string(k + 1));
+    if (m.kind == MoveKind::Choose) return keys.empty() ? "?" : keys[0];
+    moves.erase(std::remove_if(moves.begin(), moves.end(),
+                               [&](const Move& x) { return x.kind != MoveKind::Place || x.choice != m.choice; }),
+                moves.end());
+  }
+  std::vector<std::pair<int, int>> cells;
+  for (const Move& x : moves)
+    if (std::find(cells.begin(), cells.end(), std::pair<int, int>{x.x, x.y}) == cells.end()) cells.push_back({x.x, x.y});
+  const size_t cell = size_t(std::find(cells.begin(), cells.end(), std::pair<int, int>{m.x, m.y}) - cells.begin());
+  if (cells.size() > 1) keys.push_back(label_of(cell));
+  std::vector<Move> here;
+  for (const Move& x : moves)
+    if (x.x == m.x && x.y == m.y) here.push_back(x);
+  if (here.size() > 1) keys.push_back(std::to_string(index_of(here, m) + 1));
+  if (keys.empty()) return "(the only move: any key)";
+  std::string out;
+  for (const auto& k : keys) out += (out.empty() ? "" : " then ") + k;
+  return out;
+}
+
+// `hint`: the best few moves for the player to move, by a search on the public position only
+// (the hidden part, the bag's order and face-down fruit tokens, is drawn afresh first; MCTS
+// redraws it at every iteration). Deterministic for the game's seed and turn.
+void show_hint(Session& ss) {
+  State pub = ss.s;
+  Rng rng(derive_seed(ss.seed, 0x68696e74ull + uint64_t(ss.s.turn())));  // "hint"
+  pub.resample_hidden(rng);
+  if (!ss.hinter) ss.hinter = make_player_checked(ss.hint_spec, derive_seed(ss.seed, 0x68696e74ull));
+  const std::vector<ai::MoveEval> ev = ss.hinter->analyse(pub);
+  std::cout << "hint (" << ss.hinter->name() << "; type the keys shown):\n";
+  for (size_t i = 0; i < ev.size() && i < 3; ++i) {
+    std::ostringstream line;
+    line << std::fixed << std::setprecision(1) << "  " << i + 1 << ". " << keys_for(ss.s, ev[i].move) << ": "
+         << describe_move(ss.s, ev[i].move) << "  win " << 100 * ev[i].win_probability << "%, score difference "
+         << std::showpos << ev[i].score_diff;
+    std::cout << line.str() << "\n";
+  }
+}
+
 // Asks the human for a move; false when the human quits (q, end of input, Ctrl-C).
 bool ask_move(Session& ss, Move& out) {
   const State& s = ss.s;
+  const std::function<void()> hint = [&ss] { show_hint(ss); };
   std::vector<Move> moves;
   s.legal_moves(moves);
   if (s.phase() == Phase::Plague) {
@@ -137,7 +215,7 @@ bool ask_move(Session& ss, Move& out) {
     std::cout << ss.names[s.current_player()] << ", the Plague: take back one of your followers (seat number "
               << s.current_player() + 1 << " on the board):\n";
     for (size_t k = 0; k < moves.size(); ++k) std::cout << "  " << k + 1 << ") " << describe_move(s, moves[k]) << "\n";
-    const int k = read_number(int(moves.size()), false);
+    const int k = read_number(int(moves.size()), false, hint);
     if (k < 0) return false;
     out = moves[size_t(k - 1)];
     return true;
@@ -157,7 +235,7 @@ bool ask_move(Session& ss, Move& out) {
                 << (options[k].kind == MoveKind::Choose ? " (the pig moves " + std::to_string(tt.wheel) + " first)" : "")
                 << "\n";
     }
-    const int k = read_number(int(options.size()), false);
+    const int k = read_number(int(options.size()), false, hint);
     if (k < 0) return false;
     const Move pick = options[size_t(k - 1)];
     if (pick.kind == MoveKind::Choose) {
@@ -197,10 +275,18 @@ bool ask_move(Session& ss, Move& out) {
       std::cout << "choose a place:";
       for (size_t k = 0; k < cells.size(); ++k)
         std::cout << " " << label_of(k) << "=(" << cells[k].first << "," << cells[k].second << ")";
-      std::cout << "   (q: save and quit)\n";
+      std::cout << "   (hint: suggest a move, help, q: save and quit)\n";
       std::string line;
       for (;;) {
         if (!read_line(line) || line == "q") return false;
+        if (line == "hint") {
+          hint();
+          continue;
+        }
+        if (line == "help" || line == "?") {
+          std::cout << kHelp;
+          continue;
+        }
         for (size_t k = 0; k < cells.size(); ++k)
           if (line == label_of(k)) cell = int(k);
         if (cell >= 0) break;
@@ -217,7 +303,7 @@ bool ask_move(Session& ss, Move& out) {
       std::cout << "  " << k + 1 << ") " << describe_move(s, moves[opts[k]]) << "\n";
     }
     std::cout << "  0) back to the places\n";
-    const int k = read_number(int(opts.size()), true);
+    const int k = read_number(int(opts.size()), true, hint);
     if (k < 0) return false;
     if (k == 0) continue;  // back to the places
     out = moves[size_t(opts[size_t(k - 1)])];
@@ -236,6 +322,7 @@ void register_play(CLI::App& app) {
     bool hotseat = false;
     uint64_t seed = 0;
     std::string save, tileset = "base", expansions;
+    std::string hint = "mcts:iterations=20000";
     bool color = false;
   };
   auto o = std::make_shared<Opts>();
@@ -248,6 +335,7 @@ void register_play(CLI::App& app) {
   cmd->add_option("--tileset", o->tileset, "base or wheel-of-fortune");
   cmd->add_option("--expansions", o->expansions, "comma-separated: festival,fortune-teller,fruit-trees");
   cmd->add_flag("--color", o->color, "ANSI colours on the board");
+  cmd->add_option("--hint", o->hint, "the AI that answers 'hint' (suggested moves), e.g. mcts:time=2s");
   cmd->callback([o] {
     if (o->seat > o->players) throw std::invalid_argument("--seat must be at most --players");
     uint64_t seed = o->seed;
@@ -255,6 +343,9 @@ void register_play(CLI::App& app) {
     Rules rules = ai_rules_from(o->players, o->tileset, o->expansions);
     Session ss{State(Game::get(rules), seed)};
     ss.color = o->color;
+    ss.seed = seed;
+    ss.hint_spec = o->hint;
+    make_player_checked(o->hint, 0);  // a bad --hint is refused before the game starts
     ss.save = o->save.empty() ? "game-" + std::to_string(seed) + ".record.json" : o->save;
     for (int p = 0; p < o->players; ++p) {
       const bool h = o->hotseat || p == o->seat - 1;
@@ -275,7 +366,7 @@ void register_play(CLI::App& app) {
     sigaction(SIGINT, &sa, nullptr);
     std::cout << "Carcassonne " << rules.to_string() << ", seed " << seed << ". Seats:";
     for (int p = 0; p < o->players; ++p) std::cout << " " << p + 1 << "=" << ss.names[p];
-    std::cout << "\nfollowers on the board show as the seat number (1..6).\n";
+    std::cout << "\nfollowers on the board show as the seat number (1..6). Type 'help' for the commands, 'hint' for a suggestion.\n";
     while (!ss.s.is_terminal()) {
       if (g_interrupted) {
         std::cout << "\ninterrupted\n";

@@ -56,6 +56,12 @@ void register_serve(CLI::App& app) {
   cmd->add_option("--ai-max-nodes", opts->ai_max_nodes, "largest mcts nodes=... (tree size) a game may ask for")
       ->check(CLI::Range(1000LL, 100000000LL))
       ->capture_default_str();
+  cmd->add_option("--hint-interval", opts->hint_interval_ms, "a player may ask for a hint at most once per this many ms")
+      ->check(CLI::Range(0, 3'600'000))
+      ->capture_default_str();
+  cmd->add_option("--hint-iterations", opts->hint_iterations, "MCTS iterations of one hint (at most --ai-max-iterations)")
+      ->check(CLI::Range(1LL, 100000000LL))
+      ->capture_default_str();
   cmd->add_option("--ai-delay", opts->ai_delay_ms, "minimum AI thinking time in ms, so moves can be followed")
       ->capture_default_str();
   cmd->add_flag("--log", opts->log_requests, "log every request on stderr");

@@ -3,8 +3,10 @@
 
 #include <algorithm>
 
+#include "server_limits.h"
 #include "state.h"
 #include "types.h"
+#include "levels.h"
 #include "mcts.h"
 #include "spec.h"
 
@@ -29,9 +31,27 @@ std::unique_ptr<ai::Player> make_ai(const std::string& spec, uint64_t seed, cons
   return std::make_unique<ai::MctsPlayer>(cfg);
 }
 
+std::unique_ptr<ai::Player> make_hint_ai(uint64_t seed, const AiLimits& limits, const std::atomic<bool>* cancel) {
+  ai::MctsConfig cfg;
+  cfg.seed = seed;
+  cfg.iterations = std::max(1LL, std::min(limits.hint_iterations, limits.max_iterations));
+  cfg.time = std::min(std::chrono::duration<double>(limits::kHintTime).count(), limits.max_seconds);
+  cfg.max_nodes = std::min(cfg.max_nodes, limits.max_nodes);
+  cfg.cancel = cancel;
+  return std::make_unique<ai::MctsPlayer>(cfg);
+}
+
 json ai_registry() {
   json out = json::array();
   for (const auto& p : ai::player_registry()) out.push_back({{"name", p.name}, {"description", p.description}});
+  return out;
+}
+
+json ai_levels() {
+  json out = json::array();
+  for (const auto& l : ai::levels())
+    out.push_back({{"name", l.name}, {"label", l.label}, {"spec", l.spec}, {"elo", l.elo},
+                   {"elo_low", l.elo_low}, {"elo_high", l.elo_high}, {"games", l.games}});
   return out;
 }
 
@@ -43,16 +63,30 @@ void AiPool::start(int threads) {
   for (int i = 0; i < std::max(1, threads); ++i) workers_.emplace_back([this] { work(); });
 }
 
-void AiPool::post(Clock::time_point when, std::function<void()> task) {
+void AiPool::post(Clock::time_point when, std::function<void()> task, Cancel cancel) {
   std::lock_guard lk(m_);
-  queue_.emplace(when, std::move(task));
+  if (stopping_) {
+    if (cancel) cancel->store(true);
+    return;
+  }
+  queue_.emplace(when, Task{std::move(task), std::move(cancel)});
   cv_.notify_one();
+}
+
+void AiPool::cancel_all() {
+  std::lock_guard lk(m_);
+  for (auto& [when, t] : queue_)
+    if (t.cancel) t.cancel->store(true);
+  for (std::atomic<bool>* c : running_) c->store(true);
 }
 
 void AiPool::stop() {
   {
     std::lock_guard lk(m_);
     stopping_ = true;
+    for (auto& [when, t] : queue_)
+      if (t.cancel) t.cancel->store(true);
+    for (std::atomic<bool>* c : running_) c->store(true);
     queue_.clear();
     cv_.notify_all();
   }
@@ -72,11 +106,14 @@ void AiPool::work() {
       cv_.wait_until(lk, first->first);
       continue;
     }
-    std::function<void()> task = std::move(first->second);
+    Task task = std::move(first->second);
     queue_.erase(first);
+    std::atomic<bool>* flag = task.cancel.get();
+    if (flag) running_.insert(flag);
     lk.unlock();
-    task();
+    task.run();
     lk.lock();
+    if (flag) running_.erase(running_.find(flag));
   }
 }
 

@@ -96,10 +96,11 @@ void Db::save_meta(const std::string& id, const std::string& meta) {
   if (sqlite3_step(st.s) != SQLITE_DONE) throw DbError(std::string("database: ") + sqlite3_errmsg(db_));
 }
 
-std::vector<GameRow> Db::with_meta_containing(const std::string& needle) {
+std::vector<GameRow> Db::with_meta_containing(const std::string& needle, bool without) {
   std::lock_guard lk(m_);
   if (!db_) throw DbError("database is closed");
-  Stmt st(db_, "SELECT id, meta FROM games WHERE instr(meta, ?1) > 0");
+  Stmt st(db_, without ? "SELECT id, meta FROM games WHERE instr(meta, ?1) = 0"
+                       : "SELECT id, meta FROM games WHERE instr(meta, ?1) > 0");
   st.text(1, needle);
   std::vector<GameRow> out;
   int rc;

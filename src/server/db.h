@@ -51,8 +51,8 @@ class Db {
   void save(const GameRow& row);
   // Replaces only a game's meta (token migration).
   void save_meta(const std::string& id, const std::string& meta);
-  // Every game whose meta contains `needle` (id and meta only).
-  std::vector<GameRow> with_meta_containing(const std::string& needle);
+  // Every game whose meta contains `needle` (id and meta only); `without`: whose meta does not.
+  std::vector<GameRow> with_meta_containing(const std::string& needle, bool without = false);
   std::optional<GameRow> load(const std::string& id);
   // Newest first, without the record text.
   std::vector<GameRow> list(int limit);

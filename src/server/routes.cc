@@ -12,6 +12,7 @@
 #include "ids.h"
 #include "input_limits.h"
 #include "record.h"
+#include "server_limits.h"
 #include "session.h"
 #include "views.h"
 #include "vocabulary.h"
@@ -53,6 +54,14 @@ Response Api::handle(const Request& req) {
 }
 
 namespace {
+// "allow_hints" of a create/upload request: true or false, default hints_default(seats).
+bool allow_hints_of(const json& body, const std::vector<Seat>& seats) {
+  auto it = body.find("allow_hints");
+  if (it == body.end() || it->is_null()) return hints_default(seats);
+  if (!it->is_boolean()) fail(400, "'allow_hints' must be true or false");
+  return it->get<bool>();
+}
+
 bool game_id_ok(const std::string& id) {
   return !id.empty() && std::all_of(id.begin(), id.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
 }
@@ -89,6 +98,7 @@ Response Api::dispatch(const Request& req) {
     else if (post && action == "undo") undo(req, res, id);
     else if (post && action == "resign") resign(req, res, id);
     else if (post && action == "join") join(req, res, id);
+    else if (post && action == "hint") hint(req, res, id);
     else if (get && action == "record") record(req, res, id);
     else if (get && action == "replay") replay(req, res, id);
     else if (get && action == "events") events(req, res, id);
@@ -132,8 +142,12 @@ void Api::health(const Request& req, Response& res) {
 }
 
 void Api::players(const Request& req, Response& res) {
-  res.send({{"players", ai_registry()},
-             {"levels", {"greedy", "mcts:level=easy", "mcts:level=medium", "mcts:level=hard"}}});
+  // "levels": the specs, in the lobby's order; "level_details": each with its label and
+  // measured strength (games = 0: not calibrated yet), from ai::levels().
+  const json details = ai_levels();
+  json specs = json::array();
+  for (const auto& l : details) specs.push_back(l["spec"]);
+  res.send({{"players", ai_registry()}, {"levels", specs}, {"level_details", details}});
 }
 
 void Api::tiles(const Request& req, Response& res) {
@@ -189,6 +203,14 @@ void Api::list_games(const Request& req, Response& res) {
     g["created"] = row.created;
     g["updated"] = row.updated;
     g["players"] = players;
+    if (meta.contains("allow_hints") && meta["allow_hints"].is_boolean()) {
+      g["allow_hints"] = meta["allow_hints"];
+    } else {  // stored before hints existed: the default for its seats
+      std::vector<Seat> seats;
+      for (const auto& s : meta["seats"])
+        if (s.is_object()) seats.push_back(Seat{"", s.value("type", "")});
+      g["allow_hints"] = hints_default(seats);
+    }
     games.push_back(g);
   }
   res.send({{"games", games}});
@@ -209,7 +231,8 @@ void Api::create_game(const Request& req, Response& res) {
   } else {
     rec.seed = random_seed();
   }
-  auto s = games_.add_session(std::move(seats), rec, false);
+  const bool hints = allow_hints_of(body, seats);
+  auto s = games_.add_session(std::move(seats), rec, false, hints);
   std::lock_guard lk(s->m);
   res.send(created_json(*s), 201);
   for (Seat& seat : s->seats) seat.token.clear();  // from now on only its hash is kept
@@ -230,7 +253,8 @@ void Api::upload_game(const Request& req, Response& res) {
   if (mode != "continue" && mode != "view") fail(400, "'mode' must be continue or view");
   std::vector<Seat> seats = seats_from_request(body, &rec.players, games_.ai_limits());
   for (size_t i = 0; i < seats.size(); ++i) rec.players[i] = seats[i].name;
-  auto s = games_.add_session(std::move(seats), rec, mode == "view");
+  const bool hints = allow_hints_of(body, seats);
+  auto s = games_.add_session(std::move(seats), rec, mode == "view", hints);
   std::lock_guard lk(s->m);
   res.send(created_json(*s), 201);
   for (Seat& seat : s->seats) seat.token.clear();  // from now on only its hash is kept
@@ -351,6 +375,58 @@ void Api::join(const Request& req, Response& res, const std::string& id) {
   const int seat = seat_for(*s, body, req);
   if (!s->seats[seat].joined) games_.change(*s, s, [&] { s->seats[seat].joined = true; });
   res.send({{"seat", seat}, {"name", s->seats[seat].name}, {"game", view_json(*s)}});
+}
+
+// Hints for the player to move (docs/server.md, "Hints"; limits in docs/security.md): the best
+// few moves by an MCTS search that sees only public information, each with its estimated win
+// probability and expected score difference, and the body that plays it.
+void Api::hint(const Request& req, Response& res, const std::string& id) {
+  json body = parse_body(req.body);
+  auto s = games_.find(id);
+  std::unique_ptr<State> copy;
+  int seat;
+  {
+    std::lock_guard lk(s->m);
+    seat = seat_for(*s, body, req);
+    if (!s->allow_hints)
+      fail(403, "hints are off in this game: it has " + std::to_string(s->people()) +
+                    " human players and was not created with \"allow_hints\": true");
+    if (s->view_only) fail(409, "this game is only for viewing");
+    if (s->over()) fail(409, "the game is over");
+    const State& st = *s->state;
+    if (st.current_player() != seat)
+      fail(409, "hints are for the player to move: it is " + s->seats[st.current_player()].name + "'s turn, not " +
+                    s->seats[seat].name + "'s");
+    if (s->seats[seat].resigned) fail(409, "you resigned from this game");
+    const auto now = std::chrono::steady_clock::now();
+    auto& last = s->last_hint[size_t(seat)];
+    const std::chrono::milliseconds interval{games_.ai_limits().hint_interval_ms};
+    if (last.time_since_epoch().count() != 0 && now - last < interval) {
+      const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(interval - (now - last));
+      fail(429, "one hint per player every " + (interval.count() % 1000 ? std::to_string(interval.count()) + " ms" : std::to_string(interval.count() / 1000) + " s") + ": try again in " +
+                    std::to_string(wait.count()) + " ms");
+    }
+    if (s->hint_running) fail(429, "a hint for this game is being computed; try again when it is shown");
+    last = now;
+    s->hint_running = true;
+    copy = std::make_unique<State>(st);
+  }
+  struct Running {
+    Session& s;
+    ~Running() {
+      std::lock_guard lk(s.m);
+      s.hint_running = false;
+    }
+  } running{*s};
+  const std::vector<ai::MoveEval> evals = games_.hint(*copy);
+  json moves = json::array();
+  for (const ai::MoveEval& e : evals)
+    moves.push_back({{"move", move_body_json(*copy, e.move)},
+                     {"description", describe_move(*copy, e.move)},
+                     {"win_probability", e.win_probability},
+                     {"score_diff", e.score_diff},
+                     {"visits", e.visits}});
+  res.send({{"turn", copy->turn() + 1}, {"player", seat}, {"moves", moves}});
 }
 
 void Api::record(const Request& req, Response& res, const std::string& id) {

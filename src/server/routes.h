@@ -36,6 +36,7 @@ class Api {
   void undo(const Request& req, Response& res, const std::string& id);
   void resign(const Request& req, Response& res, const std::string& id);
   void join(const Request& req, Response& res, const std::string& id);
+  void hint(const Request& req, Response& res, const std::string& id);
   void record(const Request& req, Response& res, const std::string& id);
   void replay(const Request& req, Response& res, const std::string& id);
   void events(const Request& req, Response& res, const std::string& id);

@@ -51,13 +51,15 @@ struct Server::Impl {
 
   explicit Impl(ServerOptions o)
       : opts(std::move(o)),
-        games(db, ai, opts.ai_delay_ms, AiLimits{opts.ai_max_seconds, opts.ai_max_iterations, opts.ai_max_threads, opts.ai_max_nodes}),
+        games(db, ai, opts.ai_delay_ms, AiLimits{opts.ai_max_seconds, opts.ai_max_iterations, opts.ai_max_threads, opts.ai_max_nodes, opts.hint_interval_ms,
+                                    opts.hint_iterations}),
         api(games, db, opts.web_dir),
         http(http_options(opts), [this](const Request& r) { return api.handle(r); }) {}
 
   int start() {
     db.open(opts.db_path, opts.durability_fast ? Durability::Fast : Durability::Full, opts.db_busy_timeout_ms);
     games.migrate_tokens();  // games stored with plain seat tokens keep only their SHA-256
+    games.migrate_hints();   // games stored before hints get the default for their seats
     bound_port = http.bind();
     running = true;
     ai.start(opts.ai_threads);

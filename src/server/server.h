@@ -28,6 +28,10 @@ struct ServerOptions {
   long long ai_max_nodes = 4'000'000;
   int ai_threads = 2;              // worker threads for AI seats (shared by all games)
   int ai_delay_ms = 0;             // minimum time an AI seat "thinks" before moving (for humans to see)
+  // A seat may ask for a hint at most once per this time (`serve --hint-interval`).
+  int hint_interval_ms = int(limits::kHintInterval.count());
+  // MCTS iterations of one hint (`serve --hint-iterations`; also capped by ai_max_iterations).
+  long long hint_iterations = limits::kHintIterations;
   bool log_requests = false;       // one line per request on stderr
   // The transport's limits an operator may tune (defaults and the others: limits.h,
   // docs/security.md "Transport limits").

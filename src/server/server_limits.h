@@ -41,4 +41,21 @@ inline constexpr int kListenBacklog = 1024;             // pending connections t
 inline constexpr int kIoThreads = 2;                    // threads running the sockets (all connections)
 inline constexpr int kHandlerThreads = 4;               // threads running the API handlers (SQLite, JSON)
 
+// --- hints (POST /api/games/{id}/hint, docs/security.md "Hints") --------------------------
+// One hint is one MCTS search of at most this many iterations (about 0.1 s on one core) and at
+// most this long (also capped by the server's AI limits, ServerOptions::ai_max_*).
+inline constexpr long long kHintIterations = 20'000;
+inline constexpr milliseconds kHintTime{2'000};
+// The moves a hint lists.
+inline constexpr int kHintMoves = 3;
+// A seat may ask for a hint at most once per this time (429 with Retry-After otherwise), and a
+// game has at most one hint being computed at a time (429).
+inline constexpr milliseconds kHintInterval{2'000};
+// Hints being computed on the whole server at once (503 beyond): each holds a handler thread
+// while it waits, so this stays below kHandlerThreads.
+inline constexpr int kMaxHintsRunning = 2;
+// A hint waits at most this long for the AI pool (which may be busy with AI moves) and its
+// search together; then its search is cancelled and the answer is 503.
+inline constexpr milliseconds kHintWait{15'000};
+
 }  // namespace carc::server::limits

@@ -12,6 +12,7 @@
 
 #include "ai_pool.h"
 #include "db.h"
+#include "server_limits.h"
 #include "decode.h"
 #include "ids.h"
 #include "input_limits.h"
@@ -109,6 +110,7 @@ json meta_json(const Session& s) {
                      {"resigned", seat.resigned},
                      {"joined", seat.joined}});
   return {{"seats", seats},
+          {"allow_hints", s.allow_hints},
           {"pending", pending_json(*s.state)},
           {"view_only", s.view_only},
           {"version", s.version},
@@ -139,6 +141,12 @@ std::vector<Seat> seats_from_meta(const json& meta) {
   return out;
 }
 
+bool hints_default(const std::vector<Seat>& seats) {
+  Session probe;
+  probe.seats = seats;
+  return probe.people() <= 1;
+}
+
 void notify(Session& s) {
   if (s.watchers.empty()) return;
   auto msg = std::make_shared<const std::string>("event: state\ndata: " + view_json(s).dump() + "\n\n");
@@ -163,6 +171,9 @@ std::shared_ptr<Session> Games::find(const std::string& id) {
     s->seats = seats_from_meta(meta);
     s->view_only = meta.value("view_only", false);
     s->end_reason = meta.value("end_reason", "");
+    // Games stored before hints existed have no "allow_hints": the default for their seats.
+    s->allow_hints = meta.contains("allow_hints") && meta["allow_hints"].is_boolean() ? meta["allow_hints"].get<bool>()
+                                                                                      : hints_default(s->seats);
     pending = meta.value("pending", json::object());
     const uint64_t saved = meta.contains("version") && meta["version"].is_number_unsigned() ? meta["version"].get<uint64_t>() : 0;
     s->version = std::max(saved + 1, now_us());
@@ -192,6 +203,7 @@ std::shared_ptr<Session> Games::find(const std::string& id) {
     }
   }
   s->players.resize(s->seats.size());
+  s->last_hint.resize(s->seats.size());
   sessions_[id] = s;
   {
     std::lock_guard sl(s->m);
@@ -200,11 +212,13 @@ std::shared_ptr<Session> Games::find(const std::string& id) {
   return s;
 }
 
-std::shared_ptr<Session> Games::add_session(std::vector<Seat> seats, const Record& rec, bool view_only) {
+std::shared_ptr<Session> Games::add_session(std::vector<Seat> seats, const Record& rec, bool view_only, bool allow_hints) {
   auto s = std::make_shared<Session>();
   s->created = now_ms();
   s->seats = std::move(seats);
   s->view_only = view_only;
+  s->allow_hints = allow_hints;
+  s->last_hint.resize(s->seats.size());
   try {
     Replay rp = replay(rec);
     s->state = std::make_unique<State>(std::move(rp.state));
@@ -297,6 +311,21 @@ int Games::migrate_tokens() {
   return n;
 }
 
+int Games::migrate_hints() {
+  int n = 0;
+  for (const GameRow& row : db_.with_meta_containing("\"allow_hints\"", true)) {
+    json meta = json::parse(row.meta, nullptr, false);
+    if (meta.is_discarded() || !meta.contains("seats") || !meta["seats"].is_array()) continue;
+    std::vector<Seat> seats;
+    for (const auto& seat : meta["seats"])
+      if (seat.is_object() && seat.contains("type") && seat["type"].is_string()) seats.push_back(Seat{"", seat["type"].get<std::string>()});
+    meta["allow_hints"] = hints_default(seats);
+    db_.save_meta(row.id, meta.dump());
+    ++n;
+  }
+  return n;
+}
+
 void Games::schedule_ai(Session& s, const std::shared_ptr<Session>& sp, int extra_delay_ms) {
   const int seat = s.auto_seat();
   if (seat < 0 || s.ai_busy || stopping_) return;
@@ -305,16 +334,19 @@ void Games::schedule_ai(Session& s, const std::shared_ptr<Session>& sp, int extr
   ++s.version;
   notify(s);
   const int delay = (s.seats[seat].type == "ai" ? ai_delay_ms_ : 0) + extra_delay_ms;
-  ai_.post(AiPool::Clock::now() + std::chrono::milliseconds(delay), [this, sp] {
-    try {
-      run_ai(sp);
-    } catch (const std::exception& e) {
-      std::cerr << "server: AI move in game " << sp->id << " failed: " << e.what() << "\n";
-      std::lock_guard sl(sp->m);
-      sp->ai_busy = false;
-      sp->thinking = -1;
-    }
-  });
+  ai_.post(
+      AiPool::Clock::now() + std::chrono::milliseconds(delay),
+      [this, sp] {
+        try {
+          run_ai(sp);
+        } catch (const std::exception& e) {
+          std::cerr << "server: AI move in game " << sp->id << " failed: " << e.what() << "\n";
+          std::lock_guard sl(sp->m);
+          sp->ai_busy = false;
+          sp->thinking = -1;
+        }
+      },
+      s.ai_cancel);
 }
 
 void Games::run_ai(const std::shared_ptr<Session>& sp) {
@@ -334,54 +366,32 @@ void Games::run_ai(const std::shared_ptr<Session>& sp) {
     const std::string spec = s.seats[seat].type == "ai" ? s.seats[seat].ai : "greedy";
     const uint64_t seed = s.state->seed() ^ (0x9E3779B97F4A7C15ull * uint64_t(seat + 1));
     try {
-      s.players[seat] = make_ai(spec, seed, limits_, &stopping_);
+      s.players[seat] = make_ai(spec, seed, limits_, s.ai_cancel.get());
     } catch (const std::invalid_argument& e) {  // stored before the caps (or with lower ones now)
       std::cerr << "server: game " << s.id << " seat " << seat << ": " << e.what() << "; playing greedy\n";
-      s.players[seat] = make_ai("greedy", seed, limits_, &stopping_);
+      s.players[seat] = make_ai("greedy", seed, limits_, s.ai_cancel.get());
     }
   }
   ai::Player* player = s.players[seat].get();
+  const std::shared_ptr<std::atomic<bool>> cancel = s.ai_cancel;
   lk.unlock();
-  // The search runs on a thread of its own while this worker waits for its move, so that a
-  // stopping server never waits for a search: the worker gives up on the move at once (the
-  // search ends on its own, holding only its copy of the state and the session).
-  struct Search {
-    std::mutex m;
-    std::condition_variable cv;
-    bool done = false;
-    Move move;
-    std::string error;
-  };
-  auto search = std::make_shared<Search>();
-  std::thread([search, sp, player, copy]() mutable {
-    Move mv;
-    std::string err;
-    try {
-      mv = player->choose(copy);
-      if (!copy.check_move(mv).empty()) err = "the AI chose an illegal move";
-    } catch (const std::exception& e) {
-      err = e.what();
-    } catch (...) {
-      err = "unknown error";
-    }
-    std::lock_guard sl(search->m);
-    search->done = true;
-    search->move = mv;
-    search->error = err;
-    search->cv.notify_all();
-  }).detach();
+  // The search runs on this worker, without the game's lock (the game may change meanwhile:
+  // then the move is dropped below). A stopping server sets the cancel flag: the search returns
+  // within 16 iterations and its move is not played.
   Move m;
-  {
-    std::unique_lock sl(search->m);
-    while (!search->done && !stopping_) search->cv.wait_for(sl, std::chrono::milliseconds(20));
-    if (!search->done) return;  // the server stops
-    m = search->move;
-    if (!search->error.empty()) {
-      std::cerr << "server: AI '" << s.seats[seat].ai << "' failed (" << search->error << "), playing the first legal move\n";
-      std::vector<Move> moves;
-      copy.legal_moves(moves);
-      m = moves.at(0);
-    }
+  std::string error;
+  try {
+    m = player->choose(copy);
+    if (!copy.check_move(m).empty()) error = "the AI chose an illegal move";
+  } catch (const std::exception& e) {
+    error = e.what();
+  }
+  if (cancel->load() || stopping_) return;  // the server stops (the game is saved as it was)
+  if (!error.empty()) {
+    std::cerr << "server: AI '" << s.seats[seat].ai << "' failed (" << error << "), playing the first legal move\n";
+    std::vector<Move> moves;
+    copy.legal_moves(moves);
+    m = moves.at(0);
   }
   lk.lock();
   s.ai_busy = false;
@@ -402,6 +412,71 @@ void Games::run_ai(const std::shared_ptr<Session>& sp) {
     schedule_ai(s, sp, 1000);
   }
 }
+std::vector<ai::MoveEval> Games::hint(const State& s) {
+  if (stopping_) fail(503, "the server is stopping");
+  // At most kMaxHintsRunning hints at once on the whole server (each holds a handler thread).
+  struct Slot {
+    std::atomic<int>& n;
+    bool held;
+    explicit Slot(std::atomic<int>& c) : n(c), held(++c <= limits::kMaxHintsRunning) {}
+    ~Slot() { --n; }
+  } slot(hints_running_);
+  if (!slot.held)
+    fail(503, "the server is computing " + std::to_string(limits::kMaxHintsRunning) +
+                  " hints already (its limit); try again in a moment");
+  struct Result {
+    std::mutex m;
+    std::condition_variable cv;
+    bool done = false;
+    std::vector<ai::MoveEval> moves;
+    std::string error;
+  };
+  auto result = std::make_shared<Result>();
+  auto cancel = std::make_shared<std::atomic<bool>>(false);
+  // The search sees only what the player sees: the hidden part (the bag's order, face-down fruit
+  // tokens) is drawn afresh from a secret seed here, and MCTS redraws it again at every iteration.
+  const uint64_t seed = random_seed();
+  auto pub = std::make_shared<State>(s);
+  Rng rng(seed);
+  pub->resample_hidden(rng);
+  std::shared_ptr<ai::Player> player = make_hint_ai(rng.next(), limits_, cancel.get());
+  ai_.post(
+      AiPool::Clock::now(),
+      [result, cancel, pub, player] {
+        std::vector<ai::MoveEval> moves;
+        std::string error;
+        if (!cancel->load()) {
+          try {
+            moves = player->analyse(*pub);
+          } catch (const std::exception& e) {
+            error = e.what();
+          }
+        }
+        std::lock_guard lk(result->m);
+        result->done = true;
+        result->moves = std::move(moves);
+        result->error = std::move(error);
+        result->cv.notify_all();
+      },
+      cancel);
+  std::unique_lock lk(result->m);
+  const auto until = std::chrono::steady_clock::now() + limits::kHintWait;
+  while (!result->done && !cancel->load() && !stopping_) {
+    if (std::chrono::steady_clock::now() >= until) break;
+    result->cv.wait_for(lk, std::chrono::milliseconds(20));
+  }
+  if (!result->done || cancel->load()) {
+    cancel->store(true);  // a search that has not started never starts; a running one returns
+    if (stopping_) fail(503, "the server is stopping");
+    fail(503, "the computer players are busy; no hint within " + std::to_string(limits::kHintWait.count() / 1000) +
+                  " s, try again in a moment");
+  }
+  if (!result->error.empty()) fail(500, "the hint search failed: " + result->error);
+  std::vector<ai::MoveEval> out = std::move(result->moves);
+  if (out.size() > size_t(limits::kHintMoves)) out.resize(size_t(limits::kHintMoves));
+  return out;
+}
+
 void Games::resume() {
   for (const GameRow& row : db_.list(200)) {
     json meta = json::parse(row.meta, nullptr, false);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -57,6 +58,14 @@ struct Session {
   uint64_t version = 1;
   int thinking = -1;        // seat of the AI that is thinking, or -1
   bool ai_busy = false;     // an AI task is queued or running
+  // The cancel flag of this game's AI searches (MctsConfig::cancel of its players): set by the
+  // AI pool when the server stops; a search that sees it returns and its move is not played.
+  std::shared_ptr<std::atomic<bool>> ai_cancel = std::make_shared<std::atomic<bool>>(false);
+  // Hints ("suggest a move", POST /api/games/{id}/hint): allowed in this game? Chosen at
+  // creation (default: hints_default), stored in the meta, never changed afterwards.
+  bool allow_hints = true;
+  bool hint_running = false;  // a hint for this game is being computed (one at a time)
+  std::vector<std::chrono::steady_clock::time_point> last_hint;  // per seat: when it last asked
   std::vector<std::unique_ptr<ai::Player>> players;  // per seat, made on first use
   std::map<uint64_t, Deliver> watchers;  // the open event streams of this game, by number
   uint64_t next_watcher = 0;
@@ -71,6 +80,12 @@ struct Session {
     if (view_only) return "view";
     if (!end_reason.empty() || state->is_terminal()) return "finished";
     return "playing";
+  }
+  // How many people play: the creator (if any seat is "human") plus each remote seat.
+  int people() const {
+    int n = std::any_of(seats.begin(), seats.end(), [](const Seat& x) { return x.type == "human"; }) ? 1 : 0;
+    for (const Seat& x : seats) n += x.type == "remote";
+    return n;
   }
   bool has_remote() const {
     return std::any_of(seats.begin(), seats.end(), [](const Seat& s) { return s.type == "remote"; });
@@ -96,6 +111,10 @@ json pending_json(const State& s);
 std::string pending_from_json(const json& j, PendingTurn& p);
 json meta_json(const Session& s);
 std::vector<Seat> seats_from_meta(const json& meta);
+// Hints are on by default when at most one person plays (alone against the computer, or
+// hot-seat at one screen); with several people they are off unless the creator enabled them
+// ("allow_hints": true) for everyone. Games stored before hints existed get this default.
+bool hints_default(const std::vector<Seat>& seats);
 // Sends the game's current view to every event stream of the game. Caller holds s.m.
 void notify(Session& s);
 
@@ -108,7 +127,7 @@ class Games {
   // The game with this id, loaded from the database when not in memory (404 when unknown).
   std::shared_ptr<Session> find(const std::string& id);
   // A new game from a record (created or uploaded); committed before it is returned.
-  std::shared_ptr<Session> add_session(std::vector<Seat> seats, const Record& rec, bool view_only);
+  std::shared_ptr<Session> add_session(std::vector<Seat> seats, const Record& rec, bool view_only, bool allow_hints);
   // Saves the game, then (only once the write committed) publishes the new version and starts
   // the AI when it is its turn. A write that fails throws ApiError 503. Caller holds s.m.
   void commit(Session& s, const std::shared_ptr<Session>& sp);
@@ -129,13 +148,24 @@ class Games {
   // Stored games whose meta still holds plain seat tokens (written before tokens were hashed)
   // get the tokens' SHA-256 instead. Returns how many games were rewritten.
   int migrate_tokens();
+  // Stored games without "allow_hints" (written before hints existed) get the default for their
+  // seats (hints_default) written into their meta. Returns how many games were rewritten.
+  int migrate_hints();
   const AiLimits& ai_limits() const { return limits_; }
   // Resumes the games whose AI was to move when the server stopped.
   void resume();
-  // No AI is started from now on; the games in memory are dropped by clear().
-  void stop() { stopping_ = true; }
-  // Set when the server stops: running searches return at once (their move is not played).
-  const std::atomic<bool>* cancel_flag() const { return &stopping_; }
+  // No AI is started from now on, and every queued or running search (AI moves, hints) is
+  // cancelled; the games in memory are dropped by clear().
+  void stop() {
+    stopping_ = true;
+    ai_.cancel_all();
+  }
+  // Hints for the player to move at `s` (a copy of a game's state; its hidden part is drawn
+  // afresh before the search sees it): at most limits::kHintMoves moves, best first, searched
+  // on the AI pool within limits::kHintIterations / kHintTime. Throws ApiError 503 when too
+  // many hints are being computed, when the pool does not get to it in time, or when the
+  // server stops.
+  std::vector<ai::MoveEval> hint(const State& s);
   void clear();
   bool stopping() const { return stopping_; }
 
@@ -149,6 +179,7 @@ class Games {
   int ai_delay_ms_;
   AiLimits limits_;
   std::atomic<bool> stopping_{false};
+  std::atomic<int> hints_running_{0};
   std::mutex sessions_m_;
   std::map<std::string, std::shared_ptr<Session>> sessions_;
 };

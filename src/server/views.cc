@@ -6,6 +6,7 @@
 #include <tuple>
 
 #include "game.h"
+#include "notation.h"
 #include "session.h"
 
 namespace carc::server {
@@ -445,6 +446,31 @@ std::vector<int> winners(const State& st) {
   return w;
 }
 
+json move_body_json(const State& s, const Move& m) {
+  const NamedMove n = name_move(s, m);
+  json j;
+  if (n.kind == MoveKind::Plague) {
+    j["kind"] = "plague";
+    if (n.take_back) j.update({{"x", n.take_back->x}, {"y", n.take_back->y}, {"at", n.take_back->at}});
+    return j;
+  }
+  j["kind"] = n.kind == MoveKind::Choose ? "choose" : "place";
+  j["choice"] = int(m.choice);
+  j["tile"] = s.game().type(s.drawn_tile(m.choice)).id;
+  if (n.kind == MoveKind::Choose) return j;
+  j["x"] = n.x;
+  j["y"] = n.y;
+  j["rotation"] = n.rotation;
+  if (!n.follower.empty()) j["follower"] = n.follower;
+  if (n.take_back)
+    j["take_back"] = n.take_back->crown() ? json{{"at", n.take_back->at}}
+                                       : json{{"x", n.take_back->x}, {"y", n.take_back->y}, {"at", n.take_back->at}};
+  if (!n.fruit_type.empty()) j["fruit_type"] = n.fruit_type;
+  if (n.harvest) j["fruit"] = {{"harvest", {{"x", n.harvest->first}, {"y", n.harvest->second}}}};
+  if (!n.sell.empty()) j["fruit"] = {{"sell", n.sell}};
+  return j;
+}
+
 json view_json(const Session& s) {
   json j = board_json(*s.state, s.events, s.names());
   j["id"] = s.id;
@@ -453,6 +479,7 @@ json view_json(const Session& s) {
   j["end_reason"] = s.end_reason;
   j["players"] = seats_public(s);
   j["thinking"] = s.thinking;
+  j["allow_hints"] = s.allow_hints;
   j["turns_total"] = s.state->history().size();
   const bool has_human_turn = [&] {
     const size_t n = s.seats.size();

@@ -26,6 +26,10 @@ json board_json(const State& s, const std::vector<ScoreEvent>& events, const std
 json legal_json(const State& s);
 json seats_public(const Session& s);
 std::vector<int> winners(const State& st);
+// A legal move at `s` as the body of POST /api/games/ID/move names it (for hints): "kind"
+// (place, choose, plague), and for a placement "choice", "tile", "x", "y", "rotation" and,
+// when used, "meeple", "return", "fruit_type", "fruit".
+json move_body_json(const State& s, const Move& m);
 // A game as GET /api/games/ID answers it.
 json view_json(const Session& s);
 

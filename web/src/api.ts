@@ -146,6 +146,7 @@ export interface GameView {
   thinking?: number;
   turns_total: number;
   can_undo?: boolean;
+  allow_hints?: boolean;  // "Suggest a move" is allowed in this game (chosen at creation)
   winners?: number[];
   replay_turn?: number;
   move?: {
@@ -240,6 +241,7 @@ export interface GameSummary {
   tileset: string;
   expansions: string[];
   players: { name: string; type: string; ai: string }[];
+  allow_hints?: boolean;
   created: number;
   updated: number;
 }
@@ -247,6 +249,7 @@ export interface GameSummary {
 export interface PlayersList {
   players: { name: string; description: string }[];
   levels: string[];
+  level_details?: LevelInfo[];
 }
 export interface GamesList {
   games: GameSummary[];
@@ -256,6 +259,24 @@ export interface JoinedGame {
   name: string;
   game: GameView;
 }
+// A suggested move (POST /api/games/ID/hint): the move body as POST .../move takes it, the
+// engine's description, and the search's estimates for the player to move.
+export interface HintMove {
+  move: {
+    kind: 'place' | 'choose' | 'plague';
+    choice?: number; tile?: string; x?: number; y?: number; rotation?: number; follower?: string; at?: string;
+    take_back?: { x?: number; y?: number; at: string }; fruit_type?: string;
+    fruit?: { harvest?: { x: number; y: number }; sell?: string[] };
+  };
+  description: string;
+  win_probability: number;  // 0..1
+  score_diff: number;       // expected final score minus the best opponent's
+  visits: number;
+}
+export interface Hint { turn: number; player: number; moves: HintMove[] }
+
+// An AI level of the lobby (GET /api/players, "level_details"): games = 0 means not calibrated yet.
+export interface LevelInfo { name: string; label: string; spec: string; elo: number; elo_low: number; elo_high: number; games: number }
 
 export class ApiError extends Error {
   constructor(public status: number, message: string) {

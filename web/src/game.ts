@@ -1,13 +1,13 @@
 // The game page: board, drawn tile, scoreboard, log, controls, live updates (server-sent
 // events), and the final scoring shown step by step.
-import { api, ApiError, tokens, type GameView, type Legal, type TileSet, type WheelLogEntry } from './api';
+import { api, ApiError, tokens, type GameView, type HintMove, type Legal, type TileSet, type WheelLogEntry } from './api';
 import { BoardView, tilePreview, type PendingFruit, type PendingPlacement } from './board';
 import { activePanels, type ExpansionContext, type PendingContext } from './expansions';
 import { helpButton, openHelp } from './help';
 import { icon, iconButton } from './icons';
 import { meeple, PLAYER_COLORS } from './tiles';
 import { coarsePointer, copyText, h, prefersReducedMotion, toast } from './ui';
-import { breakdown, categoryLabel, describeTile, moveWords, wheelLine } from './words';
+import { breakdown, categoryLabel, describeTile, followerWords, moveWords, placeWords, wheelLine } from './words';
 import { stageOf } from './vocab';
 
 // "You scores 8" -> "You score 8" (a player may be called "You"); also harvests, sells and
@@ -71,6 +71,9 @@ export class GamePage {
   // "What just happened": the moves in words (newest last) and each player's last placement
   private moves: { turn: number; player: number; text: string; x: number; y: number }[] = [];
   private movesUpTo = 0;
+  // "Suggest a move": the hint for the decision `key` (turn, player, phase, version of the
+  // legal moves), while it loads, once shown, or why it failed
+  private hint: { key: string; state: 'loading' | 'done' | 'error'; moves: HintMove[]; error: string } | null = null;
 
   constructor(parent: HTMLElement, private id: string) {
     this.root = h('div', { class: 'game-page' });
@@ -295,6 +298,112 @@ export class GamePage {
       this.finalShown = true;
       this.showFinal(v);
     }
+  }
+
+  // The decision a hint is for: a new turn, player or phase asks afresh.
+  private hintKey(v = this.view): string {
+    return v ? `${v.turn}:${v.current_player}:${v.phase ?? 'place'}:${v.chosen ?? -1}` : '';
+  }
+
+  private async askHint() {
+    const v = this.view;
+    if (!v || !this.myTurn(v)) return;
+    const token = this.myTokens()[v.current_player];
+    if (!token || this.hint?.state === 'loading') return;
+    const key = this.hintKey(v);
+    this.hint = { key, state: 'loading', moves: [], error: '' };
+    this.renderSide();
+    try {
+      const r = await api.hint(this.id, token);
+      if (this.hint?.key !== key) return;  // the game moved on meanwhile
+      this.hint = { key, state: 'done', moves: r.moves, error: '' };
+    } catch (e) {
+      if (this.hint?.key !== key) return;
+      this.hint = { key, state: 'error', moves: [], error: e instanceof ApiError ? e.message : String(e) };
+    }
+    this.renderSide();
+    this.turnbar.querySelector<HTMLElement>('[data-testid="hint-result"]')?.scrollIntoView({ block: 'nearest' });
+  }
+
+  // A suggestion in words (the tile, where, the follower), as the player sees the game.
+  private hintWords(m: HintMove): string {
+    const mv = m.move;
+    const v = this.view;
+    if (mv.kind === 'plague') return `Take back your follower ${placeWords(mv.x ?? 0, mv.y ?? 0)}`;
+    const tile = describeTile(this.board.tile(mv.tile ?? v?.tile ?? ''));
+    if (mv.kind === 'choose') return `Play ${tile} first: it turns the wheel`;
+    let s = `${cap(tile)} ${placeWords(mv.x ?? 0, mv.y ?? 0)}`;
+    const pl = this.legal?.placements.find((p) => (p.choice ?? 0) === (mv.choice ?? 0) && p.x === mv.x && p.y === mv.y && p.rotation === mv.rotation);
+    if (mv.follower?.startsWith('crown:')) {
+      const seg = v?.wheel?.segments.find((g) => g.crowns.some((c) => c.space === mv.follower));
+      s += `, a follower on a crown space of ${seg?.name ?? 'the wheel'}`;
+    } else if (mv.follower) {
+      const kind = pl?.meeples.find((x) => x.at === mv.follower)?.kind;
+      s += kind ? `, with ${followerWords(kind)}` : ', with a follower';
+    } else {
+      s += ', no follower';
+    }
+    if (mv.take_back) s += mv.take_back.at.startsWith('crown:') ? ', taking a follower back from the wheel' : ', taking a follower back (Festival)';
+    if (mv.fruit?.harvest) s += ', harvesting a tree';
+    if (mv.fruit?.sell) s += `, selling ${mv.fruit.sell.join(', ')}`;
+    return s;
+  }
+
+  // Puts a suggested placement on the board as the tile being placed (a ghost until "Place tile").
+  private showHint(m: HintMove) {
+    const mv = m.move;
+    if (mv.kind !== 'place' || !this.myTurn() || !this.legal || mv.x === undefined || mv.y === undefined) return;
+    this.choice = mv.choice ?? 0;
+    const pl = this.placementsFor(mv.x, mv.y).find((p) => p.rotation === mv.rotation);
+    if (!pl) {
+      toast('This suggestion is no longer possible');
+      return;
+    }
+    const crown = mv.follower?.startsWith('crown:') ? mv.follower : null;
+    const seg = mv.follower && !crown ? pl.meeples.find((x) => x.at === mv.follower)?.seg ?? null : null;
+    const ret = mv.take_back ? { x: mv.take_back.x ?? 0, y: mv.take_back.y ?? 0, at: mv.take_back.at } : null;
+    this.pending = { x: mv.x, y: mv.y, rotation: pl.rotation, meeple: seg, ret, crown };
+    this.previewRot = pl.rotation;
+    this.placementFields = mv.fruit ? { fruit: mv.fruit } : {};
+    if (mv.fruit_type) this.turnFields.fruit_type = mv.fruit_type;
+    if (this.view) this.board.ensureVisible(this.view, [{ x: mv.x, y: mv.y }]);
+    this.renderPlacement();
+    this.renderSide();
+  }
+
+  // The "Suggest a move" box of the turn bar (only for the player to move).
+  private hintBox(v: GameView): HTMLElement | null {
+    if (!this.myTurn(v) || v.status !== 'playing') return null;
+    if (v.allow_hints === false)
+      return h('div', { class: 'hint-box', 'data-testid': 'hint-off' }, h('small', { class: 'muted' }, 'Hints are off in this game (several people play and it was not created with hints).'));
+    const hint = this.hint?.key === this.hintKey(v) ? this.hint : null;
+    const loading = hint?.state === 'loading';
+    const button = h('button', {
+      class: 'btn', type: 'button', 'data-testid': 'hint', disabled: loading, 'aria-busy': loading ? 'true' : 'false',
+      title: 'The computer suggests its best moves for you (it sees only what you see)', onclick: () => void this.askHint(),
+    }, icon('help'), hint?.state === 'done' ? 'Suggest again' : 'Suggest a move');
+    const result = h('div', { class: 'hint-result', 'data-testid': 'hint-result', role: 'status', 'aria-live': 'polite' });
+    if (loading) {
+      result.append(h('span', { class: 'spinner' }), ' Thinking about your move…');
+    } else if (hint?.state === 'error') {
+      result.append(h('div', { class: 'error', 'data-testid': 'hint-error' }, `No suggestion: ${hint.error}`));
+    } else if (hint?.state === 'done') {
+      if (!hint.moves.length) result.append(h('small', {}, 'No suggestion for this decision.'));
+      const list = h('ol', { class: 'hint-list', 'data-testid': 'hint-list' });
+      hint.moves.forEach((m, i) => {
+        const pct = Math.round(100 * m.win_probability);
+        const diff = `${m.score_diff >= 0 ? '+' : '−'}${Math.abs(m.score_diff).toFixed(1)}`;
+        const text = this.hintWords(m);
+        list.append(h('li', { 'data-testid': `hint-move-${i}` },
+          h('span', { class: 'hint-text' }, text),
+          h('small', { class: 'hint-odds' }, ` · ${pct}% to win, final margin ${diff} points`),
+          m.move.kind === 'place'
+            ? h('button', { class: 'btn ghost small', type: 'button', 'data-testid': `hint-show-${i}`, 'aria-label': `Show suggestion ${i + 1} on the board: ${text}`, onclick: () => this.showHint(m) }, 'Show')
+            : null));
+      });
+      result.append(list);
+    }
+    return h('div', { class: 'hint-box' }, button, result);
   }
 
   private choicePlacements() {
@@ -665,6 +774,8 @@ export class GamePage {
       status = h('div', { class: 'status', 'data-testid': 'status', role: 'status' }, `Waiting for ${p?.name ?? '…'}${p?.type === 'remote' && !p.joined ? ' (has not joined yet)' : ''}`);
     }
     bar.push(h('div', { class: 'status-row' }, status, helpButton(helpAt, sets, 'Rules for this situation')));
+    const hintBox = this.hintBox(v);
+    if (hintBox) bar.push(hintBox);
 
     // the scores at a glance (under the board on a phone; the full scoreboard is in the side panel)
     bar.push(h('div', { class: 'score-strip', 'data-testid': 'scores-strip' }, ...players.map((p, i) => h('span', {

@@ -1,17 +1,27 @@
 // The lobby: start a game (against the computer, hot-seat, or with friends by link), the list
 // of games, and uploading a record to continue or view it.
-import { api, tokens, type CreatedGame } from './api';
+import { api, tokens, type CreatedGame, type LevelInfo } from './api';
 import { icon } from './icons';
 import { PLAYER_COLORS } from './tiles';
 import { h, toast } from './ui';
 
-const LEVELS: [string, string][] = [
+// The computer's levels: [spec, label with its measured strength]; from the server's list
+// (GET /api/players, src/ai/levels.cc) once loaded, these until then.
+let LEVELS: [string, string][] = [
   ['mcts:level=easy', 'Easy'],
   ['mcts:level=medium', 'Medium'],
   ['mcts:level=hard', 'Hard'],
   ['greedy', 'Greedy (fast)'],
   ['random', 'Random'],
 ];
+
+// "Easy — Elo ≈ 1510 (± 35)" when the level is calibrated (docs/ai.md, the Elo ladder), else
+// "Easy — not yet calibrated" (no made-up rating).
+export function levelText(l: LevelInfo): string {
+  if (l.games <= 0) return `${l.label} — not yet calibrated`;
+  const pm = Math.round((l.elo_high - l.elo_low) / 2);
+  return `${l.label} — Elo ≈ ${Math.round(l.elo)} (± ${pm})`;
+}
 
 interface Row { name: string; type: 'human' | 'remote' | 'ai'; ai: string }
 
@@ -53,6 +63,11 @@ export async function renderLobby(parent: HTMLElement) {
   ];
   const expansions = new Set<string>();
   let tileset = 'base';
+  // Hints ("Suggest a move"): on by default when at most one person plays here (alone against
+  // the computer, or all seats on this screen); with friends, off unless ticked (everyone sees it).
+  let hintsTouched = false;
+  const people = () => (rows.some((r) => r.type === 'human') ? 1 : 0) + rows.filter((r) => r.type === 'remote').length;
+  const hintsBox = h('input', { type: 'checkbox', 'data-testid': 'allow-hints', checked: true, onchange: () => { hintsTouched = true; } }) as HTMLInputElement;
   const playersBox = h('div', { class: 'seats' });
   const error = h('div', { class: 'error' });
 
@@ -63,6 +78,7 @@ export async function renderLobby(parent: HTMLElement) {
         players: players.map((r) => ({ name: r.name, type: r.type, ai: r.type === 'ai' ? r.ai : undefined })),
         tileset,
         expansions: [...expansions],
+        allow_hints: players === rows ? hintsBox.checked : undefined,
       };
       const first = players.find((r) => r.type === 'human');
       if (first && !isDefaultName(first.name)) rememberName(first.name);
@@ -76,6 +92,7 @@ export async function renderLobby(parent: HTMLElement) {
   };
 
   const drawRows = () => {
+    if (!hintsTouched) hintsBox.checked = people() <= 1;
     playersBox.replaceChildren(...rows.map((r, i) => {
       const name = h('input', { class: 'seat-name-input', value: r.name, 'aria-label': `Player ${i + 1} name`, oninput: (e: Event) => { r.name = (e.target as HTMLInputElement).value; } });
       const type = h('select', { class: 'seat-kind', 'aria-label': `Player ${i + 1} kind`, onchange: (e: Event) => {
@@ -120,6 +137,7 @@ export async function renderLobby(parent: HTMLElement) {
     tilesetBox,
     h('h4', {}, 'Expansions'),
     expBox,
+    h('div', { class: 'row' }, h('label', {}, hintsBox, ' Allow hints ("Suggest a move") for every player')),
     h('div', { class: 'row' }, h('button', { class: 'btn primary', 'data-testid': 'create-game', onclick: () => create(rows) }, 'Start game')),
     error,
   );
@@ -184,6 +202,17 @@ export async function renderLobby(parent: HTMLElement) {
     h('div', { class: 'lobby-grid' }, form, h('div', {}, list, upload)),
   ));
 
+  // The levels with their measured strength (the selects are drawn again with them).
+  try {
+    const { level_details } = await api.players();
+    if (level_details?.length) {
+      LEVELS = level_details.map((l) => [l.spec, levelText(l)]);
+      drawRows();
+    }
+  } catch {
+    /* the built-in list stays */
+  }
+
   try {
     const { games } = await api.games();
     const body = games.length ? h('table', { class: 'games-table' },
@@ -194,7 +223,7 @@ export async function renderLobby(parent: HTMLElement) {
           h('td', {}, g.players.map((p) => p.name).join(' · ')),
           h('td', {}, g.scores.join(' : ')),
           h('td', {}, String(g.turn)),
-          h('td', {}, g.status + (mine ? ' · yours' : '')),
+          h('td', {}, g.status + (mine ? ' · yours' : '') + (g.allow_hints ? ' · hints' : '')),
           h('td', {}, h('a', { href: `#/game/${g.id}` }, g.status === 'playing' ? (mine ? 'Continue' : 'Watch') : 'Open'), ' ',
             h('a', { href: `#/replay/${g.id}` }, 'Replay'), ' ',
             h('a', { href: api.recordUrl(g.id), download: `carcassonne-${g.id}.json` }, 'Record')));

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { hintChecks } from './hint-checks.mjs';
 import { playerChecks } from './player-checks.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -391,7 +392,8 @@ async function main() {
       if (only === 'fruit') await fruitGame(browser, url, errors);
       else if (only === 'wheel') await wheelGame(browser, url, errors);
       else if (only === 'players') await playerChecks(browser, url, errors, { check, artifacts, bin, repo });
-      else throw new Error(`E2E_ONLY: unknown part '${only}' (fruit, wheel, players)`);
+      else if (only === 'hints') await hintChecks(browser, url, errors, { check, artifacts });
+      else throw new Error(`E2E_ONLY: unknown part '${only}' (fruit, wheel, players, hints)`);
       check(errors.length === 0, `no errors in the page${errors.length ? ': ' + errors.join(' | ') : ''}`);
       console.log(`${passes} passed, ${failures} failed`);
       process.exitCode = failures ? 1 : 0;
@@ -569,6 +571,7 @@ async function main() {
     await fruitGame(browser, url, errors);
     await wheelGame(browser, url, errors);
     await playerChecks(browser, url, errors, { check, artifacts, bin, repo });
+    await hintChecks(browser, url, errors, { check, artifacts });
 
     check(errors.length === 0, `no errors in the page${errors.length ? ': ' + errors.join(' | ') : ''}`);
   } finally {
