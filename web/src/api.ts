@@ -314,6 +314,7 @@ export const api = {
   move: (id: string, body: unknown) => call<GameView>('POST', `/api/games/${id}/move`, body),
   undo: (id: string, token: string) => call<GameView>('POST', `/api/games/${id}/undo`, { token }),
   resign: (id: string, token: string) => call<GameView>('POST', `/api/games/${id}/resign`, { token }),
+  hint: (id: string, token: string) => call<Hint>('POST', `/api/games/${id}/hint`, { token }),
   join: (id: string, token: string) => call<JoinedGame>('POST', `/api/games/${id}/join`, { token }),
   replay: (id: string, turn: number) => call<GameView>('GET', `/api/games/${id}/replay?turn=${turn}`),
   recordUrl: (id: string) => `/api/games/${id}/record`,
