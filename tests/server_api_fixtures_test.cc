@@ -35,6 +35,7 @@ class ApiFixtures : public ::testing::Test {
     o.db_path = (dir_ / "games.sqlite").string();
     o.ai_threads = 1;
     o.ai_delay_ms = 0;
+    o.hint_iterations = 300;  // a hint's shape, not its quality
     server_ = std::make_unique<Server>(o);
     port_ = server_->start();
     out_ = fs::path(CARC_BINARY_DIR) / "api-fixtures";
@@ -90,7 +91,7 @@ class ApiFixtures : public ::testing::Test {
         const json& pl = legal["placements"][size_t(i * 7) % legal["placements"].size()];
         mv.update({{"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]}});
         if (pl.contains("choice")) mv["choice"] = pl["choice"];
-        if (!pl["meeples"].empty()) mv["follower"] = pl["meeples"][0]["at"];
+        if (!pl["followers"].empty()) mv["follower"] = pl["followers"][0]["at"];
         else if (pl.contains("crowns") && !pl["crowns"].empty()) mv["follower"] = pl["crowns"][0];
       }
       post("/api/games/" + id + "/move", mv);
@@ -127,6 +128,9 @@ TEST_F(ApiFixtures, WriteRealResponses) {
     const auto legal = play(id, tokens, su.turns);
     for (const auto& [phase, l] : legal) write("legal-" + su.name + "-" + phase, "Legal", l);
     write("game-" + su.name, "GameView", get("/api/games/" + id));
+    const json view = get("/api/games/" + id);
+    if (view["status"] == "playing")
+      write("hint-" + su.name, "Hint", post("/api/games/" + id + "/hint", {{"token", tokens[view["current_player"].get<int>()]}}));
     write("replay-" + su.name, "GameView", get("/api/games/" + id + "/replay?turn=3"));
     write("join-" + su.name, "JoinedGame", post("/api/games/" + id + "/join", {{"token", tokens[1]}}));
   }

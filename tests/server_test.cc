@@ -108,10 +108,10 @@ class ServerTest : public ::testing::Test {
       return post("/api/games/" + id + "/move", json{{"token", tokens[0]}, {"x", 1}, {"y", 0}, {"rotation", 0}});
     const json& pl = legal["placements"][k % legal["placements"].size()];
     json mv = {{"token", tokens[p]}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]}, {"turn", legal["turn"]}};
-    if (follower && !pl["meeples"].empty())
-      mv["follower"] = pl["meeples"][0]["at"];
+    if (follower && !pl["followers"].empty())
+      mv["follower"] = pl["followers"][0]["at"];
     else if (!pl["plain"].get<bool>())
-      mv["follower"] = pl["meeples"][0]["at"];
+      mv["follower"] = pl["followers"][0]["at"];
     return post("/api/games/" + id + "/move", mv);
   }
 
@@ -261,9 +261,9 @@ TEST_F(ServerTest, MoveNamesAndDeprecatedAliases) {
     const int p = get("/api/games/" + id).body["current_player"];
     json pl;
     for (const auto& c : legal["placements"])
-      if (!c["meeples"].empty()) pl = c;
+      if (!c["followers"].empty()) pl = c;
     ASSERT_FALSE(pl.is_null()) << "no placement with a follower";
-    const std::string at = pl["meeples"][0]["at"];
+    const std::string at = pl["followers"][0]["at"];
     json mv = {{"token", tokens[p]}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]}, {"turn", legal["turn"]}};
     auto expect_error = [&](json body, int status, const std::string& words) {
       Resp r = post("/api/games/" + id + "/move", body);
@@ -507,8 +507,8 @@ TEST_F(ServerTest, FestivalTakeBackThroughTheApi) {
     json legal = get("/api/games/" + id + "/legal").body;
     const int p = v["current_player"];
     for (const auto& pl : legal["placements"]) {
-      if (pl["returns"].empty()) continue;
-      const json& r = pl["returns"][0];
+      if (pl["take_backs"].empty()) continue;
+      const json& r = pl["take_backs"][0];
       const int before = v["supply"][p];
       json mv = {{"token", tokens[p]}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]},
                  {"take_back", {{"x", r["x"]}, {"y", r["y"]}, {"at", r["at"]}}}};
@@ -581,15 +581,15 @@ TEST_F(ServerTest, FortuneTellerChoiceThroughTheApi) {
         break;
       }
       if (pick.is_null())
-        for (const auto& m : pl["meeples"])
+        for (const auto& m : pl["followers"])
           if (m["kind"] == "tent") pick = pl;
     }
     if (pick.is_null()) pick = legal["placements"][0];
     json mv = {{"token", tokens[p]}, {"x", pick["x"]}, {"y", pick["y"]}, {"rotation", pick["rotation"]},
                {"choice", pick.value("choice", 0)}};
-    for (const auto& m : pick["meeples"])
+    for (const auto& m : pick["followers"])
       if (m["kind"] == "tent") mv["meeple"] = m["at"];
-    if (!mv.contains("meeple") && !pick["plain"].get<bool>()) mv["meeple"] = pick["meeples"][0]["at"];
+    if (!mv.contains("meeple") && !pick["plain"].get<bool>()) mv["meeple"] = pick["followers"][0]["at"];
     if (pick.value("choice", 0) == 1) {
       ASSERT_GE(v["drawn"].size(), 2u);
       EXPECT_EQ(pick["tile"], v["drawn"][1]["tile"]);
@@ -636,9 +636,9 @@ TEST_F(ServerTest, FruitHarvestAndSaleThroughTheApi) {
     for (const auto& pl : legal["placements"]) {
       if (pl.contains("fruit_types")) {  // a tree tile: each follower spot listed once
         std::set<std::string> at;
-        for (const auto& m : pl["meeples"]) EXPECT_TRUE(at.insert(m["at"].get<std::string>()).second) << pl.dump();
+        for (const auto& m : pl["followers"]) EXPECT_TRUE(at.insert(m["at"].get<std::string>()).second) << pl.dump();
       }
-      if (!pl.contains("fruit") || pl["meeples"].empty()) continue;
+      if (!pl.contains("fruit") || pl["followers"].empty()) continue;
       if (harvested && !sold && p == harvester && !pl["fruit"]["sell"].empty()) {
         pick = pl;
         mode = "sell";
@@ -654,7 +654,7 @@ TEST_F(ServerTest, FruitHarvestAndSaleThroughTheApi) {
       continue;
     }
     json mv = {{"token", tokens[p]}, {"x", pick["x"]}, {"y", pick["y"]}, {"rotation", pick["rotation"]},
-               {"meeple", pick["meeples"][0]["at"]}, {"turn", legal["turn"]}};
+               {"meeple", pick["followers"][0]["at"]}, {"turn", legal["turn"]}};
     const std::string move_path = "/api/games/" + id + "/move";
     if (!bad_checked) {
       bad_checked = true;
@@ -764,7 +764,7 @@ TEST_F(ServerTest, FruitHarvestAndSaleThroughTheApi) {
   const json& pl = legal["placements"][0];
   json mv = {{"token", tokens_of(base)[0]}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]},
              {"fruit", {{"sell", {"apple"}}}}};
-  if (!pl["meeples"].empty()) mv["meeple"] = pl["meeples"][0]["at"];
+  if (!pl["followers"].empty()) mv["meeple"] = pl["followers"][0]["at"];
   Resp r = post("/api/games/" + base["id"].get<std::string>() + "/move", mv);
   EXPECT_EQ(r.status, 422) << r.text;
   EXPECT_FALSE(base["game"].contains("fruit"));
@@ -918,7 +918,7 @@ TEST_F(ServerTest, WheelOfFortuneThroughTheApi) {
       crowned = true;
       continue;
     }
-    if (!pl["meeples"].empty()) mv["meeple"] = pl["meeples"][0]["at"];
+    if (!pl["followers"].empty()) mv["meeple"] = pl["followers"][0]["at"];
     Resp r = post(move_path, mv);
     ASSERT_EQ(r.status, 200) << r.text;
   }
@@ -1041,7 +1041,7 @@ TEST_F(ServerTest, WheelOfFortuneChooseThroughTheApi) {
     const json* pick = &legal["placements"][size_t(step) % legal["placements"].size()];
     std::string meeple;
     for (const auto& pl : legal["placements"])
-      for (const auto& m : pl["meeples"])
+      for (const auto& m : pl["followers"])
         if (m["kind"] == "tent" && meeple.empty()) {
           pick = &pl;
           meeple = m["at"];
@@ -1076,7 +1076,7 @@ TEST_F(ServerTest, WheelOfFortuneFestivalCrownTakeBack) {
     }
     const json& pl = legal["placements"][size_t(step) % legal["placements"].size()];
     json mv = {{"token", tokens[p]}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]}};
-    for (const auto& r : pl["returns"]) {
+    for (const auto& r : pl["take_backs"]) {
       if (!r.value("crown", false)) continue;
       const std::string space = r["at"];
       // a space the player does not hold is refused
@@ -1099,7 +1099,7 @@ TEST_F(ServerTest, WheelOfFortuneFestivalCrownTakeBack) {
     if (took_back) break;
     // otherwise fill crown spaces while there are free ones
     if (!pl["crowns"].empty()) mv["meeple"] = pl["crowns"][0];
-    else if (!pl["plain"].get<bool>() && !pl["meeples"].empty()) mv["meeple"] = pl["meeples"][0]["at"];
+    else if (!pl["plain"].get<bool>() && !pl["followers"].empty()) mv["meeple"] = pl["followers"][0]["at"];
     Resp r = post(move_path, mv);
     ASSERT_EQ(r.status, 200) << r.text;
   }

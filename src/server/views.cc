@@ -303,7 +303,7 @@ json board_json(const State& s, const std::vector<ScoreEvent>& events, const std
 // A wheel tile among several drawn tiles must be chosen first: "choices" lists them
 // ({choice, tile, wheel}) and their placements follow once chosen. A placement lists in
 // "crowns" the free crown spaces its follower may go to instead of onto the tile, and in
-// "returns" (Festival) the player's crown followers as {"at": "crown:taxes:0", "crown": true}.
+// "take_backs" (Festival) the player's crown followers as {"at": "crown:taxes:0", "crown": true}.
 json legal_json(const State& s) {
   json out;
   out["turn"] = s.turn() + 1;
@@ -391,11 +391,11 @@ json legal_json(const State& s) {
     }
     for (int r = 0; r < 4; ++r) {
       if (t.canonical_rot[r] != cr) continue;
-      json meeples = json::array(), rets = json::array();
+      json spots = json::array(), rets = json::array();
       for (int seg : g.segs) {
         const std::string loc = t.location_name(seg, cr);
         const int seg_r = t.segment_at(loc, r);
-        meeples.push_back({{"seg", seg_r}, {"at", loc}, {"kind", kind_name(t.rot[0].seg[seg_r].kind)}});
+        spots.push_back({{"seg", seg_r}, {"at", loc}, {"kind", kind_name(t.rot[0].seg[seg_r].kind)}});
       }
       for (int ri : g.rets) {
         json f = follower_json(s, ri);
@@ -403,7 +403,7 @@ json legal_json(const State& s) {
       }
       for (int c : g.crown_rets) rets.push_back({{"at", s.game().crown_name(c)}, {"crown", true}});
       json p = {{"x", x}, {"y", y}, {"rotation", 90 * r}, {"choice", choice}, {"tile", t.id}, {"plain", g.plain},
-                {"meeples", meeples}, {"returns", rets}};
+                {"followers", spots}, {"take_backs", rets}};
       if (s.has_wheel()) {
         json crowns = json::array();
         for (int c : g.crowns) crowns.push_back(s.game().crown_name(c));

@@ -158,12 +158,12 @@ export interface GameView {
   wheel?: WheelView;  // with the Wheel of Fortune
 }
 
-export interface MeepleOption {
+export interface FollowerOption {
   seg: number;
   at: string;
   kind: string;
 }
-export interface ReturnOption {
+export interface TakeBackOption {
   x: number;
   y: number;
   at: string;
@@ -195,8 +195,8 @@ export interface Placement {
   choice?: number;  // index of the drawn tile placed (Fortune Teller)
   tile?: string;
   plain: boolean;
-  meeples: MeepleOption[];
-  returns: ReturnOption[];
+  followers: FollowerOption[];
+  take_backs: TakeBackOption[];
   fruit_types?: string[];  // a tree tile: the stacks that may go on it (the first is the default)
   fruit?: { harvest: HarvestOption[]; sell: string[] };  // fruit actions offered with a follower
   crowns?: string[];  // Wheel of Fortune: free crown spaces the follower may go to instead

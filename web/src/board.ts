@@ -254,7 +254,7 @@ export class BoardView {
     const pl = placements.find((p) => p.x === pending.x && p.y === pending.y && p.rotation === pending.rotation);
     const color = PLAYER_COLORS[player % PLAYER_COLORS.length];
     if (pl) {
-      for (const m of pl.meeples) {
+      for (const m of pl.followers) {
         const [px, py] = this.spot(tileId, pending.x, pending.y, pending.rotation, m.seg);
         const chosen = pending.meeple === m.seg;
         const spot = el('g', { class: `spot${chosen ? ' chosen' : ''}`, 'data-testid': `spot-${m.at}`, 'data-at': m.at, 'data-kind': m.kind });
@@ -272,7 +272,7 @@ export class BoardView {
         g.append(spot);
       }
       // Festival: own followers that may be taken back instead
-      for (const r of pl.returns) {
+      for (const r of pl.take_backs) {
         const placed = this.placedTiles.get(`${r.x},${r.y}`);
         if (!placed) continue;
         const [px, py] = this.spot(placed.tile, r.x, r.y, placed.rotation, r.seg);
@@ -309,7 +309,7 @@ export class BoardView {
         });
         g.append(spot);
       }
-      for (const r of geo ? pl.returns.filter((x) => x.crown) : []) {
+      for (const r of geo ? pl.take_backs.filter((x) => x.crown) : []) {
         const pos = geo!.crownPos(r.at);
         if (!pos) continue;
         const chosen = pending.ret?.at === r.at;

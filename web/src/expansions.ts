@@ -6,7 +6,7 @@
 // Done: the Festival take-back, the Fortune Teller tile choice, the Fruit-Bearing Trees (stack
 // on a new tree, harvest or sale after a follower, tokens held and left), the Wheel of Fortune
 // (the wheel and crown spaces on the board, the pig, the Plague choice, the wheel tile choice).
-import type { GameView, Legal, MeepleOption, Placement } from './api';
+import type { GameView, Legal, FollowerOption, Placement } from './api';
 import { fruitArticle, fruitIcon } from './fruit';
 import { salePoints } from './vocab';
 import { PLAYER_COLORS } from './tiles';
@@ -18,7 +18,7 @@ import { wheelLine } from './words';
 // The tile being placed: its legal entry (position, rotation, offers) and the follower chosen.
 export interface PendingContext {
   placement: Placement;
-  meeple: MeepleOption | null;
+  meeple: FollowerOption | null;
   ret: boolean;  // Festival: a follower is taken back instead
   crown: string | null;  // Wheel of Fortune: the follower goes to this crown space instead
 }
@@ -68,7 +68,7 @@ registerExpansionPanel({
     const t = document.createElement('p');
     t.className = 'hint';
     t.textContent = 'Festival tile: instead of placing a follower you may take one of yours back (click a ringed follower).';
-    return ctx.legal?.placements.some((p) => p.returns.length) ? t : null;
+    return ctx.legal?.placements.some((p) => p.take_backs.length) ? t : null;
   },
 });
 

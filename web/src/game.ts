@@ -338,7 +338,7 @@ export class GamePage {
       const seg = v?.wheel?.segments.find((g) => g.crowns.some((c) => c.space === mv.follower));
       s += `, a follower on a crown space of ${seg?.name ?? 'the wheel'}`;
     } else if (mv.follower) {
-      const kind = pl?.meeples.find((x) => x.at === mv.follower)?.kind;
+      const kind = pl?.followers.find((x) => x.at === mv.follower)?.kind;
       s += kind ? `, with ${followerWords(kind)}` : ', with a follower';
     } else {
       s += ', no follower';
@@ -360,7 +360,7 @@ export class GamePage {
       return;
     }
     const crown = mv.follower?.startsWith('crown:') ? mv.follower : null;
-    const seg = mv.follower && !crown ? pl.meeples.find((x) => x.at === mv.follower)?.seg ?? null : null;
+    const seg = mv.follower && !crown ? pl.followers.find((x) => x.at === mv.follower)?.seg ?? null : null;
     const ret = mv.take_back ? { x: mv.take_back.x ?? 0, y: mv.take_back.y ?? 0, at: mv.take_back.at } : null;
     this.pending = { x: mv.x, y: mv.y, rotation: pl.rotation, meeple: seg, ret, crown };
     this.previewRot = pl.rotation;
@@ -557,7 +557,7 @@ export class GamePage {
   private pendingContext(): PendingContext | null {
     const pl = this.pendingPlacement();
     if (!this.pending || !pl) return null;
-    return { placement: pl, meeple: pl.meeples.find((m) => m.seg === this.pending!.meeple) ?? null, ret: !!this.pending.ret, crown: this.pending.crown };
+    return { placement: pl, meeple: pl.followers.find((m) => m.seg === this.pending!.meeple) ?? null, ret: !!this.pending.ret, crown: this.pending.crown };
   }
 
   // The fields of the expansions, only those that fit the placement being sent: a fruit stack
@@ -584,7 +584,7 @@ export class GamePage {
     const body: Record<string, unknown> = {
       token, x: this.pending.x, y: this.pending.y, rotation: this.pending.rotation, turn: v.turn + 1, choice: pl.choice ?? 0, ...this.moveFields(),
     };
-    if (this.pending.meeple !== null) body.follower = pl.meeples.find((m) => m.seg === this.pending!.meeple)?.at;
+    if (this.pending.meeple !== null) body.follower = pl.followers.find((m) => m.seg === this.pending!.meeple)?.at;
     else if (this.pending.crown) body.follower = this.pending.crown;
     if (this.pending.ret) body.take_back = this.pending.ret.at.startsWith('crown:') ? { at: this.pending.ret.at } : this.pending.ret;
     this.sending = true;
@@ -686,7 +686,7 @@ export class GamePage {
   private nextSpot() {
     const pl = this.pendingPlacement();
     if (!this.pending || !pl) return;
-    const segs = pl.meeples.map((m) => m.seg);
+    const segs = pl.followers.map((m) => m.seg);
     if (!segs.length) return;
     const i = this.pending.meeple === null ? -1 : segs.indexOf(this.pending.meeple);
     this.pending.meeple = i + 1 < segs.length ? segs[i + 1] : null;
@@ -869,7 +869,7 @@ export class GamePage {
         const pl = this.pending ? this.placementsFor(this.pending.x, this.pending.y).find((p) => p.rotation === this.pending!.rotation) : undefined;
         let choice = 'no follower';
         if (this.pending?.meeple != null && pl) {
-          const m = pl.meeples.find((m) => m.seg === this.pending!.meeple);
+          const m = pl.followers.find((m) => m.seg === this.pending!.meeple);
           choice = m ? `follower on the ${m.kind}` : choice;
         } else if (this.pending?.crown) {
           const seg = v.wheel?.segments.find((s) => s.crowns.some((c) => c.space === this.pending!.crown));
@@ -883,7 +883,7 @@ export class GamePage {
         box.append(
           this.pending
             ? h('div', { class: 'choice', 'data-testid': 'choice' }, `Here: ${choice}.`,
-              ((pl?.meeples.length ?? 0) > 0 || (pl?.crowns?.length ?? 0) > 0) && v.supply[v.current_player] > 0
+              ((pl?.followers.length ?? 0) > 0 || (pl?.crowns?.length ?? 0) > 0) && v.supply[v.current_player] > 0
                 ? h('small', {}, (pl?.crowns?.length ?? 0) > 0 ? ` ${cap(tap)} a circle on the tile, or a free crown space on the wheel, for a follower. ${cap(tap)} the tile to turn it.` : ` ${cap(tap)} a circle on the tile for a follower. ${cap(tap)} the tile to turn it.`) : h('small', {}, ` ${cap(tap)} the tile to turn it.`))
             : h('div', { class: 'choice', 'data-testid': 'choice' }, `${describeTile(t)[0].toUpperCase()}${describeTile(t).slice(1)}.`),
           ...activePanels(v).map((p) => p.choice?.(ctx) ?? null).filter((x): x is HTMLElement => !!x),

@@ -113,14 +113,14 @@ async function fruitGame(browser, url, errors) {
   check(/^FB/.test(v.tile) && v.fruit && v.fruit.trees.length === 0, `the game opens with a tree tile to place (${v.tile})`);
   const tileBox = await page.locator('.turnbar').innerText();
   check(!/PROVISIONAL|FB\d\d|\(quince\)/.test(tileBox) && /a fruit tree/.test(tileBox), `#5: the tile box describes the tree tile in words, not the engine's note (${tileBox.replace(/\s+/g, ' ').slice(0, 90)})`);
-  const treePl = legal.placements.find((p) => p.fruit_types && p.meeples.length && p.fruit?.harvest.some((t) => t.new));
+  const treePl = legal.placements.find((p) => p.fruit_types && p.followers.length && p.fruit?.harvest.some((t) => t.new));
   check(!!treePl, 'the legal moves offer a harvest of the new tree');
   check(await placeAt(treePl), `the tree tile is on (${treePl.x}, ${treePl.y}) turned ${treePl.rotation}`);
   await page.getByTestId('fruit-stack').selectOption('cherry');
   check(await page.getByTestId('pending-stack').getAttribute('data-testid') === 'pending-stack' &&
     (await page.getByTestId('pending-stack').locator('title').textContent()).startsWith('cherry'), 'the chosen cherry stack is drawn on the new tree');
   check(await page.getByTestId('fruit-needs-follower').count() === 1, 'without a follower the panel says a follower is needed for fruit');
-  await page.getByTestId(`spot-${treePl.meeples[0].at}`).click({ force: true });
+  await page.getByTestId(`spot-${treePl.followers[0].at}`).click({ force: true });
   await page.getByTestId('fruit-action').waitFor();
   check(await page.getByTestId('fruit-none').isChecked(), 'the fruit action panel appears, "no fruit action" chosen first');
   check(/fruit action/.test(await page.getByTestId('status').textContent()), 'the status asks for a fruit action');
@@ -147,7 +147,7 @@ async function fruitGame(browser, url, errors) {
     await waitTurn(turn);
     v = await view();
     legal = await legalMoves();
-    const sale = v.current_player === 0 && legal.placements.find((p) => p.meeples.length && p.fruit?.sell.includes('cherry'));
+    const sale = v.current_player === 0 && legal.placements.find((p) => p.followers.length && p.fruit?.sell.includes('cherry'));
     if (!sale) {
       const pl = legal.placements.find((p) => p.plain);
       await placeAt(pl);
@@ -155,7 +155,7 @@ async function fruitGame(browser, url, errors) {
       continue;
     }
     await placeAt(sale);
-    await page.getByTestId(`spot-${sale.meeples[0].at}`).click({ force: true });
+    await page.getByTestId(`spot-${sale.followers[0].at}`).click({ force: true });
     await page.getByTestId('fruit-sell-cherry').check();
     check(await page.getByTestId('fruit-sell').isChecked(), 'ticking the cherry chooses the sale');
     check(/score 3 for cherry/.test(await page.getByTestId('fruit-outcome').textContent()), 'the panel shows the sale is worth 3');
@@ -230,7 +230,7 @@ async function wheelGame(browser, url, errors) {
     await waitTurn(turn);
     const legal = await legalMoves();
     const pl = legal.placements[0];
-    const m = pl.meeples.find((x) => x.kind === 'field') ?? pl.meeples[0];
+    const m = pl.followers.find((x) => x.kind === 'field') ?? pl.followers[0];
     check(await placeAt(pl), `turn ${turn}: the tile is on (${pl.x}, ${pl.y}) turned ${pl.rotation}`);
     await page.getByTestId(`spot-${m.at}`).click({ force: true });
     await confirmMove();
