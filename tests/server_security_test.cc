@@ -3,15 +3,10 @@
 // may ask for and fair scheduling, writes that fail (503, the game unchanged), the undo policy
 // (own moves only, never in a finished game, nothing hidden revealed), versions that only
 // grow across restarts, and seat tokens stored only as SHA-256.
-#include <arpa/inet.h>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <poll.h>
 #include <sqlite3.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
-#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -19,6 +14,7 @@
 #include <set>
 #include <thread>
 
+#include "http_client.h"
 #include "server.h"
 
 using json = nlohmann::json;
@@ -35,59 +31,15 @@ struct Resp {
   std::string text;
 };
 
-// One HTTP/1.1 request on its own loopback connection (Connection: close), the answer read to
-// the end. Independent of the server's transport library.
+// One HTTP/1.1 request on its own loopback connection (tests/http_client.h), the body parsed
+// as JSON when it is JSON. Independent of the server's transport library.
 Resp http(int port, const std::string& method, const std::string& path, const std::string& body = "") {
+  const testhttp::Reply r = testhttp::request(port, method, path, body);
   Resp out;
-  out.status = -1;
-  const int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_port = htons(uint16_t(port));
-  ::inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
-  if (fd < 0 || ::connect(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
-    if (fd >= 0) ::close(fd);
-    return out;
-  }
-  std::string req = method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n";
-  if (method == "POST") req += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
-  req += "\r\n" + body;
-  for (size_t sent = 0; sent < req.size();) {
-    const ssize_t n = ::send(fd, req.data() + sent, req.size() - sent, MSG_NOSIGNAL);
-    if (n <= 0) break;
-    sent += size_t(n);
-  }
-  std::string got;
-  char buf[65536];
-  for (;;) {
-    pollfd p{fd, POLLIN, 0};
-    if (::poll(&p, 1, 30000) <= 0) break;
-    const ssize_t n = ::recv(fd, buf, sizeof buf, 0);
-    if (n <= 0) break;
-    got.append(buf, size_t(n));
-  }
-  ::close(fd);
-  const size_t sp = got.find(' '), end = got.find("\r\n\r\n");
-  if (got.rfind("HTTP/1.", 0) != 0 || sp == std::string::npos || end == std::string::npos) return out;
-  out.status = std::atoi(got.c_str() + sp + 1);
-  std::string head = got.substr(0, end), rest = got.substr(end + 4);
-  std::string lower = head;
-  for (char& c : lower) c = char(std::tolower(static_cast<unsigned char>(c)));
-  if (lower.find("transfer-encoding: chunked") != std::string::npos) {  // de-chunk
-    std::string plain;
-    size_t pos = 0;
-    while (pos < rest.size()) {
-      const size_t eol = rest.find("\r\n", pos);
-      if (eol == std::string::npos) break;
-      const size_t len = std::stoul(rest.substr(pos, eol - pos), nullptr, 16);
-      if (len == 0) break;
-      plain += rest.substr(eol + 2, len);
-      pos = eol + 2 + len + 2;
-    }
-    rest = plain;
-  }
-  out.text = rest;
-  out.body = json::parse(rest, nullptr, false);
+  out.status = r.status;
+  if (r.status < 0) return out;
+  out.text = r.body;
+  out.body = json::parse(r.body, nullptr, false);
   return out;
 }
 
