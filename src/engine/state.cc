@@ -71,6 +71,15 @@ State::State(const Game* game, uint64_t seed, int start_type, int start_rot) : g
   init(seed, start_type, start_rot);
 }
 
+void State::restart(const State& fresh, uint64_t seed) {
+  assert(fresh.game_ == game_ && fresh.turn_ == 0);
+  restore(fresh);
+  // Only these depend on the seed in init().
+  seed_ = seed;
+  rng_.reseed(seed);
+  if (game_->rules().fruit_trees) init_fruit_stacks(seed);
+}
+
 void State::init(uint64_t seed, int start_type, int start_rot) {
   nplayers_ = game_->rules().players;
   seed_ = seed;

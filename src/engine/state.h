@@ -208,6 +208,12 @@ class State : private StateTables {
   // A new game whose start tile is `start_type` at rotation `start_rot` (scripted scenarios).
   State(const Game* game, uint64_t seed, int start_type, int start_rot);
 
+  // Makes this state the new game State(game, seed), where `fresh` is a new game of the same
+  // Game (any seed) and this state is `fresh` or a copy of it with moves and draws applied
+  // since (the precondition of restore()). Only the board cells the old game used are cleared,
+  // not the whole 32 KB board: random self-play (simulate, bench) reuses one state this way.
+  void restart(const State& fresh, uint64_t seed);
+
   const Game& game() const { return *game_; }
   const Rules& rules() const { return game_->rules(); }
   int num_players() const { return nplayers_; }
