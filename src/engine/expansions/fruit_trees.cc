@@ -181,21 +181,36 @@ Move State::sample_move_fruit(Rng& rng) const {
       const uint8_t* fit = game_->fit_row(drawn_[c]);
       uint8_t* cnt = counts[ng - 1];
       uint32_t* cw = cell_weight[ng - 1];
+      // The options of one placement with trees `trees` in range (summed over the stacks for a
+      // tree tile).
+      auto options = [&](uint32_t trees) {
+        if (!tt.tree) return 1 + segs * (1 + actions(trees)) + ncrowns + take_backs;
+        uint32_t w = 0;
+        for (uint32_t f = free_stacks; f; f &= f - 1) w += 1 + segs * (1 + actions(trees | (f & -f))) + ncrowns + take_backs;
+        return w;
+      };
+      // Most cells have no tree in range: their placements all have w0 options. Only the
+      // frontier cells around the trees (found from the trees, not by scanning) differ.
+      const uint32_t w0 = options(0);
       g.weight = 0;
       for (int i = 0; i < nfrontier_; ++i) {
         cnt[i] = uint8_t(__builtin_popcount(fit[need_[i]]));
-        cw[i] = 0;
-        if (!cnt[i]) continue;
-        const uint32_t trees = fruit && ntrees ? trees_near_cell(i) : 0;
-        uint32_t w = 0;
-        if (!tt.tree) {
-          w = 1 + segs * (1 + actions(trees)) + ncrowns + take_backs;
-        } else {
-          for (uint32_t f = free_stacks; f; f &= f - 1)
-            w += 1 + segs * (1 + actions(trees | (f & -f))) + ncrowns + take_backs;
-        }
-        cw[i] = cnt[i] * w;
+        cw[i] = cnt[i] * w0;
         g.weight += cw[i];
+      }
+      if (fruit && ntrees) {
+        int near[kFruitTypes * 8], nnear = 0;
+        for (int j = 0; j < ntrees; ++j)
+          for (int d = 0; d < 8; ++d) {
+            const uint16_t v = cell_[cell_of(tree_x[j] + kDx8[d], tree_y[j] + kDy8[d])];
+            if (v < kFrontierBase || v == kEmptyCell) continue;
+            const int i = v - kFrontierBase;
+            if (!cnt[i] || std::find(near, near + nnear, i) != near + nnear) continue;
+            near[nnear++] = i;
+            g.weight -= cw[i];
+            cw[i] = cnt[i] * options(trees_near_cell(i));
+            g.weight += cw[i];
+          }
       }
     }
     total += g.weight;
