@@ -277,7 +277,9 @@ void State::place_tile(int type, int x, int y, int rot) {
       }
     }
   }
-  // Centre features: a monastery needs its 8 neighbours, a tent its 4 orthogonal ones.
+  // Centre features: a monastery needs its 8 neighbours, a tent its 4 orthogonal ones. Those
+  // this tile completes are noted for score_completed (no second look at the 9 cells).
+  ncentres_done_ = 0;
   if (tt.center >= 0) {
     const uint16_t slot = uint16_t(base + tt.center);
     P.center_slot = slot;
@@ -289,6 +291,7 @@ void State::place_tile(int type, int x, int y, int rot) {
       if (cell_[cell_of(x + kDx8[k], y + kDy8[k])] < kFrontierBase) --missing;
     }
     feat_[slot].open = uint16_t(missing);
+    if (missing == 0) centres_done_[ncentres_done_++] = slot;
   }
   for (int k = 0; k < 8; ++k) {
     const uint16_t nb = cell_[cell_of(x + kDx8[k], y + kDy8[k])];
@@ -296,7 +299,7 @@ void State::place_tile(int type, int x, int y, int rot) {
     const uint16_t cs = placed_[nb].center_slot;
     if (cs == kNoSlot) continue;
     if (feat_[cs].kind == Kind::Tent && kDx8[k] != 0 && kDy8[k] != 0) continue;
-    --feat_[cs].open;
+    if (--feat_[cs].open == 0) centres_done_[ncentres_done_++] = cs;
   }
 }
 
@@ -696,13 +699,8 @@ void State::score_completed(const PlacedTile& P) {
     const uint16_t r = label_[P.slot_base + i];
     if (feat_[r].open == 0 && !feat_[r].done && std::find(done, done + nd, r) == done + nd) done[nd++] = r;
   }
-  for (int k = 0; k < 9; ++k) {
-    const int dx = k == 8 ? 0 : kDx8[k], dy = k == 8 ? 0 : kDy8[k];
-    const uint16_t nb = cell_[cell_of(P.x + dx, P.y + dy)];
-    if (nb >= kFrontierBase) continue;
-    const uint16_t cs = placed_[nb].center_slot;
-    if (cs != kNoSlot && feat_[cs].open == 0 && !feat_[cs].done) done[nd++] = cs;
-  }
+  // Monasteries and tents this tile completed (noted by place_tile).
+  for (int k = 0; k < ncentres_done_; ++k) done[nd++] = centres_done_[k];
   if (nd > 1)
     std::sort(done, done + nd, [&](uint16_t a, uint16_t b) {
       return std::make_pair(int(feat_[a].kind), a) < std::make_pair(int(feat_[b].kind), b);

@@ -505,6 +505,9 @@ class State : private StateTables {
   std::array<uint8_t, kFruitTypes> taken_{}, sold_{};
   std::array<int8_t, kFruitTypes> stack_tile_{-1, -1, -1, -1, -1, -1};
   std::array<std::array<uint8_t, kFruitTypes>, kMaxPlayers> held_{};
+  // The monasteries and tents the last place_tile completed (at most the 8 around it and its own).
+  uint8_t ncentres_done_ = 0;
+  std::array<uint16_t, 9> centres_done_;
   int bag_total_ = 0;
   std::array<uint8_t, kMaxTileTypes> bag_{};
   std::array<int32_t, kMaxPlayers> scores_{};
