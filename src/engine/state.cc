@@ -27,6 +27,11 @@ using internal::kDy8;
 
 namespace {
 inline int popcount(unsigned v) { return __builtin_popcount(v); }
+inline uint64_t load_word(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
 }  // namespace
 
 StateTables& StateTables::operator=(const StateTables& o) {
@@ -532,7 +537,10 @@ Move State::sample_move(Rng& rng) const {
     uint32_t per, weight;
   };
   Group groups[4];
-  uint8_t counts[4][512];  // fitting rotations per frontier cell, per group
+  // Per group, the fitting rotations of each frontier cell (a 4-bit mask per byte, zero-padded
+  // to whole words of 8 cells): the popcount of a word counts the placements of 8 cells at
+  // once, both for the total and when walking to the drawn placement.
+  alignas(8) uint8_t fits[4][512 + 8];
   int ng = 0;
   uint32_t total = 0;
   for (int c = 0; c < ndrawn_; ++c) {
@@ -549,12 +557,12 @@ Move State::sample_move(Rng& rng) const {
       const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
       g.per = 1 + segs + ncrowns + take_backs;
       const uint8_t* fit = game_->fit_row(drawn_[c]);
-      uint8_t* cnt = counts[ng - 1];
+      uint8_t* fm = fits[ng - 1];
+      for (int i = 0; i < nfrontier_; ++i) fm[i] = fit[need_[i]];
+      const int words = (nfrontier_ + 7) >> 3;
+      for (int i = nfrontier_; i < 8 * words; ++i) fm[i] = 0;
       uint32_t placements = 0;
-      for (int i = 0; i < nfrontier_; ++i) {
-        cnt[i] = uint8_t(__builtin_popcount(fit[need_[i]]));
-        placements += cnt[i];
-      }
+      for (int w = 0; w < words; ++w) placements += uint32_t(__builtin_popcountll(load_word(fm + 8 * w)));
       g.weight = placements * g.per;
     }
     total += g.weight;
@@ -571,12 +579,16 @@ Move State::sample_move(Rng& rng) const {
       return m;
     }
     const TileType& tt = game_->type(drawn_[g.choice]);
-    const uint8_t* fit = game_->fit_row(drawn_[g.choice]);
-    const uint8_t* cnt = counts[gi];
-    int i = 0;
+    const uint8_t* fm = fits[gi];
     uint32_t idx = k / g.per, sub = k % g.per;
-    while (idx >= cnt[i]) idx -= cnt[i++];
-    uint8_t mask = fit[need_[i]];
+    int i = 0;
+    for (;; i += 8) {  // the word of 8 cells holding placement idx, then its cell
+      const uint32_t n = uint32_t(__builtin_popcountll(load_word(fm + i)));
+      if (idx < n) break;
+      idx -= n;
+    }
+    while (idx >= uint32_t(popcount(fm[i]))) idx -= uint32_t(popcount(fm[i++]));
+    uint8_t mask = fm[i];
     for (; idx; --idx) mask &= mask - 1;
     m.x = frontier_[i].x;
     m.y = frontier_[i].y;
