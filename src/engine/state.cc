@@ -157,7 +157,16 @@ bool State::draw_random() {
   assert(phase_ == Phase::Chance && bag_total_ > 0);
   static_assert(sizeof(drawn_) >= 3, "at most 1 + 2 fortune tellers");
   uint32_t k = rng_.below(uint32_t(bag_total_));
+  // The k-th tile of the bag in type order: 8 types' counts summed at a time, then one by one.
+  static_assert(kMaxTileTypes % 8 == 0, "the bag is read in words of 8 counts");
   int t = 0;
+  for (;; t += 8) {
+    uint64_t v = load_word(&bag_[t]);
+    v = (v & 0x00FF00FF00FF00FFull) + ((v >> 8) & 0x00FF00FF00FF00FFull);  // 4 sums of 2 counts
+    const uint32_t n = uint32_t((v * 0x0001000100010001ull) >> 48);          // their sum
+    if (k < n) break;
+    k -= n;
+  }
   while (k >= bag_[t]) k -= bag_[t++];
   return draw_internal(t);
 }
