@@ -253,9 +253,11 @@ void State::place_tile(int type, int x, int y, int rot) {
     if (i < nfrontier_) cell_[frontier_[i].cell] = uint16_t(kFrontierBase + i);
   }
   cell_[c] = uint16_t(p);
+  uint16_t side_nb[4];  // what the 4 orthogonal neighbour cells held before this tile
   for (int d = 0; d < 4; ++d) {
     const int nc = cell_step(c, d);
     const uint16_t nb = cell_[nc];
+    side_nb[d] = nb;
     if (nb < kFrontierBase) {
       const PlacedTile& N = placed_[nb];
       const int od = opposite(d);
@@ -307,12 +309,19 @@ void State::place_tile(int type, int x, int y, int rot) {
     feat_[slot].open = uint16_t(missing);
     if (missing == 0) centres_done_[ncentres_done_++] = slot;
   }
-  for (int k = 0; k < 8; ++k) {
-    const uint16_t nb = cell_[cell_of(x + kDx8[k], y + kDy8[k])];
-    if (nb >= kFrontierBase || nb == p) continue;
+  // Neighbouring centre features lose a missing neighbour: the 4 orthogonal neighbours (read
+  // above), then the 4 diagonal ones (not for tents).
+  for (int d = 0; d < 4; ++d) {
+    const uint16_t nb = side_nb[d];
+    if (nb >= kFrontierBase) continue;
     const uint16_t cs = placed_[nb].center_slot;
-    if (cs == kNoSlot) continue;
-    if (feat_[cs].kind == Kind::Tent && kDx8[k] != 0 && kDy8[k] != 0) continue;
+    if (cs != kNoSlot && --feat_[cs].open == 0) centres_done_[ncentres_done_++] = cs;
+  }
+  for (int k : {0, 2, 5, 7}) {  // the diagonals in kDx8/kDy8
+    const uint16_t nb = cell_[cell_of(x + kDx8[k], y + kDy8[k])];
+    if (nb >= kFrontierBase) continue;
+    const uint16_t cs = placed_[nb].center_slot;
+    if (cs == kNoSlot || feat_[cs].kind == Kind::Tent) continue;
     if (--feat_[cs].open == 0) centres_done_[ncentres_done_++] = cs;
   }
 }
