@@ -4,6 +4,7 @@
 // fruit types); held tokens score 1 each at the end. The tree tiles are data
 // (data/tiles/). Entered from the hook points listed in state.h.
 #include <algorithm>
+#include <cstring>
 
 #include "../state.h"
 #include "../state_internal.h"
@@ -12,6 +13,14 @@ namespace carc {
 
 using internal::kDx8;
 using internal::kDy8;
+
+namespace {
+inline uint64_t word_at(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+}  // namespace
 
 const std::array<const char*, kFruitTypes> kFruitNames = {"apple", "apricot", "cherry", "elder", "plum", "quince"};
 
@@ -161,8 +170,15 @@ Move State::sample_move_fruit(Rng& rng) const {
     uint32_t per, weight;
   };
   Group groups[4];
-  uint8_t counts[4][512];        // fitting rotations per frontier cell, per group
-  uint32_t cell_weight[4][512];  // options of all placements of a cell, per group
+  // Per group: the fitting rotations of each frontier cell (a 4-bit mask per byte, zero-padded
+  // to words of 8 cells, as in State::sample_move); every placement has w0 options except those
+  // of the cells near a tree, which add near_d over it (summed per word of 8 cells in corr).
+  alignas(8) uint8_t fits[4][512 + 8];
+  uint32_t w0s[4];
+  int32_t corr[4][64];
+  uint16_t near_i[4][kFruitTypes * 8];
+  int32_t near_d[4][kFruitTypes * 8];
+  int nnear[4] = {0, 0, 0, 0};
   int ng = 0;
   uint32_t total = 0;
   for (int c = 0; c < ndrawn_; ++c) {
@@ -179,8 +195,7 @@ Move State::sample_move_fruit(Rng& rng) const {
       const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
       g.per = 1 + segs + ncrowns + take_backs;
       const uint8_t* fit = game_->fit_row(drawn_[c]);
-      uint8_t* cnt = counts[ng - 1];
-      uint32_t* cw = cell_weight[ng - 1];
+      uint8_t* fm = fits[ng - 1];
       // The options of one placement with trees `trees` in range (summed over the stacks for a
       // tree tile).
       auto options = [&](uint32_t trees) {
@@ -191,25 +206,31 @@ Move State::sample_move_fruit(Rng& rng) const {
       };
       // Most cells have no tree in range: their placements all have w0 options. Only the
       // frontier cells around the trees (found from the trees, not by scanning) differ.
-      const uint32_t w0 = options(0);
-      g.weight = 0;
-      for (int i = 0; i < nfrontier_; ++i) {
-        cnt[i] = uint8_t(__builtin_popcount(fit[need_[i]]));
-        cw[i] = cnt[i] * w0;
-        g.weight += cw[i];
-      }
+      const uint32_t w0 = w0s[ng - 1] = options(0);
+      for (int i = 0; i < nfrontier_; ++i) fm[i] = fit[need_[i]];
+      const int words = (nfrontier_ + 7) >> 3;
+      for (int i = nfrontier_; i < 8 * words; ++i) fm[i] = 0;
+      uint32_t placements = 0;
+      for (int w = 0; w < words; ++w) placements += uint32_t(__builtin_popcountll(word_at(fm + 8 * w)));
+      g.weight = placements * w0;
+      int32_t* cr = corr[ng - 1];
+      for (int w = 0; w < words; ++w) cr[w] = 0;
       if (fruit && ntrees) {
-        int near[kFruitTypes * 8], nnear = 0;
+        uint16_t* ni = near_i[ng - 1];
+        int32_t* nd = near_d[ng - 1];
+        int& nn = nnear[ng - 1];
         for (int j = 0; j < ntrees; ++j)
           for (int d = 0; d < 8; ++d) {
             const uint16_t v = cell_[cell_of(tree_x[j] + kDx8[d], tree_y[j] + kDy8[d])];
             if (v < kFrontierBase || v == kEmptyCell) continue;
             const int i = v - kFrontierBase;
-            if (!cnt[i] || std::find(near, near + nnear, i) != near + nnear) continue;
-            near[nnear++] = i;
-            g.weight -= cw[i];
-            cw[i] = cnt[i] * options(trees_near_cell(i));
-            g.weight += cw[i];
+            if (!fm[i] || std::find(ni, ni + nn, i) != ni + nn) continue;
+            const uint32_t cnt = uint32_t(__builtin_popcount(fm[i]));
+            const int32_t delta = int32_t(cnt * options(trees_near_cell(i)) - cnt * w0);
+            ni[nn] = uint16_t(i);
+            nd[nn++] = delta;
+            cr[i >> 3] += delta;
+            g.weight += uint32_t(delta);
           }
       }
     }
@@ -227,12 +248,26 @@ Move State::sample_move_fruit(Rng& rng) const {
       return m;
     }
     const TileType& tt = game_->type(drawn_[g.choice]);
-    const uint8_t* fit = game_->fit_row(drawn_[g.choice]);
-    const uint8_t* cnt = counts[gi];
-    const uint32_t* cw = cell_weight[gi];
+    const uint8_t* fm = fits[gi];
+    const uint32_t w0 = w0s[gi];
+    const int32_t* cr = corr[gi];
+    // The cell of the k-th option: by words of 8 cells, then cell by cell.
     int i = 0;
-    while (k >= cw[i]) k -= cw[i++];
-    const uint32_t w = cw[i] / cnt[i];
+    for (;; i += 8) {
+      const uint32_t n = uint32_t(__builtin_popcountll(word_at(fm + i))) * w0 + uint32_t(cr[i >> 3]);
+      if (k < n) break;
+      k -= n;
+    }
+    uint32_t cw;
+    for (;; ++i) {
+      cw = uint32_t(__builtin_popcount(fm[i])) * w0;
+      if (cr[i >> 3])
+        for (int q = 0; q < nnear[gi]; ++q)
+          if (near_i[gi][q] == i) cw += uint32_t(near_d[gi][q]);
+      if (k < cw) break;
+      k -= cw;
+    }
+    const uint32_t w = cw / uint32_t(__builtin_popcount(fm[i]));
     uint32_t idx = k / w, sub = k % w;
     uint32_t trees = fruit && ntrees ? trees_near_cell(i) : 0;
     if (tt.tree) {
@@ -250,7 +285,7 @@ Move State::sample_move_fruit(Rng& rng) const {
         sub -= n;
       }
     }
-    uint8_t mask = fit[need_[i]];
+    uint8_t mask = fm[i];
     for (; idx; --idx) mask &= mask - 1;
     m.x = frontier_[i].x;
     m.y = frontier_[i].y;
