@@ -347,7 +347,8 @@ int State::shared_tiles(uint16_t big, uint16_t small) const {
   return shared;
 }
 
-void State::merge(uint16_t a, uint16_t b, bool edge) {
+// Inlined into place_tile, its only caller (it runs about 170 times a game).
+[[gnu::always_inline]] inline void State::merge(uint16_t a, uint16_t b, bool edge) {
   uint16_t ra = label_[a], rb = label_[b];
   if (ra == rb) {
     if (edge) feat_[ra].open -= 2;
@@ -364,7 +365,19 @@ void State::merge(uint16_t a, uint16_t b, bool edge) {
   big.pennants = uint8_t(big.pennants + small.pennants);
   big.open = uint16_t(big.open + small.open - (edge ? 2 : 0));
   big.total = uint8_t(big.total + small.total);
-  for (int p = 0; p < kMaxPlayers; ++p) big.count[p] = uint8_t(big.count[p] + small.count[p]);
+  // The per-player counts, added as bytes of one word (each sum is at most kMaxFollowers, so no
+  // byte carries into the next).
+  static_assert(kMaxPlayers == 6 && kMaxFollowers < 256, "counts added as 4 + 2 bytes");
+  uint32_t b4, s4;
+  uint16_t b2, s2;
+  std::memcpy(&b4, big.count, 4);
+  std::memcpy(&s4, small.count, 4);
+  std::memcpy(&b2, big.count + 4, 2);
+  std::memcpy(&s2, small.count + 4, 2);
+  b4 += s4;
+  b2 = uint16_t(b2 + s2);
+  std::memcpy(big.count, &b4, 4);
+  std::memcpy(big.count + 4, &b2, 2);
 }
 
 void State::add_follower(int player, uint16_t slot) {
