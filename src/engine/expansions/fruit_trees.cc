@@ -201,7 +201,8 @@ Move State::sample_move_fruit(Rng& rng) const {
       auto options = [&](uint32_t trees) {
         if (!tt.tree) return 1 + segs * (1 + actions(trees)) + ncrowns + take_backs;
         uint32_t w = 0;
-        for (uint32_t f = free_stacks; f; f &= f - 1) w += 1 + segs * (1 + actions(trees | (f & -f))) + ncrowns + take_backs;
+        for (uint32_t f = free_stacks; f; f &= f - 1)
+          w += 1 + segs * (1 + actions(trees | (f & -f))) + ncrowns + take_backs;
         return w;
       };
       // Most cells have no tree in range: their placements all have w0 options. Only the

@@ -145,7 +145,9 @@ void State::start_wheel(int type) {
     log_.p->push_back(std::move(e));
   }
   switch (wheel[pig_].event) {
-    case WheelEvent::Fortuna: emit(player_, 3, "fortuna", false, board, turn, seg); break;
+    case WheelEvent::Fortuna:
+      emit(player_, 3, "fortuna", false, board, turn, seg);
+      break;
     case WheelEvent::Taxes: {
       // Per knight: the city's pennants + the owner's knights in that city (W-12).
       uint16_t roots[kMaxFollowers];
