@@ -34,8 +34,10 @@ void BM_RandomGame(benchmark::State& st) {
   const Game* g = game_for(int(st.range(0)), all, all, all);
   std::vector<Move> moves;
   uint64_t seed = 1;
+  const State fresh(g, 0);
+  State s = fresh;
   for (auto _ : st) {
-    State s(g, seed);
+    s.restart(fresh, seed);
     Rng rng(seed++);
     auto r = random_playout(s, rng, moves);
     benchmark::DoNotOptimize(r);

@@ -342,3 +342,32 @@ TEST(RandomGames, RestoreAfterMovesEqualsTheOriginal) {
     }
   }
 }
+
+// State::restart (random self-play's reuse of one state): after a whole game, restarting from a
+// new game with another seed gives the state State(game, seed) gives, and both play the same
+// game to the end, in every variant (the fruit stacks depend on the seed).
+TEST(RandomGames, RestartEqualsANewGame) {
+  for (const Rules& r : all_variants(3)) {
+    const Game* g = Game::get(r);
+    const State fresh(g, 5);
+    State s = fresh;
+    std::vector<Move> moves;
+    for (uint64_t seed = 100; seed < 104; ++seed) {
+      Rng rng(seed);
+      random_playout(s, rng, moves);  // the previous game, to the end
+      ASSERT_TRUE(s.is_terminal());
+      s.restart(fresh, seed + 1);
+      const State direct(g, seed + 1);
+      ASSERT_TRUE(s == direct) << r.to_string() << " seed " << seed + 1;
+      ASSERT_EQ(s.validate(), "");
+      for (int f = 0; f < kFruitTypes; ++f) EXPECT_EQ(s.fruit_stack(f), direct.fruit_stack(f));
+      State a = direct;
+      Rng ra(seed * 3), rb(seed * 3);
+      random_playout(a, ra, moves);
+      State b = s;
+      random_playout(b, rb, moves);
+      EXPECT_TRUE(a == b) << r.to_string() << " seed " << seed + 1;
+      EXPECT_EQ(a.scores(), b.scores());
+    }
+  }
+}

@@ -79,9 +79,13 @@ void play_range(const Game* g, uint64_t seed, int64_t from, int64_t to, GameTota
   const double cpu0 = thread_cpu_seconds();
   std::vector<Move> moves;
   moves.reserve(1024);
+  // One state for all the games: each starts from `fresh` (State::restart clears only the
+  // board cells the previous game used, not the whole board).
+  const State fresh(g, 0);
+  State s = fresh;
   for (int64_t i = from; i < to; ++i) {
     const uint64_t gs = mix(seed, uint64_t(i));
-    State s(g, gs);
+    s.restart(fresh, gs);
     Rng rng(gs ^ 0x5bd1e995);
     PlayoutStats st = random_playout(s, rng, moves);
     tot.add(s, st);

@@ -1,20 +1,39 @@
+// The base game: the board, features, followers, draws, legal moves, apply and scoring.
+//
+// A turn, and where the expansions enter it (the hook points, listed with their files in
+// state.h; each is called behind the rule or tile flag that says the expansion is in play):
+//   draw        draw_random / apply_draw -> draw_internal: draw_target() tiles (Fortune Teller),
+//               discard when none fits (B-5), a single wheel tile turns the wheel (start_wheel)
+//   decide      legal_moves / sample_move / check_move: placement x follower; take-backs
+//               (Festival), crown spaces (Wheel of Fortune), fruit stacks and actions
+//               (Fruit-Bearing Trees: sample_move_fruit), Choose and Plague decisions (Wheel)
+//   apply       place the tile, take-back, follower or crown, fruit action, then score what
+//               the tile completed (roads, cities, monasteries, tents: score_tent)
+//   end of turn end_turn: next player, or the end of the game and finish() (final scoring,
+//               fruit tokens: score_fruit_tokens)
+// Each expansion's rules: src/engine/expansions/<expansion>.cc.
 #include "state.h"
 
 #include <algorithm>
 #include <cassert>
 #include <cstring>
 
+#include "state_internal.h"
 #include "vocabulary.h"
 
 namespace carc {
 
-namespace {
-constexpr int kDx8[8] = {-1, 0, 1, -1, 1, -1, 0, 1};
-constexpr int kDy8[8] = {-1, -1, -1, 0, 0, 1, 1, 1};
-inline int popcount(unsigned v) { return __builtin_popcount(v); }
-}  // namespace
+using internal::kDx8;
+using internal::kDy8;
 
-const std::array<const char*, kFruitTypes> kFruitNames = {"apple", "apricot", "cherry", "elder", "plum", "quince"};
+namespace {
+inline int popcount(unsigned v) { return __builtin_popcount(v); }
+inline uint64_t load_word(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+}  // namespace
 
 StateTables& StateTables::operator=(const StateTables& o) {
   if (this == &o) {
@@ -58,6 +77,15 @@ State::State(const Game* game, uint64_t seed, int start_type, int start_rot) : g
   init(seed, start_type, start_rot);
 }
 
+void State::restart(const State& fresh, uint64_t seed) {
+  assert(fresh.game_ == game_ && fresh.turn_ == 0);
+  restore(fresh);
+  // Only these depend on the seed in init().
+  seed_ = seed;
+  rng_.reseed(seed);
+  if (game_->rules().fruit_trees) init_fruit_stacks(seed);
+}
+
 void State::init(uint64_t seed, int start_type, int start_rot) {
   nplayers_ = game_->rules().players;
   seed_ = seed;
@@ -70,16 +98,7 @@ void State::init(uint64_t seed, int start_type, int start_rot) {
   draws_.reserve(size_t(bag_total_));
   history_.reserve(size_t(bag_total_));
   for (int p = 0; p < nplayers_; ++p) supply_[p] = kFollowersPerPlayer;
-  if (game_->rules().fruit_trees) {
-    // Each fruit type's stack of 5, 4, 3, 2 shuffled face down, from the game's seed (its
-    // own generator, so the tile draws are the same as without the expansion).
-    Rng fr(seed ^ 0xF2017F2017ull);
-    for (auto& st : stack_) {
-      st = {5, 4, 3, 2};
-      for (int i = 3; i > 0; --i) std::swap(st[i], st[fr.below(uint32_t(i + 1))]);
-    }
-    init_stacks_ = stack_;
-  }
+  if (game_->rules().fruit_trees) init_fruit_stacks(seed);
   if (start_type >= 0) {
     if (start_type != game_->start_type()) {
       // A scenario's own start tile: the default start tile goes back into the bag.
@@ -139,12 +158,19 @@ bool State::draw_random() {
   assert(phase_ == Phase::Chance && bag_total_ > 0);
   static_assert(sizeof(drawn_) >= 3, "at most 1 + 2 fortune tellers");
   uint32_t k = rng_.below(uint32_t(bag_total_));
+  // The k-th tile of the bag in type order: 8 types' counts summed at a time, then one by one.
+  static_assert(kMaxTileTypes % 8 == 0, "the bag is read in words of 8 counts");
   int t = 0;
+  for (;; t += 8) {
+    uint64_t v = load_word(&bag_[t]);
+    v = (v & 0x00FF00FF00FF00FFull) + ((v >> 8) & 0x00FF00FF00FF00FFull);  // 4 sums of 2 counts
+    const uint32_t n = uint32_t((v * 0x0001000100010001ull) >> 48);          // their sum
+    if (k < n) break;
+    k -= n;
+  }
   while (k >= bag_[t]) k -= bag_[t++];
   return draw_internal(t);
 }
-
-int State::draw_target() const { return 1 + tents_[player_]; }
 
 int State::current_tile() const {
   if (phase_ != Phase::Place && phase_ != Phase::Plague) return -1;
@@ -158,7 +184,8 @@ bool State::draw_internal(int type) {
   --bag_total_;
   drawn_[ndrawn_++] = uint8_t(type);
   draws_.push_back(Draw{uint8_t(type), Fate::Pending, uint16_t(turn_ + 1)});
-  if (ndrawn_ < draw_target() && bag_total_ > 0) return true;  // more tiles to draw this turn (T-6)
+  // Fortune Teller: more tiles to draw this turn (T-6).
+  if (rules().fortune_teller && ndrawn_ < draw_target() && bag_total_ > 0) return true;
   placeable_ = 0;
   for (int i = 0; i < ndrawn_; ++i)
     if (has_placement(drawn_[i])) placeable_ |= uint8_t(1u << i);
@@ -227,9 +254,11 @@ void State::place_tile(int type, int x, int y, int rot) {
     if (i < nfrontier_) cell_[frontier_[i].cell] = uint16_t(kFrontierBase + i);
   }
   cell_[c] = uint16_t(p);
+  uint16_t side_nb[4];  // what the 4 orthogonal neighbour cells held before this tile
   for (int d = 0; d < 4; ++d) {
     const int nc = cell_step(c, d);
     const uint16_t nb = cell_[nc];
+    side_nb[d] = nb;
     if (nb < kFrontierBase) {
       const PlacedTile& N = placed_[nb];
       const int od = opposite(d);
@@ -265,7 +294,9 @@ void State::place_tile(int type, int x, int y, int rot) {
       }
     }
   }
-  // Centre features: a monastery needs its 8 neighbours, a tent its 4 orthogonal ones.
+  // Centre features: a monastery needs its 8 neighbours, a tent its 4 orthogonal ones. Those
+  // this tile completes are noted for score_completed (no second look at the 9 cells).
+  ncentres_done_ = 0;
   if (tt.center >= 0) {
     const uint16_t slot = uint16_t(base + tt.center);
     P.center_slot = slot;
@@ -277,14 +308,22 @@ void State::place_tile(int type, int x, int y, int rot) {
       if (cell_[cell_of(x + kDx8[k], y + kDy8[k])] < kFrontierBase) --missing;
     }
     feat_[slot].open = uint16_t(missing);
+    if (missing == 0) centres_done_[ncentres_done_++] = slot;
   }
-  for (int k = 0; k < 8; ++k) {
-    const uint16_t nb = cell_[cell_of(x + kDx8[k], y + kDy8[k])];
-    if (nb >= kFrontierBase || nb == p) continue;
+  // Neighbouring centre features lose a missing neighbour: the 4 orthogonal neighbours (read
+  // above), then the 4 diagonal ones (not for tents).
+  for (int d = 0; d < 4; ++d) {
+    const uint16_t nb = side_nb[d];
+    if (nb >= kFrontierBase) continue;
     const uint16_t cs = placed_[nb].center_slot;
-    if (cs == kNoSlot) continue;
-    if (feat_[cs].kind == Kind::Tent && kDx8[k] != 0 && kDy8[k] != 0) continue;
-    --feat_[cs].open;
+    if (cs != kNoSlot && --feat_[cs].open == 0) centres_done_[ncentres_done_++] = cs;
+  }
+  for (int k : {0, 2, 5, 7}) {  // the diagonals in kDx8/kDy8
+    const uint16_t nb = cell_[cell_of(x + kDx8[k], y + kDy8[k])];
+    if (nb >= kFrontierBase) continue;
+    const uint16_t cs = placed_[nb].center_slot;
+    if (cs == kNoSlot || feat_[cs].kind == Kind::Tent) continue;
+    if (--feat_[cs].open == 0) centres_done_[ncentres_done_++] = cs;
   }
 }
 
@@ -309,7 +348,8 @@ int State::shared_tiles(uint16_t big, uint16_t small) const {
   return shared;
 }
 
-void State::merge(uint16_t a, uint16_t b, bool edge) {
+// Inlined into place_tile, its only caller (it runs about 170 times a game).
+[[gnu::always_inline]] inline void State::merge(uint16_t a, uint16_t b, bool edge) {
   uint16_t ra = label_[a], rb = label_[b];
   if (ra == rb) {
     if (edge) feat_[ra].open -= 2;
@@ -326,7 +366,19 @@ void State::merge(uint16_t a, uint16_t b, bool edge) {
   big.pennants = uint8_t(big.pennants + small.pennants);
   big.open = uint16_t(big.open + small.open - (edge ? 2 : 0));
   big.total = uint8_t(big.total + small.total);
-  for (int p = 0; p < kMaxPlayers; ++p) big.count[p] = uint8_t(big.count[p] + small.count[p]);
+  // The per-player counts, added as bytes of one word (each sum is at most kMaxFollowers, so no
+  // byte carries into the next).
+  static_assert(kMaxPlayers == 6 && kMaxFollowers < 256, "counts added as 4 + 2 bytes");
+  uint32_t b4, s4;
+  uint16_t b2, s2;
+  std::memcpy(&b4, big.count, 4);
+  std::memcpy(&s4, small.count, 4);
+  std::memcpy(&b2, big.count + 4, 2);
+  std::memcpy(&s2, small.count + 4, 2);
+  b4 += s4;
+  b2 = uint16_t(b2 + s2);
+  std::memcpy(big.count, &b4, 4);
+  std::memcpy(big.count + 4, &b2, 2);
 }
 
 void State::add_follower(int player, uint16_t slot) {
@@ -402,17 +454,7 @@ uint32_t State::free_segments(int type, int c, int rot, int player) const {
 void State::legal_moves(std::vector<Move>& out) const {
   out.clear();
   if (phase_ == Phase::Plague) {
-    // Wheel of Fortune Plague: one of the deciding player's followers on the land.
-    for (int i = 0; i < nfollowers_; ++i) {
-      if (followers_[i].player != plague_player_) continue;
-      const PlacedTile& P = placed_[owner_[followers_[i].slot]];
-      Move m;
-      m.kind = MoveKind::Plague;
-      m.x = P.x;
-      m.y = P.y;
-      m.ret = int8_t(i);
-      out.push_back(m);
-    }
+    plague_moves(out);  // Wheel of Fortune
     return;
   }
   if (phase_ != Phase::Place) return;
@@ -430,35 +472,12 @@ void State::legal_moves(std::vector<Move>& out) const {
   }
 }
 
-int State::own_followers(int8_t* out) const {
-  int n = 0;
-  for (int i = 0; i < nfollowers_; ++i)
-    if (followers_[i].player == player_) out[n++] = int8_t(i);
-  for (int c = 0; c < kMaxCrowns; ++c)
-    if (crown_[c] == player_) out[n++] = int8_t(kCrownBase + c);
-  return n;
-}
-
-uint32_t State::free_crown_mask() const {
-  uint32_t mask = 0;
-  if (game_->has_wheel())
-    for (int c = 0; c < kMaxCrowns; ++c)
-      if (crown_[c] < 0 && game_->crown_exists(c)) mask |= 1u << c;
-  return mask;
-}
-
 bool State::offers_moves(int c) const {
   if (!(placeable_ >> c & 1)) return false;
   // Two drawn tiles of one type offer the same moves: only the first is listed.
   for (int e = 0; e < c; ++e)
     if ((placeable_ >> e & 1) && drawn_[e] == drawn_[c]) return false;
   return true;
-}
-
-int State::crowns_of(int p) const {
-  int n = 0;
-  for (int c = 0; c < kMaxCrowns; ++c) n += crown_[c] == p;
-  return n;
 }
 
 void State::moves_for_tile(int choice, std::vector<Move>& out) const {
@@ -469,7 +488,7 @@ void State::moves_for_tile(int choice, std::vector<Move>& out) const {
   int8_t own[kMaxFollowers];
   const int nown = tt.festival ? own_followers(own) : 0;
   const uint8_t* fit = game_->fit_row(t);
-  const uint32_t free_crowns = deploy ? free_crown_mask() : 0;
+  const uint32_t free_crowns = deploy && has_wheel() ? free_crown_mask() : 0;
   for (int i = 0; i < nfrontier_; ++i) {
     const FrontierCell& fc = frontier_[i];
     uint8_t mask = fit[need_[i]];
@@ -485,13 +504,8 @@ void State::moves_for_tile(int choice, std::vector<Move>& out) const {
       m.rot = uint8_t(r);
       m.choice = uint8_t(choice);
       const uint32_t free = deploy ? free_from_ports(tt, r, ports, player_) : 0;
-      // Fruit Trees: a tree tile gets one of the unused stacks (the player's choice).
-      uint32_t types = 1;  // bit 0 stands for "no stack" on other tiles
-      if (tt.tree) {
-        types = 0;
-        for (int f = 0; f < kFruitTypes; ++f)
-          if (stack_tile_[f] < 0) types |= 1u << f;
-      }
+      // Fruit-Bearing Trees: a tree tile gets one of the unused stacks (the player's choice).
+      uint32_t types = tt.tree ? free_stack_mask() : 1;  // bit 0 stands for "no stack" on other tiles
       for (; types; types &= types - 1) {
         m.fruit_type = tt.tree ? int8_t(__builtin_ctz(types)) : int8_t(-1);
         out.push_back(m);
@@ -520,74 +534,9 @@ void State::moves_for_tile(int choice, std::vector<Move>& out) const {
   }
 }
 
-uint32_t State::trees_in_range(int x, int y, int new_tree) const {
-  uint32_t mask = new_tree >= 0 ? 1u << new_tree : 0;
-  for (int k = 0; k < 8; ++k) {
-    const uint16_t nb = cell_[cell_of(x + kDx8[k], y + kDy8[k])];
-    if (nb < kFrontierBase && placed_[nb].fruit >= 0) mask |= 1u << placed_[nb].fruit;
-  }
-  return mask;
-}
-
-// Appends, after the plain deployment `m`, its fruit actions: harvest each tree in range that
-// still has tokens, or sell each set of 1 to 4 held types.
-void State::add_fruit_actions(Move m, uint32_t trees, std::vector<Move>& out) const {
-  m.action = FruitAction::Harvest;
-  for (uint32_t t = trees; t; t &= t - 1) {
-    const int f = __builtin_ctz(t);
-    if (taken_[f] < 4) {
-      m.target = uint8_t(f);
-      out.push_back(m);
-    }
-  }
-  uint32_t held = 0;
-  for (int f = 0; f < kFruitTypes; ++f)
-    if (held_[player_][f]) held |= 1u << f;
-  m.action = FruitAction::Sell;
-  for (uint32_t set = 1; set < 64; ++set)
-    if ((set & ~held) == 0 && __builtin_popcount(set) <= 4) {
-      m.target = uint8_t(set);
-      out.push_back(m);
-    }
-}
-
-std::vector<int> State::fruit_stack(int f) const {
-  return std::vector<int>(stack_[f].begin() + taken_[f], stack_[f].end());
-}
-
-void State::set_fruit_stacks(const std::array<std::array<uint8_t, 4>, kFruitTypes>& stacks) {
-  stack_ = init_stacks_ = stacks;
-}
-
-bool State::force_fruit_top(int f, int value) {
-  for (int i = taken_[f]; i < 4; ++i)
-    if (stack_[f][i] == value) {
-      std::swap(stack_[f][i], stack_[f][taken_[f]]);
-      return true;
-    }
-  return false;
-}
-
-bool State::set_fruit_order(int f, const std::vector<int>& top_first) {
-  if (f < 0 || f >= kFruitTypes) return false;
-  std::vector<int> have = fruit_stack(f), want = top_first;
-  std::sort(have.begin(), have.end());
-  std::sort(want.begin(), want.end());
-  if (have != want) return false;
-  for (size_t i = 0; i < top_first.size(); ++i) stack_[f][size_t(taken_[f]) + i] = uint8_t(top_first[i]);
-  return true;
-}
-
 void State::resample_hidden(Rng& rng) {
   rng_.reseed(rng.next());
-  for (int f = 0; f < kFruitTypes; ++f) {
-    // From a canonical (sorted) order, so the result does not depend on the old hidden order.
-    std::sort(stack_[f].begin() + taken_[f], stack_[f].end());
-    for (int i = 3; i > taken_[f]; --i) {
-      const int j = taken_[f] + int(rng.below(uint32_t(i - taken_[f] + 1)));
-      std::swap(stack_[f][i], stack_[f][j]);
-    }
-  }
+  resample_fruit_stacks(rng);
 }
 
 int State::count_legal_moves() const {
@@ -597,85 +546,33 @@ int State::count_legal_moves() const {
 }
 
 Move State::sample_move(Rng& rng) const {
-  if (phase_ == Phase::Plague) {
-    // Wheel of Fortune Plague: one of the deciding player's followers on the land, the k-th
-    // in legal_moves() order (the same draw as legal_moves()[below(n)]).
-    uint32_t n = 0;
-    for (int i = 0; i < nfollowers_; ++i) n += followers_[i].player == plague_player_;
-    uint32_t k = rng.below(n);
-    Move m;
-    m.kind = MoveKind::Plague;
-    for (int i = 0; i < nfollowers_; ++i) {
-      if (followers_[i].player != plague_player_ || k-- != 0) continue;
-      const PlacedTile& P = placed_[owner_[followers_[i].slot]];
-      m.x = P.x;
-      m.y = P.y;
-      m.ret = int8_t(i);
-      break;
-    }
-    return m;
-  }
+  if (phase_ == Phase::Plague) return sample_plague(rng);  // Wheel of Fortune
   assert(phase_ == Phase::Place);
+  // Fruit-Bearing Trees: placements differ in their number of options (fruit actions).
+  if (rules().fruit_trees) return sample_move_fruit(rng);
   const bool deploy = supply_[player_] > 0;
   // Wheel of Fortune: the free crown spaces (offered with every placement when deploying).
-  const uint32_t crowns = deploy ? free_crown_mask() : 0;
+  const uint32_t crowns = deploy && has_wheel() ? free_crown_mask() : 0;
   const uint32_t ncrowns = uint32_t(__builtin_popcount(crowns));
   int8_t own[kMaxFollowers];
-  int nown = -1;  // computed when a festival tile needs it
-  // Fruit-Bearing Trees: a follower deployed next to a tree may also harvest one of the trees
-  // in range that still has tokens, or sell one of the sets of 1 to 4 held fruit types. The
-  // sets are the same for every placement this turn; the trees depend on the cell (and on the
-  // stack put on a new tree tile).
-  const bool fruit = rules().fruit_trees && deploy;
-  uint32_t held = 0, nsales = 0, harvestable = 0;
-  uint32_t free_stacks = 0;  // fruit types whose stack is not on a tree yet
-  int ntrees = 0;            // trees on the board and where they stand
-  int16_t tree_x[kFruitTypes], tree_y[kFruitTypes];
-  uint8_t tree_f[kFruitTypes];
-  if (rules().fruit_trees) {
-    for (int f = 0; f < kFruitTypes; ++f) {
-      if (held_[player_][f]) held |= 1u << f;
-      if (taken_[f] < 4) harvestable |= 1u << f;
-      if (stack_tile_[f] < 0) {
-        free_stacks |= 1u << f;
-      } else {
-        tree_x[ntrees] = placed_[stack_tile_[f]].x;
-        tree_y[ntrees] = placed_[stack_tile_[f]].y;
-        tree_f[ntrees++] = uint8_t(f);
-      }
-    }
-    // Sets of 1 to 4 of the n held types: C(n,1) + ... + C(n,4).
-    static constexpr uint8_t kSets[kFruitTypes + 1] = {0, 1, 3, 7, 15, 30, 56};
-    nsales = kSets[__builtin_popcount(held)];
-  }
-  // The trees in range of a frontier cell (the 3x3 block around it).
-  auto trees_near_cell = [&](int i) {
-    uint32_t t = 0;
-    for (int j = 0; j < ntrees; ++j)
-      if (unsigned(tree_x[j] - frontier_[i].x + 1) <= 2 && unsigned(tree_y[j] - frontier_[i].y + 1) <= 2)
-        t |= 1u << tree_f[j];
-    return t;
-  };
-  // Fruit actions of a follower deployed with trees `trees` in range.
-  auto actions = [&](uint32_t trees) { return trees ? uint32_t(__builtin_popcount(trees & harvestable)) + nsales : 0; };
+  int nown = -1;  // Festival: computed when a festival tile needs it
   // The moves of each distinct placeable drawn tile (as legal_moves() lists them): a single
   // Choose for a wheel tile still to be chosen, otherwise its placements x options. Rejection
   // sampling over (placement, option) pairs, so that only the sampled placement's follower
-  // spots are computed: every placement offers at most 1 + nseg * (1 + fruit actions) +
-  // crowns + take-backs options (no follower, a follower on each segment with each of its
-  // fruit actions, each free crown space, each own follower); a pair whose segment is taken
-  // is rejected and the whole draw is made again. Uniform over all legal moves, like
-  // legal_moves()[below(n)], but a different draw. Without the Fruit-Bearing Trees every
-  // placement has the same number of options (`per`); with them, a frontier cell's weight
-  // is the sum over its placements (rotations x free stacks for a tree tile).
+  // spots are computed: every placement offers the same `per` = 1 + nseg + crowns +
+  // take-backs options (no follower, a follower on each segment, each free crown space, each
+  // own follower); a pair whose segment is taken is rejected and the whole draw is made
+  // again. Uniform over all legal moves, like legal_moves()[below(n)], but a different draw.
   struct Group {
     uint8_t choice;
     bool choose;
     uint32_t per, weight;
   };
   Group groups[4];
-  uint8_t counts[4][512];  // fitting rotations per frontier cell, per group
-  uint32_t cell_weight[4][512];  // Fruit-Bearing Trees: options of all placements of a cell, per group
+  // Per group, the fitting rotations of each frontier cell (a 4-bit mask per byte, zero-padded
+  // to whole words of 8 cells): the popcount of a word counts the placements of 8 cells at
+  // once, both for the total and when walking to the drawn placement.
+  alignas(8) uint8_t fits[4][512 + 8];
   int ng = 0;
   uint32_t total = 0;
   for (int c = 0; c < ndrawn_; ++c) {
@@ -692,33 +589,13 @@ Move State::sample_move(Rng& rng) const {
       const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
       g.per = 1 + segs + ncrowns + take_backs;
       const uint8_t* fit = game_->fit_row(drawn_[c]);
-      uint8_t* cnt = counts[ng - 1];
-      if (!rules().fruit_trees) {
-        uint32_t placements = 0;
-        for (int i = 0; i < nfrontier_; ++i) {
-          cnt[i] = uint8_t(__builtin_popcount(fit[need_[i]]));
-          placements += cnt[i];
-        }
-        g.weight = placements * g.per;
-      } else {
-        uint32_t* cw = cell_weight[ng - 1];
-        g.weight = 0;
-        for (int i = 0; i < nfrontier_; ++i) {
-          cnt[i] = uint8_t(__builtin_popcount(fit[need_[i]]));
-          cw[i] = 0;
-          if (!cnt[i]) continue;
-          const uint32_t trees = fruit && ntrees ? trees_near_cell(i) : 0;
-          uint32_t w = 0;
-          if (!tt.tree) {
-            w = 1 + segs * (1 + actions(trees)) + ncrowns + take_backs;
-          } else {
-            for (uint32_t f = free_stacks; f; f &= f - 1)
-              w += 1 + segs * (1 + actions(trees | (f & -f))) + ncrowns + take_backs;
-          }
-          cw[i] = cnt[i] * w;
-          g.weight += cw[i];
-        }
-      }
+      uint8_t* fm = fits[ng - 1];
+      for (int i = 0; i < nfrontier_; ++i) fm[i] = fit[need_[i]];
+      const int words = (nfrontier_ + 7) >> 3;
+      for (int i = nfrontier_; i < 8 * words; ++i) fm[i] = 0;
+      uint32_t placements = 0;
+      for (int w = 0; w < words; ++w) placements += uint32_t(__builtin_popcountll(load_word(fm + 8 * w)));
+      g.weight = placements * g.per;
     }
     total += g.weight;
   }
@@ -734,92 +611,35 @@ Move State::sample_move(Rng& rng) const {
       return m;
     }
     const TileType& tt = game_->type(drawn_[g.choice]);
-    const uint8_t* fit = game_->fit_row(drawn_[g.choice]);
-    const uint8_t* cnt = counts[gi];
+    const uint8_t* fm = fits[gi];
+    uint32_t idx = k / g.per, sub = k % g.per;
     int i = 0;
-    uint32_t idx, sub, trees = 0;
-    if (!rules().fruit_trees) {
-      idx = k / g.per;
-      sub = k % g.per;
-      while (idx >= cnt[i]) idx -= cnt[i++];
-    } else {
-      const uint32_t* cw = cell_weight[gi];
-      while (k >= cw[i]) k -= cw[i++];
-      const uint32_t w = cw[i] / cnt[i];
-      idx = k / w;
-      sub = k % w;
-      trees = fruit && ntrees ? trees_near_cell(i) : 0;
-      if (tt.tree) {
-        // The stack: each free fruit type's placement has its own number of options.
-        const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
-        const uint32_t take_backs = g.per - 1 - segs - ncrowns;
-        for (uint32_t f = free_stacks;; f &= f - 1) {
-          const uint32_t with = trees | (f & -f);
-          const uint32_t n = 1 + segs * (1 + actions(with)) + ncrowns + take_backs;
-          if (sub < n) {
-            m.fruit_type = int8_t(__builtin_ctz(f));
-            trees = fruit ? with : 0;
-            break;
-          }
-          sub -= n;
-        }
-      }
+    for (;; i += 8) {  // the word of 8 cells holding placement idx, then its cell
+      const uint32_t n = uint32_t(__builtin_popcountll(load_word(fm + i)));
+      if (idx < n) break;
+      idx -= n;
     }
-    uint8_t mask = fit[need_[i]];
+    while (idx >= uint32_t(popcount(fm[i]))) idx -= uint32_t(popcount(fm[i++]));
+    uint8_t mask = fm[i];
     for (; idx; --idx) mask &= mask - 1;
     m.x = frontier_[i].x;
     m.y = frontier_[i].y;
     m.rot = uint8_t(__builtin_ctz(mask));
     if (sub-- == 0) return m;
     const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
-    const uint32_t per_seg = 1 + actions(trees);
-    if (sub < segs * per_seg) {
-      const uint32_t seg = sub / per_seg, a = sub % per_seg;
+    if (sub < segs) {
       Ports ports;
       cell_ports(frontier_[i], ports);
-      if (!(free_from_ports(tt, m.rot, ports, player_) >> seg & 1)) continue;  // taken: draw again
-      m.meeple = int8_t(seg);
-      if (a == 0) return m;
-      const uint32_t h = uint32_t(__builtin_popcount(trees & harvestable));
-      if (a - 1 < h) {
-        uint32_t t = trees & harvestable;
-        for (uint32_t j = a - 1; j; --j) t &= t - 1;
-        m.action = FruitAction::Harvest;
-        m.target = uint8_t(__builtin_ctz(t));
-      } else {
-        // The (a - 1 - h)-th set of 1 to 4 held types, in increasing order of the bit mask.
-        uint32_t j = a - 1 - h, set = 0;
-        for (set = 1;; ++set)
-          if ((set & ~held) == 0 && __builtin_popcount(set) <= 4 && j-- == 0) break;
-        m.action = FruitAction::Sell;
-        m.target = uint8_t(set);
-      }
+      if (!(free_from_ports(tt, m.rot, ports, player_) >> sub & 1)) continue;  // taken: draw again
+      m.meeple = int8_t(sub);
       return m;
     }
-    sub -= segs * per_seg;
-    if (sub < ncrowns) {
-      uint32_t c = crowns;
-      for (; sub; --sub) c &= c - 1;
-      m.meeple = int8_t(kCrownBase + __builtin_ctz(c));
-      return m;
-    }
-    m.ret = own[sub - ncrowns];
-    return m;
+    return internal::crown_or_take_back(m, sub - segs, crowns, ncrowns, own);
   }
 }
 
 std::string State::check_move(const Move& m) const {
-  if (phase_ == Phase::Plague) {
-    const std::string who = "player " + std::to_string(plague_player_);
-    if (m.kind != MoveKind::Plague) return who + " must first take back a follower from the land (Plague)";
-    if (m.ret < 0 || m.ret >= nfollowers_ || followers_[m.ret].player != plague_player_)
-      return "that follower is not one of " + who + "'s on the land (crown spaces are immune)";
-    const PlacedTile& P = placed_[owner_[followers_[m.ret].slot]];
-    if (m.x != P.x || m.y != P.y)
-      return "that follower stands at (" + std::to_string(P.x) + "," + std::to_string(P.y) + "), not at (" +
-             std::to_string(m.x) + "," + std::to_string(m.y) + ")";
-    return "";
-  }
+  if (phase_ == Phase::Plague) return check_plague(m);  // Wheel of Fortune
   if (m.kind == MoveKind::Plague) return "no Plague decision is pending";
   if (phase_ != Phase::Place) return "no tile to place now";
   if (m.choice >= ndrawn_) return "no such drawn tile";
@@ -834,15 +654,7 @@ std::string State::check_move(const Move& m) const {
   }
   const int t = drawn_[m.choice];
   const TileType& tt = game_->type(t);
-  if (m.kind == MoveKind::Choose) {
-    if (chosen_ >= 0) return "the tile to play is already chosen";
-    if (!tt.wheel) return "tile " + tt.id + " has no wheel number: place it directly";
-    Move bare;
-    bare.kind = MoveKind::Choose;
-    bare.choice = m.choice;
-    if (!(m == bare)) return "a Choose move names only the drawn tile (no place, follower or fruit)";
-    return "";
-  }
+  if (m.kind == MoveKind::Choose) return check_choose(m, tt);  // Wheel of Fortune
   if (chosen_ < 0 && tt.wheel)
     return "tile " + tt.id + " is a wheel tile: choose it first (the wheel turns before it is placed)";
   const std::string where = "(" + std::to_string(m.x) + "," + std::to_string(m.y) + ")";
@@ -868,10 +680,7 @@ std::string State::check_move(const Move& m) const {
   }
   if (m.meeple >= 0 && m.ret >= 0) return "cannot both deploy and take back a follower";
   if (m.crown()) {
-    const int c = m.meeple - kCrownBase;
-    if (!game_->crown_exists(c)) return "no such crown space";
-    if (supply_[player_] == 0) return "player " + std::to_string(player_) + " has no follower left";
-    if (crown_[c] >= 0) return game_->crown_name(c) + " is already occupied";
+    if (std::string e = check_crown(m); !e.empty()) return e;  // Wheel of Fortune
   } else if (m.meeple >= 0) {
     if (m.meeple >= tt.nseg) return "no such follower location";
     if (supply_[player_] == 0) return "player " + std::to_string(player_) + " has no follower left";
@@ -883,38 +692,9 @@ std::string State::check_move(const Move& m) const {
              " is already occupied";
     }
   }
-  if (tt.tree) {
-    if (m.fruit_type < 0 || m.fruit_type >= kFruitTypes) return "a tree tile needs a fruit stack (fruit_type)";
-    if (stack_tile_[m.fruit_type] >= 0)
-      return std::string("the ") + kFruitNames[m.fruit_type] + " stack is already on a tree";
-  } else if (m.fruit_type >= 0) {
-    return "tile " + tt.id + " has no tree for a fruit stack";
-  }
-  if (m.action == FruitAction::None && m.target != 0) return "a fruit target without a fruit action";
-  if (m.action != FruitAction::None) {
-    if (!rules().fruit_trees) return "fruit actions need the Fruit-Bearing Trees";
-    if (m.meeple < 0 || m.crown()) return "a fruit action needs a follower deployed on the placed tile";
-    const uint32_t trees = trees_in_range(m.x, m.y, tt.tree ? m.fruit_type : -1);
-    if (m.action == FruitAction::Harvest) {
-      if (m.target >= kFruitTypes || !(trees >> m.target & 1)) return "no such tree next to the placed tile";
-      if (taken_[m.target] >= 4) return std::string("the ") + kFruitNames[m.target] + " tree has no fruit left";
-    } else {
-      if (!trees) return "no tree next to the placed tile";
-      if (m.target == 0 || m.target >= 64 || __builtin_popcount(m.target) > 4) return "a sale is 1 to 4 fruit types";
-      for (int f = 0; f < kFruitTypes; ++f)
-        if ((m.target >> f & 1) && !held_[player_][f])
-          return std::string("player ") + std::to_string(player_) + " holds no " + kFruitNames[f] + " token to sell";
-    }
-  }
-  if (m.ret >= 0) {
-    if (!tt.festival) return "only a festival tile lets a player take a follower back";
-    if (m.ret >= kCrownBase) {
-      const int c = m.ret - kCrownBase;
-      if (c >= kMaxCrowns || crown_[c] != player_) return "the player has no follower on that crown space";
-    } else if (m.ret >= nfollowers_ || followers_[m.ret].player != player_) {
-      return "that follower is not one of the player's own on the board";
-    }
-  }
+  // Fruit-Bearing Trees: the stack on a tree tile, the fruit action.
+  if (std::string e = check_fruit(m, tt); !e.empty()) return e;
+  if (m.ret >= 0) return check_take_back(m, tt);  // Festival
   return "";
 }
 
@@ -923,12 +703,12 @@ std::string State::check_move(const Move& m) const {
 
 void State::apply(const Move& m) {
   if (m.kind != MoveKind::Place) {
-    apply_wheel_move(m);
+    apply_wheel_move(m);  // Wheel of Fortune: Choose, Plague
     return;
   }
   assert(phase_ == Phase::Place);
   const int t = drawn_[m.choice];
-  // The chosen tile is placed; other drawn tiles go back into the bag (Fortune Teller).
+  // The chosen tile is placed; other drawn tiles go back into the bag (Fortune Teller, T-7).
   for (int i = 0, base = int(draws_.size()) - ndrawn_; i < ndrawn_; ++i) {
     draws_[base + i].fate = i == m.choice ? Fate::Placed : Fate::Returned;
     if (i != m.choice) add_to_bag(drawn_[i]);
@@ -938,48 +718,23 @@ void State::apply(const Move& m) {
   place_tile(t, m.x, m.y, m.rot);
   const PlacedTile& P = placed_[nplaced_ - 1];
   history_.push_back(TurnLog{m, m.ret >= 0 && m.ret < kCrownBase ? followers_[m.ret].slot : kNoSlot});
-  if (nplague_) {
-    history_.back().nplague = nplague_;
-    history_.back().plague = plague_log_;
-    history_.back().plague_player = plague_who_;
-    nplague_ = 0;
-  }
+  if (nplague_) log_plague(history_.back());  // Wheel of Fortune
   chosen_ = -1;
-  // Festival take-back, before scoring (F-3); from a crown space too (F-4).
-  if (m.ret >= kCrownBase) {
-    crown_[m.ret - kCrownBase] = -1;
-    ++supply_[player_];
-  } else if (m.ret >= 0) {
-    remove_follower(m.ret);
-  }
+  if (m.ret >= 0) apply_take_back(m);  // Festival
   if (m.crown()) {
-    crown_[m.meeple - kCrownBase] = int8_t(player_);
-    --supply_[player_];
+    apply_crown(m);  // Wheel of Fortune
   } else if (m.meeple >= 0) {
     add_follower(player_, uint16_t(P.slot_base + m.meeple));
   }
-  if (m.fruit_type >= 0) {
-    placed_[nplaced_ - 1].fruit = m.fruit_type;
-    stack_tile_[m.fruit_type] = int8_t(nplaced_ - 1);
-  }
-  // Fruit action (R-12: after the follower, before feature scoring).
-  if (m.action == FruitAction::Harvest) {
-    const int f = m.target;
-    const int value = stack_[f][taken_[f]++];
-    ++held_[player_][f];
-    history_.back().harvested = uint8_t(value);
-    emit(player_, value, "fruit", false, P.slot_base);
-  } else if (m.action == FruitAction::Sell) {
-    for (int f = 0; f < kFruitTypes; ++f)
-      if (m.target >> f & 1) {
-        --held_[player_][f];
-        ++sold_[f];
-      }
-    emit(player_, kFruitSalePoints[size_t(__builtin_popcount(m.target))], "fruit", false, P.slot_base);
-  }
+  // Fruit-Bearing Trees: the stack on a new tree; a fruit action (before feature scoring).
+  if (m.fruit_type >= 0 || m.action != FruitAction::None) apply_fruit(m, P);
+  score_completed(P);
+  end_turn();
+}
 
-  // Score what this tile completed: roads, cities, then monasteries and tents (B-10).
-  const TileType& tt = game_->type(t);
+// Scores what the placed tile P completed: roads, cities, then monasteries and tents (B-10).
+void State::score_completed(const PlacedTile& P) {
+  const TileType& tt = game_->type(P.type);
   uint16_t done[16];
   int nd = 0;
   for (int i = 0; i < tt.nseg; ++i) {
@@ -988,135 +743,13 @@ void State::apply(const Move& m) {
     const uint16_t r = label_[P.slot_base + i];
     if (feat_[r].open == 0 && !feat_[r].done && std::find(done, done + nd, r) == done + nd) done[nd++] = r;
   }
-  for (int k = 0; k < 9; ++k) {
-    const int dx = k == 8 ? 0 : kDx8[k], dy = k == 8 ? 0 : kDy8[k];
-    const uint16_t nb = cell_[cell_of(P.x + dx, P.y + dy)];
-    if (nb >= kFrontierBase) continue;
-    const uint16_t cs = placed_[nb].center_slot;
-    if (cs != kNoSlot && feat_[cs].open == 0 && !feat_[cs].done) done[nd++] = cs;
-  }
+  // Monasteries and tents this tile completed (noted by place_tile).
+  for (int k = 0; k < ncentres_done_; ++k) done[nd++] = centres_done_[k];
   if (nd > 1)
     std::sort(done, done + nd, [&](uint16_t a, uint16_t b) {
       return std::make_pair(int(feat_[a].kind), a) < std::make_pair(int(feat_[b].kind), b);
     });
   for (int i = 0; i < nd; ++i) score_feature(done[i], false);
-  end_turn();
-}
-
-// ---------------------------------------------------------------------------------------
-// Wheel of Fortune
-
-void State::apply_wheel_move(const Move& m) {
-  if (m.kind == MoveKind::Choose) {
-    chosen_ = int8_t(m.choice);
-    placeable_ = uint8_t(1u << m.choice);  // only the chosen tile is placed now
-    start_wheel(drawn_[m.choice]);
-    return;
-  }
-  assert(phase_ == Phase::Plague && m.kind == MoveKind::Plague);
-  const Follower fo = followers_[m.ret];
-  plague_who_[nplague_] = fo.player;
-  plague_log_[nplague_++] = fo.slot;
-  if (log_.p) {
-    const PlacedTile& P = placed_[owner_[fo.slot]];
-    ScoreEvent e{turn_ + 1, fo.player, 0, "plague", false, P.x, P.y, -1, -1, 0, {}, {}};
-    e.segment = pig_;
-    e.at = game_->type(P.type).location_name(fo.slot - P.slot_base, P.rot);
-    log_.p->push_back(std::move(e));
-  }
-  remove_follower(m.ret);
-  ++plague_step_;
-  next_plague();
-}
-
-void State::start_wheel(int type) {
-  const int n = game_->type(type).wheel;
-  const auto& wheel = game_->wheel();
-  if (!n || wheel.empty()) return;
-  const int from = pig_;
-  pig_ = uint8_t((pig_ + n) % wheel.size());
-  const int turn = turn_ + 1, seg = pig_;
-  const uint16_t board = placed_[0].slot_base;  // scoring events of the wheel name the board
-  if (log_.p) {
-    ScoreEvent e{turn, player_, 0, "pig", false, placed_[0].x, placed_[0].y, -1, -1, 0, {}, {}};
-    e.segment = seg;
-    e.from = from;
-    e.steps = n;
-    e.tile = game_->type(type).id;
-    log_.p->push_back(std::move(e));
-  }
-  switch (wheel[pig_].event) {
-    case WheelEvent::Fortuna: emit(player_, 3, "fortuna", false, board, turn, seg); break;
-    case WheelEvent::Taxes: {
-      // Per knight: the city's pennants + the owner's knights in that city (W-12).
-      uint16_t roots[kMaxFollowers];
-      int nr = 0;
-      for (int i = 0; i < nfollowers_; ++i) {
-        const uint16_t r = label_[followers_[i].slot];
-        if (feat_[r].kind == Kind::City && std::find(roots, roots + nr, r) == roots + nr) roots[nr++] = r;
-      }
-      for (int i = 0; i < nr; ++i) {
-        const Feature& f = feat_[roots[i]];
-        for (int p = 0; p < nplayers_; ++p)
-          if (f.count[p]) emit(p, f.count[p] * (f.pennants + f.count[p]), "taxes", false, roots[i], turn, seg);
-      }
-      break;
-    }
-    case WheelEvent::Famine:
-      // Per farmer, no majority: 1 per completed city next to its field (W-13).
-      for (int i = 0; i < nfollowers_; ++i) {
-        const uint16_t r = label_[followers_[i].slot];
-        if (feat_[r].kind == Kind::Field) emit(followers_[i].player, field_value(r) / 3, "famine", false, r, turn, seg);
-      }
-      break;
-    case WheelEvent::Storm:
-      // 1 per follower in the supply (not on the land, not on crown spaces: W-11).
-      for (int p = 0; p < nplayers_; ++p) emit(p, supply_[p], "storm", false, board, turn, seg);
-      break;
-    case WheelEvent::Inquisition:
-      for (int i = 0; i < nfollowers_; ++i) {
-        const uint16_t r = label_[followers_[i].slot];
-        if (feat_[r].kind == Kind::Monastery) emit(followers_[i].player, 2, "inquisition", false, r, turn, seg);
-      }
-      break;
-    case WheelEvent::Plague:
-      // Every player with a follower on the land takes one back, the active player first
-      // (W-14); the crown spaces are scored when the last has chosen.
-      plague_step_ = 0;
-      next_plague();
-      return;
-  }
-  score_crowns();
-}
-
-void State::next_plague() {
-  for (; plague_step_ < nplayers_; ++plague_step_) {
-    const int p = (player_ + plague_step_) % nplayers_;
-    for (int i = 0; i < nfollowers_; ++i)
-      if (followers_[i].player == p) {
-        phase_ = Phase::Plague;
-        plague_player_ = uint8_t(p);
-        return;
-      }
-  }
-  phase_ = Phase::Place;
-  score_crowns();
-}
-
-void State::score_crowns() {
-  // Only the pig's segment: 3 on a one-space segment; 6 alone on a two-space segment, 3 each
-  // when both are taken. Those followers go back to their owners.
-  const int seg = pig_, n = game_->wheel()[seg].crowns;
-  int occupied[kMaxCrownsPerSegment], k = 0;
-  for (int i = 0; i < n; ++i)
-    if (crown_[seg * kMaxCrownsPerSegment + i] >= 0) occupied[k++] = seg * kMaxCrownsPerSegment + i;
-  const int points = n == 1 ? 3 : k == 1 ? 6 : 3;
-  for (int i = 0; i < k; ++i) {
-    const int p = crown_[occupied[i]];
-    emit(p, points, "crown", false, placed_[0].slot_base, turn_ + 1, seg);
-    crown_[occupied[i]] = -1;
-    ++supply_[p];
-  }
 }
 
 void State::end_turn() {
@@ -1171,13 +804,7 @@ void State::score_feature(uint16_t root, bool final_scoring) {
     case Kind::Road: points = f.tiles; break;
     case Kind::City: points = final_scoring ? f.tiles + f.pennants : 2 * (f.tiles + f.pennants); break;
     case Kind::Monastery: points = 9 - f.open; break;
-    case Kind::Tent: {
-      // Fortune Teller: the player who completed the tent scores 3 (T-3: even when nobody is
-      // on it, unless the option says otherwise); nothing at the end of the game.
-      if (!final_scoring && (f.total > 0 || rules().tent_scores_unoccupied)) emit(player_, 3, "tent", false, root);
-      points = 0;
-      break;
-    }
+    case Kind::Tent: score_tent(f, root, final_scoring); break;  // Fortune Teller
     case Kind::Field: points = field_value(root); break;
   }
   if (f.total > 0 && points > 0) {
@@ -1206,12 +833,7 @@ void State::finish() {
     return std::make_pair(int(feat_[a].kind), a) < std::make_pair(int(feat_[b].kind), b);
   });
   for (int i = 0; i < n; ++i) score_feature(roots[i], true);
-  // Fruit Trees: every token still held is worth 1 point.
-  for (int p = 0; p < nplayers_; ++p) {
-    int tokens = 0;
-    for (int f = 0; f < kFruitTypes; ++f) tokens += held_[p][f];
-    if (tokens && nplaced_) emit(p, tokens, "fruit", true, placed_[0].slot_base);
-  }
+  if (rules().fruit_trees) score_fruit_tokens();
 }
 
 // ---------------------------------------------------------------------------------------

@@ -208,6 +208,12 @@ class State : private StateTables {
   // A new game whose start tile is `start_type` at rotation `start_rot` (scripted scenarios).
   State(const Game* game, uint64_t seed, int start_type, int start_rot);
 
+  // Makes this state the new game State(game, seed), where `fresh` is a new game of the same
+  // Game (any seed) and this state is `fresh` or a copy of it with moves and draws applied
+  // since (the precondition of restore()). Only the board cells the old game used are cleared,
+  // not the whole 32 KB board: random self-play (simulate, bench) reuses one state this way.
+  void restart(const State& fresh, uint64_t seed);
+
   const Game& game() const { return *game_; }
   const Rules& rules() const { return game_->rules(); }
   int num_players() const { return nplayers_; }
@@ -383,26 +389,11 @@ class State : private StateTables {
     uint16_t present = 0, occupied = 0;
   };
   void cell_ports(const FrontierCell& fc, Ports& p) const;
+  uint32_t free_from_ports(const TileType& tt, int rot, const Ports& p, int player) const;
   void moves_for_tile(int choice, std::vector<Move>& out) const;
-  // The player to move's take-back options (Festival): indices into followers_, then
-  // kCrownBase + c for their crown followers.
-  int own_followers(int8_t* out) const;
-  // Wheel of Fortune: the free crown spaces (bit c), 0 without a wheel.
-  uint32_t free_crown_mask() const;
   // True when drawn tile c is placeable and the first drawn tile of its type (legal_moves()
   // and sample_move() offer each type's moves once).
   bool offers_moves(int c) const;
-  // Wheel of Fortune: turn the wheel for a drawn tile (pig, event, crowns; may start the
-  // Plague), the Plague's next decider, and the scoring of the pig's crown spaces.
-  void start_wheel(int type);
-  void next_plague();
-  void score_crowns();
-  void apply_wheel_move(const Move& m);
-  // Fruit types of the trees a follower deployed at (x,y) may use (the 3x3 block), as a
-  // bit mask; `new_tree` is the fruit type put on the new tile itself, or -1.
-  uint32_t trees_in_range(int x, int y, int new_tree) const;
-  void add_fruit_actions(Move m, uint32_t trees, std::vector<Move>& out) const;
-  uint32_t free_from_ports(const TileType& tt, int rot, const Ports& p, int player) const;
 
   void init(uint64_t seed, int start_type, int start_rot);
   void place_tile(int type, int x, int y, int rot);
@@ -410,6 +401,7 @@ class State : private StateTables {
   int shared_tiles(uint16_t big, uint16_t small) const;
   void add_follower(int player, uint16_t slot);
   void remove_follower(int index);
+  void score_completed(const PlacedTile& P);
   void score_feature(uint16_t root, bool final_scoring);
   int field_value(uint16_t root) const;
   void emit(int player, int points, const char* kind, bool final_scoring, uint16_t root, int turn = -1,
@@ -420,6 +412,76 @@ class State : private StateTables {
     ++bag_[type];
     ++bag_total_;
   }
+
+  // =====================================================================================
+  // Expansion hook points. The base turn (state.cc) enters an expansion only here, each
+  // call behind the one rule flag (or tile flag) that already says whether the expansion
+  // is in play, so the base game pays one test per hook point and no indirect call. Each
+  // hook is implemented in the expansion's own file, src/engine/expansions/<name>.cc.
+  //
+  // turn step       hook                                   expansion (file)
+  // new game        init_fruit_stacks                      fruit_trees.cc
+  // draw            draw_target (public)                   fortune_teller.cc
+  //                 start_wheel (a single wheel tile)      wheel_of_fortune.cc
+  // move generation own_followers (take-back options)      festival.cc
+  //   and sampling  free_crown_mask (crown spaces)         wheel_of_fortune.cc
+  //                 free_stack_mask, trees_in_range,       fruit_trees.cc
+  //                 add_fruit_actions, sample_move_fruit
+  //                 plague_moves, sample_plague            wheel_of_fortune.cc
+  // check           check_plague, check_choose,            wheel_of_fortune.cc
+  //                 check_crown
+  //                 check_take_back                        festival.cc
+  //                 check_fruit                            fruit_trees.cc
+  // apply           apply_wheel_move (Choose, Plague)      wheel_of_fortune.cc
+  //                 log_plague (into the turn's history)   wheel_of_fortune.cc
+  //                 apply_take_back (before scoring)       festival.cc
+  //                 apply_crown                            wheel_of_fortune.cc
+  //                 apply_fruit (before scoring)           fruit_trees.cc
+  // scoring         score_tent                             fortune_teller.cc
+  // final scoring   score_fruit_tokens                     fruit_trees.cc
+  // search          resample_fruit_stacks                  fruit_trees.cc
+  // =====================================================================================
+
+  // The Festival (expansions/festival.cc).
+  // The player to move's take-back options: indices into followers_, then kCrownBase + c for
+  // their crown followers.
+  int own_followers(int8_t* out) const;
+  std::string check_take_back(const Move& m, const TileType& tt) const;
+  void apply_take_back(const Move& m);
+
+  // The Fortune Teller (expansions/fortune_teller.cc).
+  void score_tent(const Feature& f, uint16_t root, bool final_scoring);
+
+  // The Fruit-Bearing Trees (expansions/fruit_trees.cc).
+  void init_fruit_stacks(uint64_t seed);
+  // Fruit types whose stack is not on a tree yet (bit mask).
+  uint32_t free_stack_mask() const;
+  // Fruit types of the trees a follower deployed at (x,y) may use (the 3x3 block), as a
+  // bit mask; `new_tree` is the fruit type put on the new tile itself, or -1.
+  uint32_t trees_in_range(int x, int y, int new_tree) const;
+  void add_fruit_actions(Move m, uint32_t trees, std::vector<Move>& out) const;
+  Move sample_move_fruit(Rng& rng) const;
+  std::string check_fruit(const Move& m, const TileType& tt) const;
+  void apply_fruit(const Move& m, const PlacedTile& P);
+  void score_fruit_tokens();
+  void resample_fruit_stacks(Rng& rng);
+
+  // The Wheel of Fortune (expansions/wheel_of_fortune.cc).
+  // The free crown spaces (bit c), 0 without a wheel.
+  uint32_t free_crown_mask() const;
+  void plague_moves(std::vector<Move>& out) const;
+  Move sample_plague(Rng& rng) const;
+  std::string check_plague(const Move& m) const;
+  std::string check_choose(const Move& m, const TileType& tt) const;
+  std::string check_crown(const Move& m) const;
+  void apply_wheel_move(const Move& m);
+  void log_plague(TurnLog& log);
+  void apply_crown(const Move& m);
+  // Turn the wheel for a drawn tile (pig, event, crowns; may start the Plague), the Plague's
+  // next decider, and the scoring of the pig's crown spaces.
+  void start_wheel(int type);
+  void next_plague();
+  void score_crowns();
 
   const Game* game_;
   int nplayers_;
@@ -443,6 +505,9 @@ class State : private StateTables {
   std::array<uint8_t, kFruitTypes> taken_{}, sold_{};
   std::array<int8_t, kFruitTypes> stack_tile_{-1, -1, -1, -1, -1, -1};
   std::array<std::array<uint8_t, kFruitTypes>, kMaxPlayers> held_{};
+  // The monasteries and tents the last place_tile completed (at most the 8 around it and its own).
+  uint8_t ncentres_done_ = 0;
+  std::array<uint16_t, 9> centres_done_;
   int bag_total_ = 0;
   std::array<uint8_t, kMaxTileTypes> bag_{};
   std::array<int32_t, kMaxPlayers> scores_{};

@@ -57,14 +57,37 @@ class Rng {
  public:
   explicit Rng(uint64_t seed = 0) { reseed(seed); }
   void reseed(uint64_t seed);
-  uint64_t next();
+  // Inline: a random game calls these a few hundred times.
+  uint64_t next() {
+    const uint64_t result = rotl(s_[1] * 5, 7) * 9;
+    const uint64_t t = s_[1] << 17;
+    s_[2] ^= s_[0];
+    s_[3] ^= s_[1];
+    s_[1] ^= s_[2];
+    s_[0] ^= s_[3];
+    s_[2] ^= t;
+    s_[3] = rotl(s_[3], 45);
+    return result;
+  }
   // Uniform integer in [0, n), n > 0 (Lemire's multiply-shift with rejection).
-  uint32_t below(uint32_t n);
+  uint32_t below(uint32_t n) {
+    uint64_t m = uint64_t(uint32_t(next() >> 32)) * n;
+    uint32_t low = uint32_t(m);
+    if (low < n) [[unlikely]] {
+      const uint32_t threshold = uint32_t(-n) % n;
+      while (low < threshold) {
+        m = uint64_t(uint32_t(next() >> 32)) * n;
+        low = uint32_t(m);
+      }
+    }
+    return uint32_t(m >> 32);
+  }
   const std::array<uint64_t, 4>& raw() const { return s_; }
   void set_raw(const std::array<uint64_t, 4>& s) { s_ = s; }
   bool operator==(const Rng& o) const { return s_ == o.s_; }
 
  private:
+  static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
   std::array<uint64_t, 4> s_{};
 };
 

@@ -1,0 +1,387 @@
+// The Fruit-Bearing Trees (rules: ../shared/rules, R-*): six face-down stacks of fruit
+// tokens, a stack put on each placed tree tile, and the fruit action of a follower deployed
+// next to a tree (harvest the top token of a tree in range, or sell a set of 1 to 4 held
+// fruit types); held tokens score 1 each at the end. The tree tiles are data
+// (data/tiles/). Entered from the hook points listed in state.h.
+#include <algorithm>
+#include <cstring>
+
+#include "../state.h"
+#include "../state_internal.h"
+#include "../vocabulary.h"
+
+namespace carc {
+
+using internal::kDx8;
+using internal::kDy8;
+
+namespace {
+inline uint64_t word_at(const uint8_t* p) {
+  uint64_t v;
+  std::memcpy(&v, p, 8);
+  return v;
+}
+}  // namespace
+
+const std::array<const char*, kFruitTypes> kFruitNames = {"apple", "apricot", "cherry", "elder", "plum", "quince"};
+
+// New game: each fruit type's stack of 5, 4, 3, 2 shuffled face down, from the game's seed
+// (its own generator, so the tile draws are the same as without the expansion).
+void State::init_fruit_stacks(uint64_t seed) {
+  Rng fr(seed ^ 0xF2017F2017ull);
+  for (auto& st : stack_) {
+    st = {5, 4, 3, 2};
+    for (int i = 3; i > 0; --i) std::swap(st[i], st[fr.below(uint32_t(i + 1))]);
+  }
+  init_stacks_ = stack_;
+}
+
+std::vector<int> State::fruit_stack(int f) const {
+  return std::vector<int>(stack_[f].begin() + taken_[f], stack_[f].end());
+}
+
+void State::set_fruit_stacks(const std::array<std::array<uint8_t, 4>, kFruitTypes>& stacks) {
+  stack_ = init_stacks_ = stacks;
+}
+
+bool State::force_fruit_top(int f, int value) {
+  for (int i = taken_[f]; i < 4; ++i)
+    if (stack_[f][i] == value) {
+      std::swap(stack_[f][i], stack_[f][taken_[f]]);
+      return true;
+    }
+  return false;
+}
+
+bool State::set_fruit_order(int f, const std::vector<int>& top_first) {
+  if (f < 0 || f >= kFruitTypes) return false;
+  std::vector<int> have = fruit_stack(f), want = top_first;
+  std::sort(have.begin(), have.end());
+  std::sort(want.begin(), want.end());
+  if (have != want) return false;
+  for (size_t i = 0; i < top_first.size(); ++i) stack_[f][size_t(taken_[f]) + i] = uint8_t(top_first[i]);
+  return true;
+}
+
+// Search: the order of the face-down tokens is hidden. Shuffled from a canonical (sorted)
+// order, so the result does not depend on the old hidden order. (Called without the
+// expansion too, where it shuffles empty stacks: search draws from `rng` the same way in
+// every rule set.)
+void State::resample_fruit_stacks(Rng& rng) {
+  for (int f = 0; f < kFruitTypes; ++f) {
+    std::sort(stack_[f].begin() + taken_[f], stack_[f].end());
+    for (int i = 3; i > taken_[f]; --i) {
+      const int j = taken_[f] + int(rng.below(uint32_t(i - taken_[f] + 1)));
+      std::swap(stack_[f][i], stack_[f][j]);
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Move generation
+
+// A tree tile gets one of the stacks not yet on a tree (the player's choice).
+uint32_t State::free_stack_mask() const {
+  uint32_t types = 0;
+  for (int f = 0; f < kFruitTypes; ++f)
+    if (stack_tile_[f] < 0) types |= 1u << f;
+  return types;
+}
+
+uint32_t State::trees_in_range(int x, int y, int new_tree) const {
+  uint32_t mask = new_tree >= 0 ? 1u << new_tree : 0;
+  for (int k = 0; k < 8; ++k) {
+    const uint16_t nb = cell_[cell_of(x + kDx8[k], y + kDy8[k])];
+    if (nb < kFrontierBase && placed_[nb].fruit >= 0) mask |= 1u << placed_[nb].fruit;
+  }
+  return mask;
+}
+
+// Appends, after the plain deployment `m`, its fruit actions: harvest each tree in range that
+// still has tokens, or sell each set of 1 to 4 held types.
+void State::add_fruit_actions(Move m, uint32_t trees, std::vector<Move>& out) const {
+  m.action = FruitAction::Harvest;
+  for (uint32_t t = trees; t; t &= t - 1) {
+    const int f = __builtin_ctz(t);
+    if (taken_[f] < 4) {
+      m.target = uint8_t(f);
+      out.push_back(m);
+    }
+  }
+  uint32_t held = 0;
+  for (int f = 0; f < kFruitTypes; ++f)
+    if (held_[player_][f]) held |= 1u << f;
+  m.action = FruitAction::Sell;
+  for (uint32_t set = 1; set < 64; ++set)
+    if ((set & ~held) == 0 && __builtin_popcount(set) <= 4) {
+      m.target = uint8_t(set);
+      out.push_back(m);
+    }
+}
+
+// State::sample_move with the Fruit-Bearing Trees in play (with any other expansions): the
+// same rejection sampling over (placement, option) pairs, but placements no longer all have
+// the same number of options. A follower deployed next to a tree may also harvest one of the
+// trees in range that still has tokens, or sell one of the sets of 1 to 4 held fruit types.
+// The sets are the same for every placement this turn; the trees depend on the cell (and on
+// the stack put on a new tree tile). So each frontier cell gets a weight: its fitting
+// rotations x (for a tree tile) the free stacks x the options of that placement,
+// 1 + segments x (1 + fruit actions) + crowns + take-backs; a (cell, rotation, stack, option)
+// is drawn by that weight and rejected when the segment is taken. Uniform over legal_moves().
+Move State::sample_move_fruit(Rng& rng) const {
+  const bool deploy = supply_[player_] > 0;
+  const uint32_t crowns = deploy && game_->has_wheel() ? free_crown_mask() : 0;
+  const uint32_t ncrowns = uint32_t(__builtin_popcount(crowns));
+  int8_t own[kMaxFollowers];
+  int nown = -1;  // computed when a festival tile needs it
+  const bool fruit = deploy;
+  uint32_t held = 0, nsales = 0, harvestable = 0;
+  uint32_t free_stacks = 0;  // fruit types whose stack is not on a tree yet
+  int ntrees = 0;            // trees on the board and where they stand
+  int16_t tree_x[kFruitTypes], tree_y[kFruitTypes];
+  uint8_t tree_f[kFruitTypes];
+  for (int f = 0; f < kFruitTypes; ++f) {
+    if (held_[player_][f]) held |= 1u << f;
+    if (taken_[f] < 4) harvestable |= 1u << f;
+    if (stack_tile_[f] < 0) {
+      free_stacks |= 1u << f;
+    } else {
+      tree_x[ntrees] = placed_[stack_tile_[f]].x;
+      tree_y[ntrees] = placed_[stack_tile_[f]].y;
+      tree_f[ntrees++] = uint8_t(f);
+    }
+  }
+  // Sets of 1 to 4 of the n held types: C(n,1) + ... + C(n,4).
+  static constexpr uint8_t kSets[kFruitTypes + 1] = {0, 1, 3, 7, 15, 30, 56};
+  nsales = kSets[__builtin_popcount(held)];
+  // The trees in range of a frontier cell (the 3x3 block around it).
+  auto trees_near_cell = [&](int i) {
+    uint32_t t = 0;
+    for (int j = 0; j < ntrees; ++j)
+      if (unsigned(tree_x[j] - frontier_[i].x + 1) <= 2 && unsigned(tree_y[j] - frontier_[i].y + 1) <= 2)
+        t |= 1u << tree_f[j];
+    return t;
+  };
+  // Fruit actions of a follower deployed with trees `trees` in range.
+  auto actions = [&](uint32_t trees) { return trees ? uint32_t(__builtin_popcount(trees & harvestable)) + nsales : 0; };
+  // One group per distinct placeable drawn tile, as in State::sample_move.
+  struct Group {
+    uint8_t choice;
+    bool choose;
+    uint32_t per, weight;
+  };
+  Group groups[4];
+  // Per group: the fitting rotations of each frontier cell (a 4-bit mask per byte, zero-padded
+  // to words of 8 cells, as in State::sample_move); every placement has w0 options except those
+  // of the cells near a tree, which add near_d over it (summed per word of 8 cells in corr).
+  alignas(8) uint8_t fits[4][512 + 8];
+  uint32_t w0s[4];
+  int32_t corr[4][64];
+  uint16_t near_i[4][kFruitTypes * 8];
+  int32_t near_d[4][kFruitTypes * 8];
+  int nnear[4] = {0, 0, 0, 0};
+  int ng = 0;
+  uint32_t total = 0;
+  for (int c = 0; c < ndrawn_; ++c) {
+    if (!offers_moves(c)) continue;
+    const TileType& tt = game_->type(drawn_[c]);
+    Group& g = groups[ng++];
+    g.choice = uint8_t(c);
+    g.choose = chosen_ < 0 && tt.wheel;
+    if (g.choose) {
+      g.per = g.weight = 1;
+    } else {
+      if (tt.festival && nown < 0) nown = own_followers(own);
+      const uint32_t take_backs = tt.festival ? uint32_t(nown) : 0;
+      const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
+      g.per = 1 + segs + ncrowns + take_backs;
+      const uint8_t* fit = game_->fit_row(drawn_[c]);
+      uint8_t* fm = fits[ng - 1];
+      // The options of one placement with trees `trees` in range (summed over the stacks for a
+      // tree tile).
+      auto options = [&](uint32_t trees) {
+        if (!tt.tree) return 1 + segs * (1 + actions(trees)) + ncrowns + take_backs;
+        uint32_t w = 0;
+        for (uint32_t f = free_stacks; f; f &= f - 1)
+          w += 1 + segs * (1 + actions(trees | (f & -f))) + ncrowns + take_backs;
+        return w;
+      };
+      // Most cells have no tree in range: their placements all have w0 options. Only the
+      // frontier cells around the trees (found from the trees, not by scanning) differ.
+      const uint32_t w0 = w0s[ng - 1] = options(0);
+      for (int i = 0; i < nfrontier_; ++i) fm[i] = fit[need_[i]];
+      const int words = (nfrontier_ + 7) >> 3;
+      for (int i = nfrontier_; i < 8 * words; ++i) fm[i] = 0;
+      uint32_t placements = 0;
+      for (int w = 0; w < words; ++w) placements += uint32_t(__builtin_popcountll(word_at(fm + 8 * w)));
+      g.weight = placements * w0;
+      int32_t* cr = corr[ng - 1];
+      for (int w = 0; w < words; ++w) cr[w] = 0;
+      if (fruit && ntrees) {
+        uint16_t* ni = near_i[ng - 1];
+        int32_t* nd = near_d[ng - 1];
+        int& nn = nnear[ng - 1];
+        for (int j = 0; j < ntrees; ++j)
+          for (int d = 0; d < 8; ++d) {
+            const uint16_t v = cell_[cell_of(tree_x[j] + kDx8[d], tree_y[j] + kDy8[d])];
+            if (v < kFrontierBase || v == kEmptyCell) continue;
+            const int i = v - kFrontierBase;
+            if (!fm[i] || std::find(ni, ni + nn, i) != ni + nn) continue;
+            const uint32_t cnt = uint32_t(__builtin_popcount(fm[i]));
+            const int32_t delta = int32_t(cnt * options(trees_near_cell(i)) - cnt * w0);
+            ni[nn] = uint16_t(i);
+            nd[nn++] = delta;
+            cr[i >> 3] += delta;
+            g.weight += uint32_t(delta);
+          }
+      }
+    }
+    total += g.weight;
+  }
+  for (;;) {
+    uint32_t k = rng.below(total);
+    int gi = 0;
+    while (k >= groups[gi].weight) k -= groups[gi++].weight;
+    const Group& g = groups[gi];
+    Move m;
+    m.choice = g.choice;
+    if (g.choose) {
+      m.kind = MoveKind::Choose;
+      return m;
+    }
+    const TileType& tt = game_->type(drawn_[g.choice]);
+    const uint8_t* fm = fits[gi];
+    const uint32_t w0 = w0s[gi];
+    const int32_t* cr = corr[gi];
+    // The cell of the k-th option: by words of 8 cells, then cell by cell.
+    int i = 0;
+    for (;; i += 8) {
+      const uint32_t n = uint32_t(__builtin_popcountll(word_at(fm + i))) * w0 + uint32_t(cr[i >> 3]);
+      if (k < n) break;
+      k -= n;
+    }
+    uint32_t cw;
+    for (;; ++i) {
+      cw = uint32_t(__builtin_popcount(fm[i])) * w0;
+      if (cr[i >> 3])
+        for (int q = 0; q < nnear[gi]; ++q)
+          if (near_i[gi][q] == i) cw += uint32_t(near_d[gi][q]);
+      if (k < cw) break;
+      k -= cw;
+    }
+    const uint32_t w = cw / uint32_t(__builtin_popcount(fm[i]));
+    uint32_t idx = k / w, sub = k % w;
+    uint32_t trees = fruit && ntrees ? trees_near_cell(i) : 0;
+    if (tt.tree) {
+      // The stack: each free fruit type's placement has its own number of options.
+      const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
+      const uint32_t take_backs = g.per - 1 - segs - ncrowns;
+      for (uint32_t f = free_stacks;; f &= f - 1) {
+        const uint32_t with = trees | (f & -f);
+        const uint32_t n = 1 + segs * (1 + actions(with)) + ncrowns + take_backs;
+        if (sub < n) {
+          m.fruit_type = int8_t(__builtin_ctz(f));
+          trees = fruit ? with : 0;
+          break;
+        }
+        sub -= n;
+      }
+    }
+    uint8_t mask = fm[i];
+    for (; idx; --idx) mask &= mask - 1;
+    m.x = frontier_[i].x;
+    m.y = frontier_[i].y;
+    m.rot = uint8_t(__builtin_ctz(mask));
+    if (sub-- == 0) return m;
+    const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
+    const uint32_t per_seg = 1 + actions(trees);
+    if (sub < segs * per_seg) {
+      const uint32_t seg = sub / per_seg, a = sub % per_seg;
+      Ports ports;
+      cell_ports(frontier_[i], ports);
+      if (!(free_from_ports(tt, m.rot, ports, player_) >> seg & 1)) continue;  // taken: draw again
+      m.meeple = int8_t(seg);
+      if (a == 0) return m;
+      const uint32_t h = uint32_t(__builtin_popcount(trees & harvestable));
+      if (a - 1 < h) {
+        uint32_t t = trees & harvestable;
+        for (uint32_t j = a - 1; j; --j) t &= t - 1;
+        m.action = FruitAction::Harvest;
+        m.target = uint8_t(__builtin_ctz(t));
+      } else {
+        // The (a - 1 - h)-th set of 1 to 4 held types, in increasing order of the bit mask.
+        uint32_t j = a - 1 - h, set = 0;
+        for (set = 1;; ++set)
+          if ((set & ~held) == 0 && __builtin_popcount(set) <= 4 && j-- == 0) break;
+        m.action = FruitAction::Sell;
+        m.target = uint8_t(set);
+      }
+      return m;
+    }
+    return internal::crown_or_take_back(m, sub - segs * per_seg, crowns, ncrowns, own);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Check, apply, final scoring
+
+std::string State::check_fruit(const Move& m, const TileType& tt) const {
+  if (tt.tree) {
+    if (m.fruit_type < 0 || m.fruit_type >= kFruitTypes) return "a tree tile needs a fruit stack (fruit_type)";
+    if (stack_tile_[m.fruit_type] >= 0)
+      return std::string("the ") + kFruitNames[m.fruit_type] + " stack is already on a tree";
+  } else if (m.fruit_type >= 0) {
+    return "tile " + tt.id + " has no tree for a fruit stack";
+  }
+  if (m.action == FruitAction::None && m.target != 0) return "a fruit target without a fruit action";
+  if (m.action != FruitAction::None) {
+    if (!rules().fruit_trees) return "fruit actions need the Fruit-Bearing Trees";
+    if (m.meeple < 0 || m.crown()) return "a fruit action needs a follower deployed on the placed tile";
+    const uint32_t trees = trees_in_range(m.x, m.y, tt.tree ? m.fruit_type : -1);
+    if (m.action == FruitAction::Harvest) {
+      if (m.target >= kFruitTypes || !(trees >> m.target & 1)) return "no such tree next to the placed tile";
+      if (taken_[m.target] >= 4) return std::string("the ") + kFruitNames[m.target] + " tree has no fruit left";
+    } else {
+      if (!trees) return "no tree next to the placed tile";
+      if (m.target == 0 || m.target >= 64 || __builtin_popcount(m.target) > 4) return "a sale is 1 to 4 fruit types";
+      for (int f = 0; f < kFruitTypes; ++f)
+        if ((m.target >> f & 1) && !held_[player_][f])
+          return std::string("player ") + std::to_string(player_) + " holds no " + kFruitNames[f] + " token to sell";
+    }
+  }
+  return "";
+}
+
+// The stack goes on the new tree; the fruit action comes after the follower, before feature
+// scoring.
+void State::apply_fruit(const Move& m, const PlacedTile& P) {
+  if (m.fruit_type >= 0) {
+    placed_[nplaced_ - 1].fruit = m.fruit_type;
+    stack_tile_[m.fruit_type] = int8_t(nplaced_ - 1);
+  }
+  if (m.action == FruitAction::Harvest) {
+    const int f = m.target;
+    const int value = stack_[f][taken_[f]++];
+    ++held_[player_][f];
+    history_.back().harvested = uint8_t(value);
+    emit(player_, value, "fruit", false, P.slot_base);
+  } else if (m.action == FruitAction::Sell) {
+    for (int f = 0; f < kFruitTypes; ++f)
+      if (m.target >> f & 1) {
+        --held_[player_][f];
+        ++sold_[f];
+      }
+    emit(player_, kFruitSalePoints[size_t(__builtin_popcount(m.target))], "fruit", false, P.slot_base);
+  }
+}
+
+// Every token still held is worth 1 point.
+void State::score_fruit_tokens() {
+  for (int p = 0; p < nplayers_; ++p) {
+    int tokens = 0;
+    for (int f = 0; f < kFruitTypes; ++f) tokens += held_[p][f];
+    if (tokens && nplaced_) emit(p, tokens, "fruit", true, placed_[0].slot_base);
+  }
+}
+
+}  // namespace carc

@@ -1,0 +1,223 @@
+// The Wheel of Fortune (rules: ../shared/rules, W-*): the board and its crown spaces, the pig
+// turned by a drawn wheel tile, the wheel's events (Fortuna, taxes, famine, storm,
+// inquisition, Plague), the scoring of crown spaces, and the two decisions that are not
+// placements (Choose a wheel tile among several drawn; Plague take-back).
+//
+// The board itself is data (data/boards/): its cells are placed like tiles before the first
+// turn (State::init), so nothing here joins features. Entered from the hook points listed in
+// state.h.
+#include <algorithm>
+#include <cassert>
+
+#include "../state.h"
+
+namespace carc {
+
+int State::crowns_of(int p) const {
+  int n = 0;
+  for (int c = 0; c < kMaxCrowns; ++c) n += crown_[c] == p;
+  return n;
+}
+
+// Move generation: a follower may go on any free crown space instead of on the placed tile.
+uint32_t State::free_crown_mask() const {
+  uint32_t mask = 0;
+  if (game_->has_wheel())
+    for (int c = 0; c < kMaxCrowns; ++c)
+      if (crown_[c] < 0 && game_->crown_exists(c)) mask |= 1u << c;
+  return mask;
+}
+
+// The Plague's decisions: one of the deciding player's followers on the land (crown spaces
+// are immune).
+void State::plague_moves(std::vector<Move>& out) const {
+  for (int i = 0; i < nfollowers_; ++i) {
+    if (followers_[i].player != plague_player_) continue;
+    const PlacedTile& P = placed_[owner_[followers_[i].slot]];
+    Move m;
+    m.kind = MoveKind::Plague;
+    m.x = P.x;
+    m.y = P.y;
+    m.ret = int8_t(i);
+    out.push_back(m);
+  }
+}
+
+// The k-th of plague_moves() (the same draw as plague_moves()[below(n)]).
+Move State::sample_plague(Rng& rng) const {
+  uint32_t n = 0;
+  for (int i = 0; i < nfollowers_; ++i) n += followers_[i].player == plague_player_;
+  uint32_t k = rng.below(n);
+  Move m;
+  m.kind = MoveKind::Plague;
+  for (int i = 0; i < nfollowers_; ++i) {
+    if (followers_[i].player != plague_player_ || k-- != 0) continue;
+    const PlacedTile& P = placed_[owner_[followers_[i].slot]];
+    m.x = P.x;
+    m.y = P.y;
+    m.ret = int8_t(i);
+    break;
+  }
+  return m;
+}
+
+std::string State::check_plague(const Move& m) const {
+  const std::string who = "player " + std::to_string(plague_player_);
+  if (m.kind != MoveKind::Plague) return who + " must first take back a follower from the land (Plague)";
+  if (m.ret < 0 || m.ret >= nfollowers_ || followers_[m.ret].player != plague_player_)
+    return "that follower is not one of " + who + "'s on the land (crown spaces are immune)";
+  const PlacedTile& P = placed_[owner_[followers_[m.ret].slot]];
+  if (m.x != P.x || m.y != P.y)
+    return "that follower stands at (" + std::to_string(P.x) + "," + std::to_string(P.y) + "), not at (" +
+           std::to_string(m.x) + "," + std::to_string(m.y) + ")";
+  return "";
+}
+
+// Choose (T-9 with the wheel): among several drawn tiles, a wheel tile is chosen first.
+std::string State::check_choose(const Move& m, const TileType& tt) const {
+  if (chosen_ >= 0) return "the tile to play is already chosen";
+  if (!tt.wheel) return "tile " + tt.id + " has no wheel number: place it directly";
+  Move bare;
+  bare.kind = MoveKind::Choose;
+  bare.choice = m.choice;
+  if (!(m == bare)) return "a Choose move names only the drawn tile (no place, follower or fruit)";
+  return "";
+}
+
+std::string State::check_crown(const Move& m) const {
+  const int c = m.meeple - kCrownBase;
+  if (!game_->crown_exists(c)) return "no such crown space";
+  if (supply_[player_] == 0) return "player " + std::to_string(player_) + " has no follower left";
+  if (crown_[c] >= 0) return game_->crown_name(c) + " is already occupied";
+  return "";
+}
+
+void State::apply_crown(const Move& m) {
+  crown_[m.meeple - kCrownBase] = int8_t(player_);
+  --supply_[player_];
+}
+
+// The Plague's take-backs of this turn go into the turn's history with the placement.
+void State::log_plague(TurnLog& log) {
+  log.nplague = nplague_;
+  log.plague = plague_log_;
+  log.plague_player = plague_who_;
+  nplague_ = 0;
+}
+
+void State::apply_wheel_move(const Move& m) {
+  if (m.kind == MoveKind::Choose) {
+    chosen_ = int8_t(m.choice);
+    placeable_ = uint8_t(1u << m.choice);  // only the chosen tile is placed now
+    start_wheel(drawn_[m.choice]);
+    return;
+  }
+  assert(phase_ == Phase::Plague && m.kind == MoveKind::Plague);
+  const Follower fo = followers_[m.ret];
+  plague_who_[nplague_] = fo.player;
+  plague_log_[nplague_++] = fo.slot;
+  if (log_.p) {
+    const PlacedTile& P = placed_[owner_[fo.slot]];
+    ScoreEvent e{turn_ + 1, fo.player, 0, "plague", false, P.x, P.y, -1, -1, 0, {}, {}};
+    e.segment = pig_;
+    e.at = game_->type(P.type).location_name(fo.slot - P.slot_base, P.rot);
+    log_.p->push_back(std::move(e));
+  }
+  remove_follower(m.ret);
+  ++plague_step_;
+  next_plague();
+}
+
+void State::start_wheel(int type) {
+  const int n = game_->type(type).wheel;
+  const auto& wheel = game_->wheel();
+  if (!n || wheel.empty()) return;
+  const int from = pig_;
+  pig_ = uint8_t((pig_ + n) % wheel.size());
+  const int turn = turn_ + 1, seg = pig_;
+  const uint16_t board = placed_[0].slot_base;  // scoring events of the wheel name the board
+  if (log_.p) {
+    ScoreEvent e{turn, player_, 0, "pig", false, placed_[0].x, placed_[0].y, -1, -1, 0, {}, {}};
+    e.segment = seg;
+    e.from = from;
+    e.steps = n;
+    e.tile = game_->type(type).id;
+    log_.p->push_back(std::move(e));
+  }
+  switch (wheel[pig_].event) {
+    case WheelEvent::Fortuna:
+      emit(player_, 3, "fortuna", false, board, turn, seg);
+      break;
+    case WheelEvent::Taxes: {
+      // Per knight: the city's pennants + the owner's knights in that city (W-12).
+      uint16_t roots[kMaxFollowers];
+      int nr = 0;
+      for (int i = 0; i < nfollowers_; ++i) {
+        const uint16_t r = label_[followers_[i].slot];
+        if (feat_[r].kind == Kind::City && std::find(roots, roots + nr, r) == roots + nr) roots[nr++] = r;
+      }
+      for (int i = 0; i < nr; ++i) {
+        const Feature& f = feat_[roots[i]];
+        for (int p = 0; p < nplayers_; ++p)
+          if (f.count[p]) emit(p, f.count[p] * (f.pennants + f.count[p]), "taxes", false, roots[i], turn, seg);
+      }
+      break;
+    }
+    case WheelEvent::Famine:
+      // Per farmer, no majority: 1 per completed city next to its field (W-13).
+      for (int i = 0; i < nfollowers_; ++i) {
+        const uint16_t r = label_[followers_[i].slot];
+        if (feat_[r].kind == Kind::Field) emit(followers_[i].player, field_value(r) / 3, "famine", false, r, turn, seg);
+      }
+      break;
+    case WheelEvent::Storm:
+      // 1 per follower in the supply (not on the land, not on crown spaces: W-11).
+      for (int p = 0; p < nplayers_; ++p) emit(p, supply_[p], "storm", false, board, turn, seg);
+      break;
+    case WheelEvent::Inquisition:
+      for (int i = 0; i < nfollowers_; ++i) {
+        const uint16_t r = label_[followers_[i].slot];
+        if (feat_[r].kind == Kind::Monastery) emit(followers_[i].player, 2, "inquisition", false, r, turn, seg);
+      }
+      break;
+    case WheelEvent::Plague:
+      // Every player with a follower on the land takes one back, the active player first
+      // (W-14); the crown spaces are scored when the last has chosen.
+      plague_step_ = 0;
+      next_plague();
+      return;
+  }
+  score_crowns();
+}
+
+void State::next_plague() {
+  for (; plague_step_ < nplayers_; ++plague_step_) {
+    const int p = (player_ + plague_step_) % nplayers_;
+    for (int i = 0; i < nfollowers_; ++i)
+      if (followers_[i].player == p) {
+        phase_ = Phase::Plague;
+        plague_player_ = uint8_t(p);
+        return;
+      }
+  }
+  phase_ = Phase::Place;
+  score_crowns();
+}
+
+void State::score_crowns() {
+  // Only the pig's segment: 3 on a one-space segment; 6 alone on a two-space segment, 3 each
+  // when both are taken. Those followers go back to their owners.
+  const int seg = pig_, n = game_->wheel()[seg].crowns;
+  int occupied[kMaxCrownsPerSegment], k = 0;
+  for (int i = 0; i < n; ++i)
+    if (crown_[seg * kMaxCrownsPerSegment + i] >= 0) occupied[k++] = seg * kMaxCrownsPerSegment + i;
+  const int points = n == 1 ? 3 : k == 1 ? 6 : 3;
+  for (int i = 0; i < k; ++i) {
+    const int p = crown_[occupied[i]];
+    emit(p, points, "crown", false, placed_[0].slot_base, turn_ + 1, seg);
+    crown_[occupied[i]] = -1;
+    ++supply_[p];
+  }
+}
+
+}  // namespace carc
