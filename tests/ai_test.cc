@@ -218,6 +218,31 @@ TEST(Mcts, ThreadsSplitTheIterationBudget) {
   EXPECT_EQ(p->last_stats().iterations, 600);
 }
 
+TEST(Mcts, ThreadsAtAnIterationBudgetAreDeterministic) {
+  // Root-parallel trees with seeds derived from the player's seed and a fixed share of the
+  // budget each: the same seed, budget and thread count give the same statistics, whatever the
+  // scheduling of the threads.
+  for (const char* tileset : {"", "wheel-of-fortune"}) {
+    Rules r;
+    if (*tileset) r.tileset = tileset;
+    const State s = random_position(Game::get(r), 12, 14);
+    for (int threads : {2, 3}) {
+      const std::string spec = "mcts:iterations=900:threads=" + std::to_string(threads);
+      const auto ea = make_player(spec, 21)->analyse(s);
+      const auto eb = make_player(spec, 21)->analyse(s);
+      ASSERT_EQ(ea.size(), eb.size());
+      int total = 0;
+      for (size_t i = 0; i < ea.size(); ++i) {
+        EXPECT_EQ(ea[i].move, eb[i].move) << spec;
+        EXPECT_EQ(ea[i].visits, eb[i].visits) << spec;
+        EXPECT_DOUBLE_EQ(ea[i].score_diff, eb[i].score_diff) << spec;
+        total += ea[i].visits;
+      }
+      EXPECT_EQ(total, 900) << spec;
+    }
+  }
+}
+
 TEST(Greedy, TakesAnImmediateCompletion) {
   // Greedy values a move by the margin after it: its best move is never worse than another.
   const State s = random_position(Game::get(Rules{}), 11, 15);
@@ -476,6 +501,34 @@ TEST(Stats, Elo) {
   EXPECT_NEAR(e.elo, 190.8485, 1e-3);
   EXPECT_NEAR(e.lo, 135.4829, 1e-3);
   EXPECT_NEAR(e.hi, 246.2141, 1e-3);
+}
+
+TEST(Stats, BradleyTerryOnFixedResults) {
+  const double k = 400 / std::log(10.0);
+  // Two players, 30 of 40: the Elo difference of the fraction, 400 log10(3); the standard error of
+  // the log-odds is 1 / sqrt(n p (1 - p)).
+  auto r = bradley_terry(2, {{0, 1, 30, 40}}, 1, 1000, 0);
+  EXPECT_NEAR(r[0].elo, 1000 + 400 * std::log10(3.0), 1e-6);
+  EXPECT_NEAR(r[0].hi - r[0].elo, kZ95 * k / std::sqrt(40 * 0.75 * 0.25), 1e-6);
+  EXPECT_NEAR(r[0].elo - r[0].lo, kZ95 * k / std::sqrt(40 * 0.75 * 0.25), 1e-6);
+  EXPECT_DOUBLE_EQ(r[1].elo, 1000);
+  EXPECT_DOUBLE_EQ(r[0].games, 40);
+  // A chain a > b > c, 3:1 each, anchor c = 0: b = 400 log10 3, a twice that.
+  r = bradley_terry(3, {{0, 1, 30, 40}, {1, 2, 30, 40}}, 2, 0, 0);
+  EXPECT_NEAR(r[1].elo, 400 * std::log10(3.0), 1e-6);
+  EXPECT_NEAR(r[0].elo, 800 * std::log10(3.0), 1e-6);
+  EXPECT_GT(r[0].hi - r[0].lo, r[1].hi - r[1].lo);  // two links away: wider
+  // A clean sweep with one virtual tie: 20.5 of 21.
+  r = bradley_terry(2, {{1, 0, 20, 20}}, 0, 0);
+  EXPECT_NEAR(r[1].elo, 400 * std::log10(20.5 / 0.5), 1e-6);
+  // A consistent triangle: a-b 3:1, b-c 3:1, a-c 9:1 gives the same ratings as the chain.
+  r = bradley_terry(3, {{0, 1, 300, 400}, {1, 2, 300, 400}, {0, 2, 360, 400}}, 2, 0, 0);
+  EXPECT_NEAR(r[1].elo, 400 * std::log10(3.0), 1e-6);
+  EXPECT_NEAR(r[0].elo, 800 * std::log10(3.0), 1e-6);
+  EXPECT_THROW(bradley_terry(3, {{0, 1, 5, 10}}, 0, 0), std::invalid_argument);   // 2 is not linked
+  EXPECT_THROW(bradley_terry(2, {{0, 1, 11, 10}}, 0, 0), std::invalid_argument);  // more wins than games
+  EXPECT_THROW(bradley_terry(2, {{0, 2, 1, 10}}, 0, 0), std::invalid_argument);
+  EXPECT_THROW(bradley_terry(2, {{0, 1, 1, 10}}, 5, 0), std::invalid_argument);
 }
 
 TEST(Stats, TallyCountsTiesHalf) {
