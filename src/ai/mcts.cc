@@ -55,7 +55,8 @@ class Tree {
     nodes_.push_back(Node{});
     moves_.reserve(512);
     path_.reserve(256);
-    if (cfg_.prior > 0 && !root_.is_chance() && !root_.is_terminal()) add_root_prior();
+    // The heuristic prior is for rollout search; an Evaluator brings its own priors.
+    if (cfg_.prior > 0 && !cfg_.evaluator && !root_.is_chance() && !root_.is_terminal()) add_root_prior();
   }
 
   void run(long long iterations, Clock::time_point deadline, bool timed) {
