@@ -284,6 +284,9 @@ TEST(Specs, ParseAndName) {
   EXPECT_THROW(make_player("mcts:time"), std::invalid_argument);
   MctsConfig c = mcts_config_from({{"level", "easy"}}, 1);
   EXPECT_EQ(c.iterations, 300);
+  EXPECT_EQ(c.prior, 0);  // easy has no heuristic prior
+  EXPECT_EQ(mcts_config_from({{"level", "easy"}, {"prior", "5"}}, 1).prior, 5);
+  EXPECT_EQ(mcts_config_from({{"level", "medium"}}, 1).prior, MctsConfig{}.prior);
   c = mcts_config_from({{"iterations", "50"}, {"level", "hard"}}, 1);
   EXPECT_EQ(c.iterations, 50);  // explicit parameters override the level
   EXPECT_EQ(player_registry().size(), 3u);

@@ -398,6 +398,7 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
     c.level = v;
     if (v == "easy") {
       c.iterations = 300;
+      c.prior = 0;  // no heuristic prior: about greedy's strength (docs/ai.md, "Levels")
     } else if (v == "medium") {
       c.iterations = 3000;
     } else if (v == "hard") {
