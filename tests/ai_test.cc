@@ -268,6 +268,8 @@ TEST(Specs, ParseAndName) {
   EXPECT_EQ(sp.params[1].first, "threads");
   EXPECT_EQ(make_player("mcts:time=1s:threads=2")->name(), "mcts:time=1s:threads=2");
   EXPECT_EQ(make_player("mcts:level=hard")->name(), "mcts:level=hard");
+  EXPECT_EQ(make_player("mcts:level=easy")->name(), "mcts:level=easy");
+  EXPECT_EQ(make_player("mcts:level=easy:prior=10")->name(), "mcts:level=easy:prior=10");
   EXPECT_EQ(make_player("mcts:time=100ms")->name(), "mcts:time=100ms");
   EXPECT_EQ(make_player("mcts")->name(), "mcts:time=1s");
   EXPECT_EQ(make_player("greedy")->name(), "greedy");

@@ -473,7 +473,8 @@ std::string MctsPlayer::name() const {
     if (cfg_.iterations > 0) s += ":iterations=" + std::to_string(cfg_.iterations);
   }
   if (cfg_.threads != 1) s += ":threads=" + std::to_string(cfg_.threads);
-  const MctsConfig d;
+  // Parameters are named where they differ from the level's (or the defaults).
+  const MctsConfig d = cfg_.level.empty() ? MctsConfig{} : mcts_config_from({{"level", cfg_.level}}, 0);
   const auto num = format_real;
   if (cfg_.depth != d.depth) s += ":depth=" + (cfg_.depth < 0 ? std::string("end") : std::to_string(cfg_.depth));
   if (cfg_.prior != d.prior) s += ":prior=" + std::to_string(cfg_.prior);
