@@ -13,6 +13,8 @@
 #include "stats.h"
 #include "test_util.h"
 
+#include <nlohmann/json.hpp>
+
 namespace carc::ai {
 namespace {
 
@@ -216,6 +218,31 @@ TEST(Mcts, ThreadsSplitTheIterationBudget) {
   EXPECT_EQ(p->last_stats().iterations, 600);
 }
 
+TEST(Mcts, ThreadsAtAnIterationBudgetAreDeterministic) {
+  // Root-parallel trees with seeds derived from the player's seed and a fixed share of the
+  // budget each: the same seed, budget and thread count give the same statistics, whatever the
+  // scheduling of the threads.
+  for (const char* tileset : {"", "wheel-of-fortune"}) {
+    Rules r;
+    if (*tileset) r.tileset = tileset;
+    const State s = random_position(Game::get(r), 12, 14);
+    for (int threads : {2, 3}) {
+      const std::string spec = "mcts:iterations=900:threads=" + std::to_string(threads);
+      const auto ea = make_player(spec, 21)->analyse(s);
+      const auto eb = make_player(spec, 21)->analyse(s);
+      ASSERT_EQ(ea.size(), eb.size());
+      int total = 0;
+      for (size_t i = 0; i < ea.size(); ++i) {
+        EXPECT_EQ(ea[i].move, eb[i].move) << spec;
+        EXPECT_EQ(ea[i].visits, eb[i].visits) << spec;
+        EXPECT_DOUBLE_EQ(ea[i].score_diff, eb[i].score_diff) << spec;
+        total += ea[i].visits;
+      }
+      EXPECT_EQ(total, 900) << spec;
+    }
+  }
+}
+
 TEST(Greedy, TakesAnImmediateCompletion) {
   // Greedy values a move by the margin after it: its best move is never worse than another.
   const State s = random_position(Game::get(Rules{}), 11, 15);
@@ -241,6 +268,8 @@ TEST(Specs, ParseAndName) {
   EXPECT_EQ(sp.params[1].first, "threads");
   EXPECT_EQ(make_player("mcts:time=1s:threads=2")->name(), "mcts:time=1s:threads=2");
   EXPECT_EQ(make_player("mcts:level=hard")->name(), "mcts:level=hard");
+  EXPECT_EQ(make_player("mcts:level=easy")->name(), "mcts:level=easy");
+  EXPECT_EQ(make_player("mcts:level=easy:prior=10")->name(), "mcts:level=easy:prior=10");
   EXPECT_EQ(make_player("mcts:time=100ms")->name(), "mcts:time=100ms");
   EXPECT_EQ(make_player("mcts")->name(), "mcts:time=1s");
   EXPECT_EQ(make_player("greedy")->name(), "greedy");
@@ -257,6 +286,9 @@ TEST(Specs, ParseAndName) {
   EXPECT_THROW(make_player("mcts:time"), std::invalid_argument);
   MctsConfig c = mcts_config_from({{"level", "easy"}}, 1);
   EXPECT_EQ(c.iterations, 300);
+  EXPECT_EQ(c.prior, 0);  // easy has no heuristic prior
+  EXPECT_EQ(mcts_config_from({{"level", "easy"}, {"prior", "5"}}, 1).prior, 5);
+  EXPECT_EQ(mcts_config_from({{"level", "medium"}}, 1).prior, MctsConfig{}.prior);
   c = mcts_config_from({{"iterations", "50"}, {"level", "hard"}}, 1);
   EXPECT_EQ(c.iterations, 50);  // explicit parameters override the level
   EXPECT_EQ(player_registry().size(), 3u);
@@ -325,6 +357,120 @@ TEST(Eval, ExpectValuesAFarmerByTheOpenCitiesItTouches) {
   EXPECT_NEAR(evaluate(s, no_farm)[0], p[0], 1e-9);
 }
 
+TEST(Eval, WheelForecastCountsEveryOrderOfThePigNumbersLeft) {
+  // Pig on segment 0 of 6; one "1" and one "2" left: orders 1,2 (stops 1, 3) and 2,1 (stops 2, 3).
+  WheelForecast f = wheel_forecast(6, 0, {0, 1, 1, 0, 0, 0, 0});
+  const double v12[6] = {0, 0.5, 0.5, 1, 0, 0};
+  for (int sg = 0; sg < 6; ++sg) {
+    EXPECT_DOUBLE_EQ(f.visits[sg], v12[sg]) << sg;
+    EXPECT_DOUBLE_EQ(f.hit[sg], v12[sg]) << sg;
+  }
+  // Seven "1"s from segment 5: every segment once, segment 0 twice (visits 2, hit 1).
+  f = wheel_forecast(6, 5, {0, 7, 0, 0, 0, 0, 0});
+  EXPECT_DOUBLE_EQ(f.visits[0], 2);
+  EXPECT_DOUBLE_EQ(f.hit[0], 1);
+  for (int sg = 1; sg < 6; ++sg) EXPECT_DOUBLE_EQ(f.visits[sg], 1) << sg;
+  // Two "1"s and one "3" from 0: orders 113 (1, 2, 5), 131 (1, 4, 5), 311 (3, 4, 5), each 1/3.
+  f = wheel_forecast(6, 0, {0, 2, 0, 1, 0, 0, 0});
+  EXPECT_NEAR(f.hit[1], 2.0 / 3, 1e-12);
+  EXPECT_NEAR(f.hit[2], 1.0 / 3, 1e-12);
+  EXPECT_NEAR(f.hit[3], 1.0 / 3, 1e-12);
+  EXPECT_NEAR(f.hit[4], 2.0 / 3, 1e-12);
+  EXPECT_NEAR(f.hit[5], 1, 1e-12);
+  EXPECT_NEAR(f.hit[0], 0, 1e-12);
+  // Nothing left: no stop.
+  f = wheel_forecast(6, 2, {});
+  for (int sg = 0; sg < 6; ++sg) EXPECT_EQ(f.visits[sg], 0);
+  EXPECT_THROW(wheel_forecast(6, 6, {}), std::invalid_argument);
+  EXPECT_THROW(wheel_forecast(7, 0, {}), std::invalid_argument);
+  // The start of a Wheel of Fortune game: 19 wheel tiles (eleven 1, five 2, three 3), pig on
+  // fortuna (segment 0). Expected stops sum to 19.
+  Rules r;
+  r.tileset = "wheel-of-fortune";
+  const State s(Game::get(r), 1);
+  f = wheel_forecast(s);
+  const WheelForecast g = wheel_forecast(6, 0, {0, 11, 5, 3, 0, 0, 0});
+  double total = 0;
+  for (int sg = 0; sg < 6; ++sg) {
+    total += f.visits[sg];
+    EXPECT_DOUBLE_EQ(f.visits[sg], g.visits[sg]);
+    EXPECT_GT(f.hit[sg], 0.9);  // 19 moves of the pig: every segment is very likely reached
+    EXPECT_LE(f.hit[sg], 1.0);
+  }
+  EXPECT_NEAR(total, 19, 1e-9);
+}
+
+// Wheel of Fortune position after two turns: A's knight in the open F city north of the board
+// (one pennant), B's follower on the fortuna crown space (a one-space segment). The pig has not
+// moved (on fortuna); 6 followers in hand each.
+Replay wheel_position() {
+  nlohmann::json j;
+  j["format"] = "carcassonne-record/1";
+  j["setup"] = {{"players", {"A", "B"}}, {"tileset", "wheel-of-fortune"}, {"seed", 1}, {"draws", "scripted"}};
+  j["turns"] = nlohmann::json::parse(R"([
+    {"tile":"F","x":0,"y":-1,"rotation":90,"meeple":"N"},
+    {"tile":"B","x":1,"y":4,"rotation":0,"meeple":"crown:fortuna:0"}])");
+  return replay(parse_record(j.dump()));
+}
+
+TEST(Eval, ExpectValuesACrownByTheChanceThatThePigStopsThere) {
+  const Replay r = wheel_position();
+  const State& s = r.state;
+  ASSERT_EQ(s.pig(), 0);
+  ASSERT_EQ(s.crown(0), 1);
+  ASSERT_EQ(s.supply(0), 6);
+  ASSERT_EQ(s.supply(1), 6);
+  const WheelForecast f = wheel_forecast(s);
+  EvalWeights e = EvalWeights::expected();
+  e.wheel_events = 0;
+  const Values v = evaluate(s, e);
+  const double fv = 7.0 * s.bag_size() / s.game().total_tiles();
+  // B: 6 followers in hand, and the crown follower: 3 points (alone on a one-space segment) and
+  // its return, times the chance that the pig stops on fortuna before the end.
+  EXPECT_NEAR(v[1], 6 * fv + f.hit[0] * (3 + fv), 1e-9);
+  // The plain heuristic keeps its estimate (1 - (5/6)^k) * 3 + a follower in hand: k = 19
+  // wheel tiles left.
+  EvalWeights plain;
+  EXPECT_NEAR(evaluate(s, plain)[1], 6 * 2.0 * s.bag_size() / s.game().total_tiles() +
+                                         (1 - std::pow(5.0 / 6, 19)) * 3 + 2.0 * s.bag_size() / s.game().total_tiles(),
+              1e-9);
+}
+
+TEST(Eval, ExpectAddsTheWheelEventsTimesTheirExpectedStops) {
+  const Replay r = wheel_position();
+  const State& s = r.state;
+  const WheelForecast f = wheel_forecast(s);
+  EvalWeights e = EvalWeights::expected();
+  e.wheel_events = 0;
+  EvalWeights ev = e;
+  ev.wheel_events = 1;
+  const Values a = evaluate(s, e), b = evaluate(s, ev);
+  // Segments: fortuna 0, taxes 1, famine 2, storm 3, inquisition 4, plague 5. A: one knight in a
+  // city with one pennant: taxes 1 x (1 + 1) = 2; storm: 6 in hand each. No monk, no farmer.
+  const Feature& city = s.feature(s.followers()[0].slot);
+  ASSERT_EQ(city.kind, Kind::City);
+  ASSERT_EQ(city.pennants, 1);
+  EXPECT_NEAR(b[0] - a[0], f.visits[1] * 2 + f.visits[3] * 6, 1e-9);
+  EXPECT_NEAR(b[1] - a[1], f.visits[3] * 6, 1e-9);
+  ev.wheel_events = 0.5;
+  EXPECT_NEAR(evaluate(s, ev)[0] - a[0], 0.5 * (f.visits[1] * 2 + f.visits[3] * 6), 1e-9);
+}
+
+TEST(Eval, ExpectValuesAFortuneTellerByTheOwnTurnsLeft) {
+  // A's fortune teller on FT01 south of the start tile.
+  const Replay r = test::play(test::scenario(R"([{"tile":"FT01","x":0,"y":1,"rotation":0,"meeple":"C"}])", 2, "",
+                                             {"fortune-teller"}));
+  const State& s = r.state;
+  ASSERT_EQ(s.tents(0), 1);
+  EvalWeights e = EvalWeights::expected();
+  e.tent = 0;
+  EvalWeights t = e;
+  t.tent = 1.5;
+  // 1.5 points per own turn left: bag / 2 players turns.
+  EXPECT_NEAR(evaluate(s, t)[0] - evaluate(s, e)[0], 1.5 * s.bag_size() / 2, 1e-9);
+  EXPECT_NEAR(evaluate(s, t)[1] - evaluate(s, e)[1], 0, 1e-9);
+}
+
 TEST(Eval, ExpectOnAFinishedGameIsItsScore) {
   State s = random_position(Game::get(Rules{}), 9, 1000);
   ASSERT_TRUE(s.is_terminal());
@@ -360,6 +506,34 @@ TEST(Stats, Elo) {
   EXPECT_NEAR(e.elo, 190.8485, 1e-3);
   EXPECT_NEAR(e.lo, 135.4829, 1e-3);
   EXPECT_NEAR(e.hi, 246.2141, 1e-3);
+}
+
+TEST(Stats, BradleyTerryOnFixedResults) {
+  const double k = 400 / std::log(10.0);
+  // Two players, 30 of 40: the Elo difference of the fraction, 400 log10(3); the standard error of
+  // the log-odds is 1 / sqrt(n p (1 - p)).
+  auto r = bradley_terry(2, {{0, 1, 30, 40}}, 1, 1000, 0);
+  EXPECT_NEAR(r[0].elo, 1000 + 400 * std::log10(3.0), 1e-6);
+  EXPECT_NEAR(r[0].hi - r[0].elo, kZ95 * k / std::sqrt(40 * 0.75 * 0.25), 1e-6);
+  EXPECT_NEAR(r[0].elo - r[0].lo, kZ95 * k / std::sqrt(40 * 0.75 * 0.25), 1e-6);
+  EXPECT_DOUBLE_EQ(r[1].elo, 1000);
+  EXPECT_DOUBLE_EQ(r[0].games, 40);
+  // A chain a > b > c, 3:1 each, anchor c = 0: b = 400 log10 3, a twice that.
+  r = bradley_terry(3, {{0, 1, 30, 40}, {1, 2, 30, 40}}, 2, 0, 0);
+  EXPECT_NEAR(r[1].elo, 400 * std::log10(3.0), 1e-6);
+  EXPECT_NEAR(r[0].elo, 800 * std::log10(3.0), 1e-6);
+  EXPECT_GT(r[0].hi - r[0].lo, r[1].hi - r[1].lo);  // two links away: wider
+  // A clean sweep with one virtual tie: 20.5 of 21.
+  r = bradley_terry(2, {{1, 0, 20, 20}}, 0, 0);
+  EXPECT_NEAR(r[1].elo, 400 * std::log10(20.5 / 0.5), 1e-6);
+  // A consistent triangle: a-b 3:1, b-c 3:1, a-c 9:1 gives the same ratings as the chain.
+  r = bradley_terry(3, {{0, 1, 300, 400}, {1, 2, 300, 400}, {0, 2, 360, 400}}, 2, 0, 0);
+  EXPECT_NEAR(r[1].elo, 400 * std::log10(3.0), 1e-6);
+  EXPECT_NEAR(r[0].elo, 800 * std::log10(3.0), 1e-6);
+  EXPECT_THROW(bradley_terry(3, {{0, 1, 5, 10}}, 0, 0), std::invalid_argument);   // 2 is not linked
+  EXPECT_THROW(bradley_terry(2, {{0, 1, 11, 10}}, 0, 0), std::invalid_argument);  // more wins than games
+  EXPECT_THROW(bradley_terry(2, {{0, 2, 1, 10}}, 0, 0), std::invalid_argument);
+  EXPECT_THROW(bradley_terry(2, {{0, 1, 1, 10}}, 5, 0), std::invalid_argument);
 }
 
 TEST(Stats, TallyCountsTiesHalf) {

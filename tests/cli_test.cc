@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "test_util.h"
@@ -275,4 +276,35 @@ TEST(Cli, ReplayRefusesOutOfRangeNumbersAndHugeInput) {
   CmdResult longname = run("replay " + temp_file("name.json", R"({"format":"carcassonne-record/1","setup":{"players":["Ann",")" + name + R"("]},"turns":[]})"));
   EXPECT_EQ(longname.status, 2);
   EXPECT_NE(longname.out.find("'players[1]' has 100000 bytes (at most 100)"), std::string::npos) << longname.out.substr(0, 300);
+}
+
+TEST(Cli, LadderRatesTheOutputsOfTournaments) {
+  // Two real (small) tournaments, random-greedy and greedy-greedy:eval=expect, read back by
+  // `ladder`: greedy anchored at 1000, random below it, every interval around its rating.
+  CmdResult a = run("tournament --players greedy,random --games 6 --seed 2 --json");
+  CmdResult b = run("tournament --players greedy:eval=expect:follower=7,greedy --games 6 --seed 2 --json");
+  ASSERT_EQ(a.status, 0) << a.out;
+  ASSERT_EQ(b.status, 0) << b.out;
+  const std::string fa = temp_file("ladder_a.json", a.out), fb = temp_file("ladder_b.json", b.out);
+  CmdResult r = run("ladder " + fa + " " + fb + " --json");
+  ASSERT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  ASSERT_EQ(j.size(), 3u);
+  std::map<std::string, nlohmann::json> by;
+  for (const auto& e : j) by[e["name"].get<std::string>()] = e;
+  ASSERT_TRUE(by.count("greedy") && by.count("random") && by.count("greedy:eval=expect:follower=7"));
+  EXPECT_DOUBLE_EQ(by["greedy"]["elo"].get<double>(), 1000);
+  EXPECT_DOUBLE_EQ(by["greedy"]["games"].get<double>(), 12);
+  const double random_elo = by["random"]["elo"].get<double>();
+  EXPECT_LT(random_elo, 1000);
+  EXPECT_LT(by["random"]["ci95"][0].get<double>(), random_elo);
+  EXPECT_GT(by["random"]["ci95"][1].get<double>(), random_elo);
+  // The anchor must play; a file that is not a tournament output is named in the error.
+  CmdResult bad = run("ladder " + fa + " --anchor mcts");
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.out.find("--anchor mcts"), std::string::npos) << bad.out;
+  const std::string junk = temp_file("ladder_junk.json", "{\"players\": []}");
+  CmdResult bj = run("ladder " + junk);
+  EXPECT_NE(bj.status, 0);
+  EXPECT_NE(bj.out.find("ladder_junk.json"), std::string::npos) << bj.out;
 }

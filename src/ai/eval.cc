@@ -3,12 +3,49 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <unordered_map>
 
 #include "spec.h"
 
 namespace carc::ai {
 
 namespace {
+
+// Wheel forecast by exact recursion over the multiset of pig numbers left (each order of the bag
+// equally likely): key = segments, pig, and the count of each pig number 1..6 (6 bits each).
+constexpr int kMaxStep = 6;
+struct ForecastKey {
+  int segments, pig;
+  int left[kMaxStep + 1];
+  uint64_t pack() const {
+    uint64_t k = uint64_t(segments) | uint64_t(pig) << 4;
+    for (int d = 1; d <= kMaxStep; ++d) k |= uint64_t(left[d] & 63) << (8 + 6 * (d - 1));
+    return k;
+  }
+};
+
+const WheelForecast& forecast_of(ForecastKey k, std::unordered_map<uint64_t, WheelForecast>& memo) {
+  const uint64_t key = k.pack();
+  auto it = memo.find(key);
+  if (it != memo.end()) return it->second;
+  WheelForecast f;
+  int total = 0;
+  for (int d = 1; d <= kMaxStep; ++d) total += k.left[d];
+  for (int d = 1; d <= kMaxStep && total > 0; ++d) {
+    if (!k.left[d]) continue;
+    const double pd = double(k.left[d]) / total;
+    ForecastKey n = k;
+    n.pig = (k.pig + d) % k.segments;
+    --n.left[d];
+    const WheelForecast next = forecast_of(n, memo);  // a copy: the map may rehash
+    for (int sg = 0; sg < k.segments; ++sg) {
+      const bool here = sg == n.pig;
+      f.visits[sg] += pd * (here + next.visits[sg]);
+      f.hit[sg] += pd * (here ? 1.0 : next.hit[sg]);
+    }
+  }
+  return memo.emplace(key, f).first->second;
+}
 
 // What open features are expected to gain before the end, added to `v` (before finish()).
 // `frac` is the share of the tiles still in the bag, `fv` the worth of a follower in hand.
@@ -41,6 +78,12 @@ void add_expectations(const State& s, const EvalWeights& ew, double frac, double
         complete = std::pow(g, f.open);
         gain = f.open * g;
         break;
+      case Kind::Tent:
+        // A fortune teller: one more tile to choose from on each own turn left; back to the
+        // supply when the tent is completed.
+        complete = std::pow(g, f.open);
+        gain = ew.tent * bag / n;
+        break;
       case Kind::Field: {
         const int nc = s.field_cities(r, cities, kMaxPlaced * 4);
         for (int c = 0; c < nc; ++c) {
@@ -61,7 +104,74 @@ void add_expectations(const State& s, const EvalWeights& ew, double frac, double
   }
 }
 
+// Wheel of Fortune events (expect heuristic): each event's points if the pig stopped on it now,
+// times the expected number of stops on its segment (`visits`), times `weight`. Fortuna (3 for
+// whoever is active then) and the Plague (a follower back) are left out.
+void add_wheel_events(const State& s, const WheelForecast& fc, double weight, Values& v) {
+  const int n = s.num_players();
+  const auto& wheel = s.game().wheel();
+  double per[kWheelEvents] = {};  // expected stops per event
+  for (size_t sg = 0; sg < wheel.size() && sg < size_t(kWheelEvents); ++sg) per[int(wheel[sg].event)] += fc.visits[sg];
+  const double taxes = weight * per[int(WheelEvent::Taxes)];
+  const double famine = weight * per[int(WheelEvent::Famine)];
+  const double storm = weight * per[int(WheelEvent::Storm)];
+  const double inquisition = weight * per[int(WheelEvent::Inquisition)];
+  for (int p = 0; p < n; ++p) v[p] += storm * s.supply(p);
+  uint16_t seen[kMaxFollowers];
+  int nseen = 0;
+  uint16_t cities[kMaxPlaced * 4];
+  const Follower* fl = s.followers();
+  for (int i = 0; i < s.num_followers(); ++i) {
+    const uint16_t r = s.root(fl[i].slot);
+    if (std::find(seen, seen + nseen, r) != seen + nseen) continue;
+    seen[nseen++] = r;
+    const Feature& f = s.feature(r);
+    if (f.done) continue;
+    switch (f.kind) {
+      case Kind::City:
+        if (taxes > 0)
+          for (int p = 0; p < n; ++p) v[p] += taxes * f.count[p] * (f.pennants + f.count[p]);
+        break;
+      case Kind::Monastery:
+        for (int p = 0; p < n; ++p) v[p] += inquisition * 2 * f.count[p];
+        break;
+      case Kind::Field: {
+        if (famine <= 0) break;
+        const int nc = s.field_cities(r, cities, kMaxPlaced * 4);
+        int closed = 0;
+        for (int c = 0; c < nc; ++c) closed += s.feature(cities[c]).done ? 1 : 0;
+        for (int p = 0; p < n; ++p) v[p] += famine * closed * f.count[p];
+        break;
+      }
+      default:
+        break;
+    }
+  }
+}
+
 }  // namespace
+
+WheelForecast wheel_forecast(const State& s) {
+  if (!s.has_wheel()) return WheelForecast{};
+  std::array<int, kMaxStep + 1> left{};
+  for (int t = 0; t < s.game().num_types(); ++t) {
+    const int d = s.game().type(t).wheel;
+    if (d > 0) left[size_t(std::min(d, kMaxStep))] += s.bag_count(t);
+  }
+  return wheel_forecast(int(s.game().wheel().size()), s.pig(), left);
+}
+
+WheelForecast wheel_forecast(int segments, int pig, const std::array<int, 7>& left) {
+  if (segments <= 0 || segments > kWheelEvents || pig < 0 || pig >= segments)
+    throw std::invalid_argument("wheel_forecast: bad segments or pig");
+  ForecastKey k{};
+  k.segments = segments;
+  k.pig = pig;
+  for (int d = 1; d <= kMaxStep; ++d) k.left[d] = std::clamp(left[size_t(d)], 0, 63);
+  thread_local std::unordered_map<uint64_t, WheelForecast> memo;
+  if (memo.size() > 200000) memo.clear();
+  return forecast_of(k, memo);
+}
 
 Values evaluate_consuming(State& s, const EvalWeights& ew) {
   Values v{};
@@ -69,11 +179,11 @@ Values evaluate_consuming(State& s, const EvalWeights& ew) {
   const double frac = double(s.bag_size()) / std::max(1, s.game().total_tiles());
   const double w = ew.follower_value * frac;
   for (int p = 0; p < n; ++p) v[p] = w * s.supply(p);  // before finish() returns followers
-  if (s.has_wheel()) {
-    // Wheel of Fortune: a follower on a crown space is worth its segment's points (3 on a
-    // one-space segment, 4.5 on average on a two-space one) times the chance that the pig
-    // stops there before the end (about 1/6 per wheel tile left), plus a follower in hand
-    // (it comes back when scored).
+  if (s.has_wheel() && !ew.expect) {
+    // Wheel of Fortune, plain heuristic (greedy's): a follower on a crown space is worth its
+    // segment's points (3 on a one-space segment, 4.5 on average on a two-space one) times the
+    // chance that the pig stops there before the end (about 1/6 per wheel tile left), plus a
+    // follower in hand (it comes back when scored).
     int wheel_left = 0;
     for (int t = 0; t < s.game().num_types(); ++t)
       if (s.game().type(t).wheel) wheel_left += s.bag_count(t);
@@ -86,6 +196,22 @@ Values evaluate_consuming(State& s, const EvalWeights& ew) {
       const double points = wheel[c / kMaxCrownsPerSegment].crowns == 1 ? 3.0 : 4.5;
       v[p] += (1 - miss) * points + w;
     }
+  } else if (s.has_wheel()) {
+    // Expect heuristic: the exact chance that the pig stops on the segment before the end (from
+    // the pig numbers left in the bag) times what the crown scores then (3, or 6 alone on a
+    // two-space segment), plus the follower's return; and the events' expected points.
+    const WheelForecast fc = wheel_forecast(s);
+    const auto& wheel = s.game().wheel();
+    for (int c = 0; c < kMaxCrowns; ++c) {
+      const int p = s.crown(c);
+      if (p < 0) continue;
+      const int sg = c / kMaxCrownsPerSegment;
+      int occupied = 0;
+      for (int k = 0; k < wheel[sg].crowns; ++k) occupied += s.crown(sg * kMaxCrownsPerSegment + k) >= 0;
+      const double points = wheel[sg].crowns == 2 && occupied == 1 ? 6.0 : 3.0;
+      v[p] += fc.hit[sg] * (points + w);
+    }
+    if (ew.wheel_events > 0) add_wheel_events(s, fc, ew.wheel_events, v);
   }
   if (ew.expect) add_expectations(s, ew, frac, w, v);
   s.finish();
@@ -112,6 +238,12 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
     if (w.monastery_k <= 0) throw std::invalid_argument("mk must be > 0");
   } else if (key == "grow") {
     w.grow = parse_real(value);
+  } else if (key == "wev") {
+    w.wheel_events = parse_real(value);
+    if (w.wheel_events < 0) throw std::invalid_argument("wev must be >= 0");
+  } else if (key == "tent") {
+    w.tent = parse_real(value);
+    if (w.tent < 0) throw std::invalid_argument("tent must be >= 0");
   } else if (key == "farm") {
     w.farm = parse_real(value);
     if (w.farm < 0) throw std::invalid_argument("farm must be >= 0");
@@ -130,6 +262,8 @@ std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d) {
   if (w.monastery_k != d.monastery_k) s += ":mk=" + num(w.monastery_k);
   if (w.farm != d.farm) s += ":farm=" + num(w.farm);
   if (w.grow != d.grow) s += ":grow=" + num(w.grow);
+  if (w.wheel_events != d.wheel_events) s += ":wev=" + num(w.wheel_events);
+  if (w.tent != d.tent) s += ":tent=" + num(w.tent);
   return s;
 }
 

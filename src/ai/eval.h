@@ -33,12 +33,20 @@ struct EvalWeights {
   double monastery_k = 15;
   double farm = 0.5;
   double grow = 0;  // expected extra tiles per open edge of a road or city, times the bag share
+  // Wheel of Fortune (expect only): the events' points now, times the expected number of times
+  // the pig stops on their segment before the end (docs/ai.md).
+  double wheel_events = 0;
+  // Fortune Teller (expect only): points per own turn left that a fortune teller on a tent is
+  // worth (one more tile to choose from each turn).
+  double tent = 0;
   // The tuned "expect" heuristic (docs/ai.md: measured with greedy against greedy).
   static EvalWeights expected() {
     EvalWeights w;
     w.expect = true;
     w.follower_value = 7;
     w.grow = 0.5;
+    w.wheel_events = 1;
+    w.tent = 1;
     return w;
   }
 };
@@ -50,12 +58,23 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
 // The ":key=value" parameters in which `w` differs from `d`, for player names.
 std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d);
 // Names of the parameters apply_eval_param reads, for error messages.
-constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow";
+constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow, wev, tent";
 
 // Evaluates `s` and consumes it (applies the final scoring to it).
 Values evaluate_consuming(State& s, const EvalWeights& w = EvalWeights{});
 // Same on a copy.
 Values evaluate(const State& s, const EvalWeights& w = EvalWeights{});
+
+// Wheel of Fortune: where the pig will stop before the end, from its segment and the pig numbers
+// of the wheel tiles still in the bag (public), all orders of the bag equally likely.
+struct WheelForecast {
+  double visits[kWheelEvents] = {};  // expected number of stops on each segment
+  double hit[kWheelEvents] = {};     // probability of at least one stop on each segment
+};
+WheelForecast wheel_forecast(const State& s);
+// The same from `segments` (<= kWheelEvents) clockwise segments, the pig's segment, and
+// left[d] = wheel tiles left with pig number d (1..6).
+WheelForecast wheel_forecast(int segments, int pig, const std::array<int, 7>& left);
 
 // Own value minus the best other player's value.
 double margin(const Values& v, int player, int nplayers);

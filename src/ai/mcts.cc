@@ -55,7 +55,8 @@ class Tree {
     nodes_.push_back(Node{});
     moves_.reserve(512);
     path_.reserve(256);
-    if (cfg_.prior > 0 && !root_.is_chance() && !root_.is_terminal()) add_root_prior();
+    // The heuristic prior is for rollout search; an Evaluator brings its own priors.
+    if (cfg_.prior > 0 && !cfg_.evaluator && !root_.is_chance() && !root_.is_terminal()) add_root_prior();
   }
 
   void run(long long iterations, Clock::time_point deadline, bool timed) {
@@ -398,6 +399,7 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
     c.level = v;
     if (v == "easy") {
       c.iterations = 300;
+      c.prior = 0;  // no heuristic prior: about greedy's strength (docs/ai.md, "Levels")
     } else if (v == "medium") {
       c.iterations = 3000;
     } else if (v == "hard") {
@@ -472,7 +474,8 @@ std::string MctsPlayer::name() const {
     if (cfg_.iterations > 0) s += ":iterations=" + std::to_string(cfg_.iterations);
   }
   if (cfg_.threads != 1) s += ":threads=" + std::to_string(cfg_.threads);
-  const MctsConfig d;
+  // Parameters are named where they differ from the level's (or the defaults).
+  const MctsConfig d = cfg_.level.empty() ? MctsConfig{} : mcts_config_from({{"level", cfg_.level}}, 0);
   const auto num = format_real;
   if (cfg_.depth != d.depth) s += ":depth=" + (cfg_.depth < 0 ? std::string("end") : std::to_string(cfg_.depth));
   if (cfg_.prior != d.prior) s += ":prior=" + std::to_string(cfg_.prior);

@@ -41,11 +41,11 @@ struct MctsConfig {
   double time = 0;              // seconds per decision, 0 = no time limit
   long long iterations = 0;     // iterations per decision (all threads together), 0 = no limit
   int threads = 1;              // root parallelism
-  double c = 0.7;               // UCT exploration constant (rewards are in [0, 1])
+  double c = 0.5;               // UCT exploration constant (rewards are in [0, 1])
   int depth = 4;                // rollout moves before the heuristic takes over, -1 = to the end
   double rollout_follower = 1;  // rollouts keep a random move's follower with this probability
   int rollout_best_of = 1;      // a rollout move is the best by the heuristic of this many sampled moves
-  int prior = 0;                // root moves start with this many virtual visits valued by the heuristic
+  int prior = 10;               // root moves start with this many virtual visits valued by the heuristic
   double prior_scale = 5;       // prior reward = 0.5 + 0.5 tanh((margin - best margin) / prior_scale)
   double win_weight = 0.5;      // reward = w * win + (1 - w) * squashed score margin
   double margin_scale = 20;     // points for which the squashed margin reaches tanh(1)

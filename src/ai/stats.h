@@ -61,4 +61,23 @@ class Tally {
   std::vector<std::vector<double>> scores_;
 };
 
+// Bradley-Terry ratings on the Elo scale from head-to-head results: P(i beats j) =
+// 1 / (1 + 10^((elo_j - elo_i) / 400)), fitted by maximum likelihood. Each pair that met gets
+// `prior_ties` virtual tied games (default 1) so that a clean sweep gives a finite rating. The
+// anchor player's rating is fixed at `anchor_elo`; the others get 95% intervals from the
+// observed information (the inverse Hessian of the log-likelihood with the anchor fixed).
+// Throws std::invalid_argument for bad indices, negative counts or players not connected to the
+// anchor by the matches.
+struct PairResult {
+  int a = 0, b = 0;
+  double score_a = 0;  // a's wins, ties counted half
+  double games = 0;
+};
+struct Rating {
+  double elo = 0, lo = 0, hi = 0;
+  double games = 0;  // real games played (virtual ties not counted)
+};
+std::vector<Rating> bradley_terry(int players, const std::vector<PairResult>& results, int anchor, double anchor_elo,
+                                  double prior_ties = 1);
+
 }  // namespace carc::ai

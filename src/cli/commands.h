@@ -14,6 +14,7 @@ void register_simulate(CLI::App& app);
 void register_bench(CLI::App& app);
 void register_show(CLI::App& app);
 void register_tournament(CLI::App& app);
+void register_ladder(CLI::App& app);
 void register_play(CLI::App& app);
 void register_analyse(CLI::App& app);
 void register_serve(CLI::App& app);

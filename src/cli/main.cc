@@ -69,6 +69,7 @@ int main(int argc, char** argv) {
   register_show(app);
 #ifdef CARC_HAVE_AI
   register_tournament(app);
+  register_ladder(app);
   register_play(app);
   register_analyse(app);
 #endif

@@ -27,6 +27,9 @@ std::unique_ptr<ai::Player> make_ai(const std::string& spec, uint64_t seed, cons
   if (cfg.threads > limits.max_threads) over("threads", std::to_string(cfg.threads), std::to_string(limits.max_threads));
   if (cfg.max_nodes > limits.max_nodes) over("nodes", std::to_string(cfg.max_nodes), std::to_string(limits.max_nodes));
   if (cfg.time <= 0) cfg.time = limits.max_seconds;  // an iteration budget still has a deadline
+  // The hard level searches on every thread this server allows an AI (unless the spec says).
+  if (cfg.level == "hard" && std::none_of(sp.params.begin(), sp.params.end(), [](const auto& kv) { return kv.first == "threads"; }))
+    cfg.threads = std::max(1, limits.max_threads);
   cfg.cancel = cancel;
   return std::make_unique<ai::MctsPlayer>(cfg);
 }
