@@ -61,6 +61,12 @@ Game::Game(const Rules& rules) : rules_(rules) {
       fit_all_[t * 256 + p] = mask;
       fit_[t * 256 + p] = mask & types_[t].distinct_rotations;
     }
+  fit_count_words_ = 2 * int((types_.size() + 7) / 8);  // even: State::refit adds two at a time
+  fit_count_.assign(size_t(fit_count_words_) * 256, 0);
+  for (size_t t = 0; t < types_.size(); ++t)
+    for (int p = 0; p < 256; ++p)
+      fit_count_[size_t(p) * size_t(fit_count_words_) + t / 4] |= uint64_t(__builtin_popcount(fit_[t * 256 + p]))
+                                                                    << (16 * (t % 4));
 }
 
 std::string Game::crown_name(int c) const {
