@@ -65,6 +65,8 @@ class Game {
     return fit_count_.data() + size_t(pattern) * size_t(fit_count_words_);
   }
   int fit_count_words() const { return fit_count_words_; }
+  // The types counted there: 0 .. fit_count_types() - 1, every type that can be drawn.
+  int fit_count_types() const { return fit_count_types_; }
   // Same, over all four rotations (for checking a recorded rotation).
   uint8_t fits_any(int t, uint8_t pattern) const { return fit_all_[size_t(t) * 256 + pattern]; }
 
@@ -75,7 +77,7 @@ class Game {
   std::vector<uint8_t> counts_;
   std::vector<uint8_t> fit_, fit_all_;
   std::vector<uint64_t> fit_count_;
-  int fit_count_words_ = 0;
+  int fit_count_words_ = 0, fit_count_types_ = 0;
   int start_type_ = -1, start_rot_ = 0, total_ = 0;
   std::vector<SetupCell> board_cells_;
   std::vector<WheelSegment> wheel_;

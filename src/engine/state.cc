@@ -981,7 +981,7 @@ std::string State::validate() const {
     on_board += crowns_of(p);
     if (on_board + supply_[p] != kFollowersPerPlayer) return "followers of player " + std::to_string(p) + " not conserved";
   }
-  for (int t = 0; t < game_->num_types(); ++t) {
+  for (int t = 0; t < game_->fit_count_types(); ++t) {
     const uint8_t* fit = game_->fit_row(t);
     int n = 0;
     for (int i = 0; i < nfrontier_; ++i) n += popcount(fit[need_[i]]);

@@ -312,8 +312,10 @@ class State : private StateTables {
   void apply(const Move& m);
 
   // True when tile type t has a legal place on the board now.
+  // Type of the bag only (Game::fit_count_types()); the board's own cells are never drawn.
   bool has_placement(int type) const { return fit_count(type) != 0; }
-  // The placements (frontier cell, distinct rotation) of tile type t: kept up to date.
+  // The placements (frontier cell, distinct rotation) of tile type t: kept up to date for
+  // every type that can be drawn (Game::fit_count_types()); 0 for the others.
   int fit_count(int t) const { return int(fit_count_[size_t(t) >> 2] >> (16 * (t & 3)) & 0xFFFF); }
   // Follower spots (bit = segment index) open on tile `type` placed on board cell `cell`
   // rotated `rot`, for `player`. Precondition: the placement fits.
