@@ -32,6 +32,7 @@ Game::Game(const Rules& rules) : rules_(rules) {
     --counts_[start_type_];
     --total_;
   }
+  const size_t bag_types = types_.size();  // the board's own cells below are never drawn
   if (!main->board.empty()) {
     const BoardFile& b = load_board(main->board);
     for (const BoardCell& c : b.cells) {
@@ -61,6 +62,14 @@ Game::Game(const Rules& rules) : rules_(rules) {
       fit_all_[t * 256 + p] = mask;
       fit_[t * 256 + p] = mask & types_[t].distinct_rotations;
     }
+  // Placement counts only for the types that can be drawn (not the Wheel of Fortune's board cells).
+  fit_count_types_ = int(bag_types);
+  fit_count_words_ = 2 * int((bag_types + 7) / 8);  // even: State::refit adds two at a time
+  fit_count_.assign(size_t(fit_count_words_) * 256, 0);
+  for (size_t t = 0; t < bag_types; ++t)
+    for (int p = 0; p < 256; ++p)
+      fit_count_[size_t(p) * size_t(fit_count_words_) + t / 4] |= uint64_t(__builtin_popcount(fit_[t * 256 + p]))
+                                                                    << (16 * (t % 4));
 }
 
 std::string Game::crown_name(int c) const {

@@ -57,6 +57,16 @@ class Game {
   uint8_t fits(int t, uint8_t pattern) const { return fit_[size_t(t) * 256 + pattern]; }
   // The row of fits() for one tile type, indexed by pattern.
   const uint8_t* fit_row(int t) const { return fit_.data() + size_t(t) * 256; }
+  // Per pattern, the number of fitting rotations (popcount of fits()) of every tile type,
+  // 16 bits per type, 4 types to a word (type t in word t / 4, bits 16 * (t % 4)):
+  // fit_count_words() words per pattern (an even number). States keep their frontier's per-type placement
+  // counts with these (a word-wide add per changed cell).
+  const uint64_t* fit_count_row(uint8_t pattern) const {
+    return fit_count_.data() + size_t(pattern) * size_t(fit_count_words_);
+  }
+  int fit_count_words() const { return fit_count_words_; }
+  // The types counted there: 0 .. fit_count_types() - 1, every type that can be drawn.
+  int fit_count_types() const { return fit_count_types_; }
   // Same, over all four rotations (for checking a recorded rotation).
   uint8_t fits_any(int t, uint8_t pattern) const { return fit_all_[size_t(t) * 256 + pattern]; }
 
@@ -66,6 +76,8 @@ class Game {
   std::vector<TileType> types_;
   std::vector<uint8_t> counts_;
   std::vector<uint8_t> fit_, fit_all_;
+  std::vector<uint64_t> fit_count_;
+  int fit_count_words_ = 0, fit_count_types_ = 0;
   int start_type_ = -1, start_rot_ = 0, total_ = 0;
   std::vector<SetupCell> board_cells_;
   std::vector<WheelSegment> wheel_;

@@ -55,6 +55,7 @@ StateTables& StateTables::operator=(const StateTables& o) {
     cell_ = o.cell_;
   }
   nfrontier_ = o.nfrontier_;
+  fit_count_ = o.fit_count_;
   std::copy_n(o.frontier_.begin(), nfrontier_, frontier_.begin());
   std::copy_n(o.need_.begin(), nfrontier_, need_.begin());
   nplaced_ = o.nplaced_;
@@ -141,13 +142,6 @@ std::vector<std::pair<int, int>> State::chance_outcomes() const {
   return out;
 }
 
-bool State::has_placement(int type) const {
-  const uint8_t* fit = game_->fit_row(type);
-  for (int i = 0; i < nfrontier_; ++i)
-    if (fit[need_[i]]) return true;
-  return false;
-}
-
 bool State::apply_draw(int type) {
   assert(phase_ == Phase::Chance && bag_[type] > 0);
   rng_.below(uint32_t(bag_total_));  // keeps the generator in step with draw_random()
@@ -214,6 +208,32 @@ bool State::draw_internal(int type) {
 // ---------------------------------------------------------------------------------------
 // Features
 
+// A frontier cell's pattern changes from `old` to `now` (0: not on the frontier): each tile
+// type's placement count changes by its fits there. Lane-wise the result stays within 0..2048,
+// so the word-wide add and subtract cannot carry or borrow between types.
+// Two words at a time (the rows are padded to an even number of words); pattern 0 (a cell
+// joining or leaving the frontier) fits nothing, so its row is skipped.
+inline void State::refit(uint8_t old, uint8_t now) {
+  typedef uint64_t u64x2 __attribute__((vector_size(16)));
+  const int n = game_->fit_count_words();
+  uint64_t* c = fit_count_.data();
+  const uint64_t* a = game_->fit_count_row(now);
+  const uint64_t* b = game_->fit_count_row(old);
+  for (int w = 0; w < n; w += 2) {
+    u64x2 vc, v;
+    std::memcpy(&vc, c + w, 16);
+    if (now) {
+      std::memcpy(&v, a + w, 16);
+      vc += v;
+    }
+    if (old) {
+      std::memcpy(&v, b + w, 16);
+      vc -= v;
+    }
+    std::memcpy(c + w, &vc, 16);
+  }
+}
+
 void State::place_tile(int type, int x, int y, int rot) {
   const TileType& tt = game_->type(type);
   const RotatedTile& rt = tt.rot[rot];
@@ -249,6 +269,7 @@ void State::place_tile(int type, int x, int y, int rot) {
   const int c = cell_of(x, y);
   if (cell_[c] != kEmptyCell) {  // a frontier cell: swap-remove it from the list
     const int i = cell_[c] - kFrontierBase;
+    refit(need_[i], 0);
     frontier_[i] = frontier_[--nfrontier_];
     need_[i] = need_[nfrontier_];
     if (i < nfrontier_) cell_[frontier_[i].cell] = uint16_t(kFrontierBase + i);
@@ -280,7 +301,10 @@ void State::place_tile(int type, int x, int y, int rot) {
       } else {
         fc = &frontier_[nb - kFrontierBase];
       }
-      need_[fc - frontier_.data()] |= uint8_t(int(rt.edge(d)) << (2 * od));
+      uint8_t& need = need_[fc - frontier_.data()];
+      const uint8_t old = need;
+      need = uint8_t(old | int(rt.edge(d)) << (2 * od));
+      refit(old, need);
       // The frontier cell's ports on its side `od` face this tile's side `d`.
       if (P.side_slot[d] != kNoSlot) {
         fc->port_slot[od] = P.side_slot[d];
@@ -566,13 +590,9 @@ Move State::sample_move(Rng& rng) const {
   struct Group {
     uint8_t choice;
     bool choose;
-    uint32_t per, weight;
+    uint32_t per, weight, placements;
   };
   Group groups[4];
-  // Per group, the fitting rotations of each frontier cell (a 4-bit mask per byte, zero-padded
-  // to whole words of 8 cells): the popcount of a word counts the placements of 8 cells at
-  // once, both for the total and when walking to the drawn placement.
-  alignas(8) uint8_t fits[4][512 + 8];
   int ng = 0;
   uint32_t total = 0;
   for (int c = 0; c < ndrawn_; ++c) {
@@ -588,14 +608,8 @@ Move State::sample_move(Rng& rng) const {
       const uint32_t take_backs = tt.festival ? uint32_t(nown) : 0;
       const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
       g.per = 1 + segs + ncrowns + take_backs;
-      const uint8_t* fit = game_->fit_row(drawn_[c]);
-      uint8_t* fm = fits[ng - 1];
-      for (int i = 0; i < nfrontier_; ++i) fm[i] = fit[need_[i]];
-      const int words = (nfrontier_ + 7) >> 3;
-      for (int i = nfrontier_; i < 8 * words; ++i) fm[i] = 0;
-      uint32_t placements = 0;
-      for (int w = 0; w < words; ++w) placements += uint32_t(__builtin_popcountll(load_word(fm + 8 * w)));
-      g.weight = placements * g.per;
+      g.placements = uint32_t(fit_count(drawn_[c]));  // kept up to date: no scan
+      g.weight = g.placements * g.per;
     }
     total += g.weight;
   }
@@ -611,16 +625,30 @@ Move State::sample_move(Rng& rng) const {
       return m;
     }
     const TileType& tt = game_->type(drawn_[g.choice]);
-    const uint8_t* fm = fits[gi];
+    // Placement idx in frontier order (cells in list order, rotations ascending): walked to
+    // from the nearer end of the list.
+    const uint8_t* fit = game_->fit_row(drawn_[g.choice]);
     uint32_t idx = k / g.per, sub = k % g.per;
-    int i = 0;
-    for (;; i += 8) {  // the word of 8 cells holding placement idx, then its cell
-      const uint32_t n = uint32_t(__builtin_popcountll(load_word(fm + i)));
-      if (idx < n) break;
-      idx -= n;
+    int i;
+    uint8_t mask;
+    if (idx < g.placements / 2) {
+      for (i = 0;; ++i) {
+        mask = fit[need_[i]];
+        const uint32_t n = uint32_t(popcount(mask));
+        if (idx < n) break;
+        idx -= n;
+      }
+    } else {
+      idx = g.placements - 1 - idx;  // counted from the last placement
+      uint32_t n;
+      for (i = nfrontier_ - 1;; --i) {
+        mask = fit[need_[i]];
+        n = uint32_t(popcount(mask));
+        if (idx < n) break;
+        idx -= n;
+      }
+      idx = n - 1 - idx;
     }
-    while (idx >= uint32_t(popcount(fm[i]))) idx -= uint32_t(popcount(fm[i++]));
-    uint8_t mask = fm[i];
     for (; idx; --idx) mask &= mask - 1;
     m.x = frontier_[i].x;
     m.y = frontier_[i].y;
@@ -952,6 +980,14 @@ std::string State::validate() const {
     for (int i = 0; i < nfollowers_; ++i) on_board += followers_[i].player == p;
     on_board += crowns_of(p);
     if (on_board + supply_[p] != kFollowersPerPlayer) return "followers of player " + std::to_string(p) + " not conserved";
+  }
+  for (int t = 0; t < game_->fit_count_types(); ++t) {
+    const uint8_t* fit = game_->fit_row(t);
+    int n = 0;
+    for (int i = 0; i < nfrontier_; ++i) n += popcount(fit[need_[i]]);
+    if (n != fit_count(t))
+      return "placement count of tile type " + game_->type(t).id + " is " + std::to_string(fit_count(t)) +
+             ", the frontier has " + std::to_string(n);
   }
   return "";
 }

@@ -184,6 +184,12 @@ class StateTables {
   // Kept apart from frontier_ so the scans over all cells read one dense byte each.
   std::array<uint8_t, 512> need_;
   int nfrontier_ = 0;
+  // Per tile type, the number of its placements (cell, distinct rotation) on the frontier:
+  // the sum of popcount(fit[need_[i]]) over the frontier cells, 16 bits per type, 4 types to
+  // a word (Game::fit_count_row). Kept up to date as cells join, change and leave the
+  // frontier, so a drawn tile's placements are counted without a scan. At most 512 cells x 4
+  // rotations = 2048 per type: no lane overflows.
+  std::array<uint64_t, kMaxTileTypes / 4> fit_count_{};
 
   std::array<PlacedTile, kMaxPlaced> placed_;
   int nplaced_ = 0;
@@ -306,7 +312,11 @@ class State : private StateTables {
   void apply(const Move& m);
 
   // True when tile type t has a legal place on the board now.
-  bool has_placement(int type) const;
+  // Type of the bag only (Game::fit_count_types()); the board's own cells are never drawn.
+  bool has_placement(int type) const { return fit_count(type) != 0; }
+  // The placements (frontier cell, distinct rotation) of tile type t: kept up to date for
+  // every type that can be drawn (Game::fit_count_types()); 0 for the others.
+  int fit_count(int t) const { return int(fit_count_[size_t(t) >> 2] >> (16 * (t & 3)) & 0xFFFF); }
   // Follower spots (bit = segment index) open on tile `type` placed on board cell `cell`
   // rotated `rot`, for `player`. Precondition: the placement fits.
   uint32_t free_segments(int type, int cell, int rot, int player) const;
@@ -397,6 +407,7 @@ class State : private StateTables {
 
   void init(uint64_t seed, int start_type, int start_rot);
   void place_tile(int type, int x, int y, int rot);
+  void refit(uint8_t old, uint8_t now);
   void merge(uint16_t a, uint16_t b, bool edge);
   int shared_tiles(uint16_t big, uint16_t small) const;
   void add_follower(int player, uint16_t slot);

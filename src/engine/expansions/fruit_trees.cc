@@ -15,13 +15,6 @@ namespace carc {
 using internal::kDx8;
 using internal::kDy8;
 
-namespace {
-inline uint64_t word_at(const uint8_t* p) {
-  uint64_t v;
-  std::memcpy(&v, p, 8);
-  return v;
-}
-}  // namespace
 
 const std::array<const char*, kFruitTypes> kFruitNames = {"apple", "apricot", "cherry", "elder", "plum", "quince"};
 
@@ -171,10 +164,8 @@ Move State::sample_move_fruit(Rng& rng) const {
     uint32_t per, weight;
   };
   Group groups[4];
-  // Per group: the fitting rotations of each frontier cell (a 4-bit mask per byte, zero-padded
-  // to words of 8 cells, as in State::sample_move); every placement has w0 options except those
-  // of the cells near a tree, which add near_d over it (summed per word of 8 cells in corr).
-  alignas(8) uint8_t fits[4][512 + 8];
+  // Per group: every placement has w0 options except those of the cells near a tree, which add
+  // near_d over it (summed per word of 8 cells in corr, so that most cells need no look-up).
   uint32_t w0s[4];
   int32_t corr[4][64];
   uint16_t near_i[4][kFruitTypes * 8];
@@ -196,7 +187,6 @@ Move State::sample_move_fruit(Rng& rng) const {
       const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
       g.per = 1 + segs + ncrowns + take_backs;
       const uint8_t* fit = game_->fit_row(drawn_[c]);
-      uint8_t* fm = fits[ng - 1];
       // The options of one placement with trees `trees` in range (summed over the stacks for a
       // tree tile).
       auto options = [&](uint32_t trees) {
@@ -209,12 +199,8 @@ Move State::sample_move_fruit(Rng& rng) const {
       // Most cells have no tree in range: their placements all have w0 options. Only the
       // frontier cells around the trees (found from the trees, not by scanning) differ.
       const uint32_t w0 = w0s[ng - 1] = options(0);
-      for (int i = 0; i < nfrontier_; ++i) fm[i] = fit[need_[i]];
       const int words = (nfrontier_ + 7) >> 3;
-      for (int i = nfrontier_; i < 8 * words; ++i) fm[i] = 0;
-      uint32_t placements = 0;
-      for (int w = 0; w < words; ++w) placements += uint32_t(__builtin_popcountll(word_at(fm + 8 * w)));
-      g.weight = placements * w0;
+      g.weight = uint32_t(fit_count(drawn_[c])) * w0;  // the placements: kept up to date, no scan
       int32_t* cr = corr[ng - 1];
       for (int w = 0; w < words; ++w) cr[w] = 0;
       if (fruit && ntrees) {
@@ -226,8 +212,8 @@ Move State::sample_move_fruit(Rng& rng) const {
             const uint16_t v = cell_[cell_of(tree_x[j] + kDx8[d], tree_y[j] + kDy8[d])];
             if (v < kFrontierBase || v == kEmptyCell) continue;
             const int i = v - kFrontierBase;
-            if (!fm[i] || std::find(ni, ni + nn, i) != ni + nn) continue;
-            const uint32_t cnt = uint32_t(__builtin_popcount(fm[i]));
+            if (!fit[need_[i]] || std::find(ni, ni + nn, i) != ni + nn) continue;
+            const uint32_t cnt = uint32_t(__builtin_popcount(fit[need_[i]]));
             const int32_t delta = int32_t(cnt * options(trees_near_cell(i)) - cnt * w0);
             ni[nn] = uint16_t(i);
             nd[nn++] = delta;
@@ -250,26 +236,36 @@ Move State::sample_move_fruit(Rng& rng) const {
       return m;
     }
     const TileType& tt = game_->type(drawn_[g.choice]);
-    const uint8_t* fm = fits[gi];
+    const uint8_t* fit = game_->fit_row(drawn_[g.choice]);
     const uint32_t w0 = w0s[gi];
     const int32_t* cr = corr[gi];
-    // The cell of the k-th option: by words of 8 cells, then cell by cell.
-    int i = 0;
-    for (;; i += 8) {
-      const uint32_t n = uint32_t(__builtin_popcountll(word_at(fm + i))) * w0 + uint32_t(cr[i >> 3]);
-      if (k < n) break;
-      k -= n;
-    }
-    uint32_t cw;
-    for (;; ++i) {
-      cw = uint32_t(__builtin_popcount(fm[i])) * w0;
+    // The options of frontier cell i.
+    auto cell_weight = [&](int i) {
+      uint32_t cw = uint32_t(__builtin_popcount(fit[need_[i]])) * w0;
       if (cr[i >> 3])
         for (int q = 0; q < nnear[gi]; ++q)
           if (near_i[gi][q] == i) cw += uint32_t(near_d[gi][q]);
-      if (k < cw) break;
-      k -= cw;
+      return cw;
+    };
+    // The cell of the k-th option (cells in list order), walked to from the nearer end.
+    int i;
+    uint32_t cw;
+    if (k < g.weight / 2) {
+      for (i = 0;; ++i) {
+        cw = cell_weight(i);
+        if (k < cw) break;
+        k -= cw;
+      }
+    } else {
+      k = g.weight - 1 - k;  // counted from the last option
+      for (i = nfrontier_ - 1;; --i) {
+        cw = cell_weight(i);
+        if (k < cw) break;
+        k -= cw;
+      }
+      k = cw - 1 - k;
     }
-    const uint32_t w = cw / uint32_t(__builtin_popcount(fm[i]));
+    const uint32_t w = cw / uint32_t(__builtin_popcount(fit[need_[i]]));
     uint32_t idx = k / w, sub = k % w;
     uint32_t trees = fruit && ntrees ? trees_near_cell(i) : 0;
     if (tt.tree) {
@@ -287,7 +283,7 @@ Move State::sample_move_fruit(Rng& rng) const {
         sub -= n;
       }
     }
-    uint8_t mask = fm[i];
+    uint8_t mask = fit[need_[i]];
     for (; idx; --idx) mask &= mask - 1;
     m.x = frontier_[i].x;
     m.y = frontier_[i].y;
