@@ -307,4 +307,10 @@ TEST(Cli, LadderRatesTheOutputsOfTournaments) {
   CmdResult bj = run("ladder " + junk);
   EXPECT_NE(bj.status, 0);
   EXPECT_NE(bj.out.find("ladder_junk.json"), std::string::npos) << bj.out;
+  // Nesting beyond the JSON depth limit is refused before parsing, naming the file.
+  const std::string deep = temp_file("ladder_deep.json", std::string(200, '[') + std::string(200, ']'));
+  CmdResult bd = run("ladder " + deep);
+  EXPECT_NE(bd.status, 0);
+  EXPECT_NE(bd.out.find("ladder_deep.json"), std::string::npos) << bd.out;
+  EXPECT_NE(bd.out.find("nest"), std::string::npos) << bd.out;
 }

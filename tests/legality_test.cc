@@ -17,6 +17,7 @@
 #include <tuple>
 
 #include "game.h"
+#include "input_limits.h"
 #include "notation.h"
 #include "record.h"
 #include "state.h"
@@ -326,6 +327,22 @@ TEST(Notation, NamedMovesGiveClearErrorsAsValues) {
   p.kind = MoveKind::Plague;
   r = parse_move(s, p);
   EXPECT_NE(r.error.find("no Plague decision is pending"), std::string::npos) << r.error;
+
+  // Names are bounded at the converter, for every caller (Python reaches it directly).
+  NamedMove big;
+  big.x = 1;
+  big.follower = std::string(limits::kMaxRecordStringBytes, 'N');
+  r = parse_move(s, big);
+  EXPECT_EQ(r.error.find("names have at most"), std::string::npos) << "at the limit: " << r.error;
+  big.follower.push_back('N');
+  r = parse_move(s, big);
+  EXPECT_EQ(r.status, MoveStatus::Malformed);
+  EXPECT_NE(r.error.find("names have at most"), std::string::npos) << r.error;
+  EXPECT_LT(r.error.size(), 200u) << "the error does not echo the name";
+  big.follower.clear();
+  big.sell.assign(kFruitTypes + 1, "apple");
+  r = parse_move(s, big);
+  EXPECT_EQ(r.status, MoveStatus::Malformed);
 }
 
 }  // namespace

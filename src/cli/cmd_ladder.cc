@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "input_limits.h"
 #include "stats.h"
 
 namespace carc::cli {
@@ -38,7 +39,9 @@ void register_ladder(CLI::App& app) {
     for (const auto& f : o->files) {
       nlohmann::json j;
       try {
-        j = nlohmann::json::parse(read_file(f));
+        const std::string text = read_file(f);
+        if (auto err = limits::json_depth_error(text); !err.empty()) throw std::invalid_argument(err);
+        j = nlohmann::json::parse(text);
         const auto& pl = j.at("players");
         if (pl.size() != 2) throw std::invalid_argument("has " + std::to_string(pl.size()) + " players, not 2");
         ai::PairResult r;

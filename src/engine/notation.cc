@@ -1,5 +1,7 @@
 #include "notation.h"
 
+#include <algorithm>
+
 #include <string>
 
 namespace carc {
@@ -53,6 +55,17 @@ int follower_at(const State& s, const ReturnSpec& at, int player) {
 
 MoveResult parse_move(const State& s, const NamedMove& n, const NotationOptions& opt) {
   const Game& g = s.game();
+  // Every name is bounded before it is looked up or echoed in an error (the server's decoder
+  // checks the same limit with its own field names; Python and records arrive here directly).
+  {
+    size_t longest = std::max({n.tile.size(), n.follower.size(), n.fruit_type.size(),
+                               n.take_back ? n.take_back->at.size() : size_t(0)});
+    if (n.sell.size() > size_t(kFruitTypes)) return bad(MoveStatus::Malformed, "at most " + std::to_string(kFruitTypes) + " fruit kinds are sold");
+    for (const auto& f : n.sell) longest = std::max(longest, f.size());
+    if (longest > limits::kMaxRecordStringBytes)
+      return bad(MoveStatus::Malformed, "a name in the move is " + std::to_string(longest) + " bytes; names have at most " +
+                                            std::to_string(limits::kMaxRecordStringBytes));
+  }
   if (n.kind == MoveKind::Plague) {
     if (s.phase() != Phase::Plague) return bad(MoveStatus::Illegal, "no Plague decision is pending");
     if (!n.take_back) return bad(MoveStatus::Malformed, "a Plague decision names the follower taken back");
