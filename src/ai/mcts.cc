@@ -52,6 +52,7 @@ class Tree {
  public:
   Tree(const State& root, const MctsConfig& cfg, uint64_t seed) : root_(root), cfg_(cfg), rng_(seed), scratch_(root) {
     nodes_.reserve(1 << 16);
+    child_move_.reserve(1 << 16);
     nodes_.push_back(Node{});
     moves_.reserve(512);
     path_.reserve(256);
@@ -77,19 +78,19 @@ class Tree {
     expand(0, root_);
     Node& r = nodes_[0];
     if (!r.first || r.chance) return;
-    root_.legal_moves(moves_);
     const int me = root_.current_player();
-    std::vector<double> m(moves_.size());
+    std::vector<double> m(r.n);
     double best = -1e300;
-    for (size_t i = 0; i < moves_.size(); ++i) {
-      State c = root_;
+    for (size_t i = 0; i < m.size(); ++i) {
+      State& c = scratch_;
+      c.restore(root_);  // a copy of the root at the cost of the cells the last move touched
       c.resample_hidden(rng_);
-      c.apply(moves_[i]);
+      c.apply(child_move_[r.first + i]);
       m[i] = margin(evaluate_consuming(c, cfg_.eval), me, root_.num_players());
       best = std::max(best, m[i]);
     }
     prior_ = uint32_t(cfg_.prior);
-    for (size_t i = 0; i < moves_.size(); ++i) {
+    for (size_t i = 0; i < m.size(); ++i) {
       Node& c = nodes_[r.first + i];
       c.visits = prior_;
       c.value = float(prior_ * (0.5 + 0.5 * std::tanh((m[i] - best) / cfg_.prior_scale)));
@@ -126,6 +127,11 @@ class Tree {
     const uint32_t first = uint32_t(nodes_.size());
     const int8_t decider = chance ? int8_t(-1) : int8_t(s.current_player());
     nodes_.resize(nodes_.size() + n, Node{0, 0, decider, 0, 0, 0});
+    // A decision node keeps its children's moves: the legal moves at a node depend only on
+    // public information (the path's moves and drawn tiles), never on what resample_hidden
+    // changes, so later descents read them instead of listing the moves again.
+    child_move_.resize(nodes_.size());
+    if (!chance) std::copy(moves_.begin(), moves_.end(), child_move_.begin() + first);
     Node& e = nodes_[id];  // resize may move the array
     e.first = first;
     e.n = uint16_t(n);
@@ -191,10 +197,8 @@ class Tree {
         next = nd.first + t;
       } else {
         if (nd.chance) break;
-        s.legal_moves(moves_);
-        if (int(moves_.size()) != nd.n) break;  // defensive: hidden information changed the options
         const int i = select(nd);
-        s.apply(moves_[i]);
+        s.apply(child_move_[nd.first + uint32_t(i)]);
         if (id == 0) root_child = i;
         next = nd.first + i;
       }
@@ -376,6 +380,7 @@ class Tree {
   Rng rng_;
   State scratch_;  // the iteration's state (restored from root_)
   std::vector<Node> nodes_;
+  std::vector<Move> child_move_;  // per node: the move leading to it from a decision node
   std::vector<Move> moves_;
   std::vector<uint32_t> path_;
   std::vector<double> win_sum_, margin_sum_;
