@@ -21,7 +21,8 @@ struct Node {
   uint32_t first = 0;   // 0: not expanded (the root is node 0, so no child is ever 0)
   uint16_t n = 0;
   int8_t player = -1;   // who chose the move leading here (-1 below a chance node)
-  uint8_t chance = 0;   // this node is a chance node (set on expansion)
+  uint8_t chance : 1 = 0;  // this node is a chance node (set on expansion)
+  uint8_t full : 1 = 0;    // every child has been visited (select() then skips its scan for one)
   uint32_t visits = 0;
   float value = 0;      // summed reward of `player`
 };
@@ -126,7 +127,9 @@ class Tree {
     if (n == 0 || n > 0xFFFF) return;
     const uint32_t first = uint32_t(nodes_.size());
     const int8_t decider = chance ? int8_t(-1) : int8_t(s.current_player());
-    nodes_.resize(nodes_.size() + n, Node{0, 0, decider, 0, 0, 0});
+    Node child;
+    child.player = decider;
+    nodes_.resize(nodes_.size() + n, child);
     // A decision node keeps its children's moves: the legal moves at a node depend only on
     // public information (the path's moves and drawn tiles), never on what resample_hidden
     // changes, so later descents read them instead of listing the moves again.
@@ -154,13 +157,18 @@ class Tree {
     return -1;
   }
 
-  int select(const Node& nd) {
-    // Unvisited children first, from a random offset so that no move order is favoured.
+  int select(Node& nd) {
+    // Unvisited children first, from a random offset so that no move order is favoured. (The
+    // offset is drawn even when all are visited, so the generator's sequence does not depend
+    // on the `full` shortcut; visits never decrease, so a full node stays full.)
     const uint32_t off = rng_.below(nd.n);
-    for (uint32_t k = 0; k < nd.n; ++k) {
-      uint32_t i = off + k;
-      if (i >= nd.n) i -= nd.n;
-      if (nodes_[nd.first + i].visits == 0) return int(i);
+    if (!nd.full) {
+      for (uint32_t k = 0; k < nd.n; ++k) {
+        uint32_t i = off + k;
+        if (i >= nd.n) i -= nd.n;
+        if (nodes_[nd.first + i].visits == 0) return int(i);
+      }
+      nd.full = 1;
     }
     const double logn = std::log(double(nd.visits));
     double best = -1e300;
@@ -187,7 +195,7 @@ class Tree {
         expand(id, s);
         if (!nodes_[id].first) break;
       }
-      const Node& nd = nodes_[id];
+      Node& nd = nodes_[id];
       uint32_t next;
       if (s.is_chance()) {
         if (!nd.chance) break;
