@@ -47,6 +47,27 @@ const WheelForecast& forecast_of(ForecastKey k, std::unordered_map<uint64_t, Whe
   return memo.emplace(key, f).first->second;
 }
 
+// Powers base^k of one base, each computed once by std::pow (so the values are those of
+// std::pow(base, k) bit for bit) and kept for the small exponents that open features have.
+class Powers {
+ public:
+  explicit Powers(double base) : base_(base) {}
+  double operator()(int k) {
+    if (k >= kCached) return std::pow(base_, k);
+    if (!(have_ >> k & 1)) {
+      have_ |= 1ull << k;
+      pow_[k] = std::pow(base_, k);
+    }
+    return pow_[k];
+  }
+
+ private:
+  static constexpr int kCached = 64;
+  double base_;
+  uint64_t have_ = 0;
+  double pow_[kCached];
+};
+
 // What open features are expected to gain before the end, added to `v` (before finish()).
 // `frac` is the share of the tiles still in the bag, `fv` the worth of a follower in hand.
 void add_expectations(const State& s, const EvalWeights& ew, double frac, double fv, Values& v) {
@@ -54,6 +75,7 @@ void add_expectations(const State& s, const EvalWeights& ew, double frac, double
   const int bag = s.bag_size();
   const double q = ew.city_q * std::min(1.0, std::sqrt(bag / 12.0));
   const double g = bag / (bag + ew.monastery_k);
+  Powers qpow(q), gpow(g);  // q^open and g^open, each exponent computed once per evaluation
   uint16_t seen[kMaxFollowers];
   int nseen = 0;
   uint16_t cities[kMaxPlaced * 4];
@@ -67,28 +89,28 @@ void add_expectations(const State& s, const EvalWeights& ew, double frac, double
     double gain = 0, complete = 0;
     switch (f.kind) {
       case Kind::City:
-        complete = std::pow(q, f.open);
+        complete = qpow(f.open);
         gain = (f.tiles + f.pennants) * complete + ew.grow * f.open * frac * (1 + complete);
         break;
       case Kind::Road:
-        complete = std::pow(q, f.open);
+        complete = qpow(f.open);
         gain = ew.grow * f.open * frac;
         break;
       case Kind::Monastery:
-        complete = std::pow(g, f.open);
+        complete = gpow(f.open);
         gain = f.open * g;
         break;
       case Kind::Tent:
         // A fortune teller: one more tile to choose from on each own turn left; back to the
         // supply when the tent is completed.
-        complete = std::pow(g, f.open);
+        complete = gpow(f.open);
         gain = ew.tent * bag / n;
         break;
       case Kind::Field: {
         const int nc = s.field_cities(r, cities, kMaxPlaced * 4);
         for (int c = 0; c < nc; ++c) {
           const Feature& cf = s.feature(cities[c]);
-          if (cf.open) gain += 3 * ew.farm * std::pow(q, cf.open);
+          if (cf.open) gain += 3 * ew.farm * qpow(cf.open);
         }
         break;
       }
