@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
-#include <unordered_map>
+#include <vector>
 
 #include "spec.h"
 
@@ -24,10 +24,61 @@ struct ForecastKey {
   }
 };
 
-const WheelForecast& forecast_of(ForecastKey k, std::unordered_map<uint64_t, WheelForecast>& memo) {
+// The memo of forecasts by packed key (never 0: segments >= 1): open addressing over a
+// power-of-two table, the forecasts in insertion order. (A std::unordered_map cost about 900
+// instructions per lookup in MCTS's Wheel of Fortune iterations.)
+class ForecastMemo {
+ public:
+  const WheelForecast* find(uint64_t key) const {
+    if (slots_.empty()) return nullptr;
+    for (size_t i = home(key);; i = (i + 1) & (slots_.size() - 1)) {
+      if (slots_[i].key == key) return &values_[slots_[i].index];
+      if (slots_[i].key == 0) return nullptr;
+    }
+  }
+  const WheelForecast& insert(uint64_t key, const WheelForecast& f) {
+    keys_.push_back(key);
+    values_.push_back(f);
+    if (2 * values_.size() > slots_.size()) {
+      grow();  // re-slots every key, this one included
+    } else {
+      place(key, uint32_t(values_.size() - 1));
+    }
+    return values_.back();
+  }
+  size_t size() const { return values_.size(); }
+  void clear() {
+    slots_.clear();
+    keys_.clear();
+    values_.clear();
+  }
+
+ private:
+  struct Slot {
+    uint64_t key;
+    uint32_t index;
+  };
+  size_t home(uint64_t key) const { return size_t((key * 0x9E3779B97F4A7C15ull) >> shift_); }
+  void place(uint64_t key, uint32_t index) {
+    size_t i = home(key);
+    while (slots_[i].key != 0) i = (i + 1) & (slots_.size() - 1);
+    slots_[i] = Slot{key, index};
+  }
+  void grow() {
+    const size_t n = slots_.empty() ? 1024 : 2 * slots_.size();
+    shift_ = 64 - __builtin_ctzll(n);
+    slots_.assign(n, Slot{0, 0});
+    for (uint32_t v = 0; v < keys_.size(); ++v) place(keys_[v], v);
+  }
+  std::vector<Slot> slots_;
+  std::vector<uint64_t> keys_;
+  std::vector<WheelForecast> values_;
+  int shift_ = 64;
+};
+
+const WheelForecast& forecast_of(ForecastKey k, ForecastMemo& memo) {
   const uint64_t key = k.pack();
-  auto it = memo.find(key);
-  if (it != memo.end()) return it->second;
+  if (const WheelForecast* hit = memo.find(key)) return *hit;
   WheelForecast f;
   int total = 0;
   for (int d = 1; d <= kMaxStep; ++d) total += k.left[d];
@@ -44,7 +95,7 @@ const WheelForecast& forecast_of(ForecastKey k, std::unordered_map<uint64_t, Whe
       f.hit[sg] += pd * (here ? 1.0 : next.hit[sg]);
     }
   }
-  return memo.emplace(key, f).first->second;
+  return memo.insert(key, f);
 }
 
 // Powers base^k of one base, each computed once by std::pow (so the values are those of
@@ -175,11 +226,23 @@ void add_wheel_events(const State& s, const WheelForecast& fc, double weight, Va
 
 WheelForecast wheel_forecast(const State& s) {
   if (!s.has_wheel()) return WheelForecast{};
-  std::array<int, kMaxStep + 1> left{};
-  for (int t = 0; t < s.game().num_types(); ++t) {
-    const int d = s.game().type(t).wheel;
-    if (d > 0) left[size_t(std::min(d, kMaxStep))] += s.bag_count(t);
+  // The wheel tile types of the game with their pig numbers, listed once per game and thread
+  // (games are cached and never freed, so the pointer names one for good).
+  struct WheelTypes {
+    const Game* game = nullptr;
+    std::vector<std::pair<uint8_t, uint8_t>> types;  // type, pig number (capped at kMaxStep)
+  };
+  thread_local WheelTypes wt;
+  if (wt.game != &s.game()) {
+    wt.game = &s.game();
+    wt.types.clear();
+    for (int t = 0; t < s.game().num_types(); ++t) {
+      const int d = s.game().type(t).wheel;
+      if (d > 0) wt.types.emplace_back(uint8_t(t), uint8_t(std::min(d, kMaxStep)));
+    }
   }
+  std::array<int, kMaxStep + 1> left{};
+  for (const auto& [t, d] : wt.types) left[d] += s.bag_count(t);
   return wheel_forecast(int(s.game().wheel().size()), s.pig(), left);
 }
 
@@ -190,7 +253,7 @@ WheelForecast wheel_forecast(int segments, int pig, const std::array<int, 7>& le
   k.segments = segments;
   k.pig = pig;
   for (int d = 1; d <= kMaxStep; ++d) k.left[d] = std::clamp(left[size_t(d)], 0, 63);
-  thread_local std::unordered_map<uint64_t, WheelForecast> memo;
+  thread_local ForecastMemo memo;
   if (memo.size() > 200000) memo.clear();
   return forecast_of(k, memo);
 }
