@@ -52,9 +52,10 @@ Outcome outcome_of(const Values& v, int np, const MctsConfig& cfg) {
 class Tree {
  public:
   Tree(const State& root, const MctsConfig& cfg, uint64_t seed) : root_(root), cfg_(cfg), rng_(seed), scratch_(root) {
-    nodes_.reserve(1 << 16);
-    child_move_.reserve(1 << 16);
+    nodes_.reserve(1 << 18);
+    child_move_.reserve(1 << 18);
     nodes_.push_back(Node{});
+    child_move_.resize(1);  // the root's (unused): child_move_ stays as long as nodes_
     moves_.reserve(512);
     path_.reserve(256);
     // The heuristic prior is for rollout search; an Evaluator brings its own priors.
@@ -133,8 +134,10 @@ class Tree {
     // A decision node keeps its children's moves: the legal moves at a node depend only on
     // public information (the path's moves and drawn tiles), never on what resample_hidden
     // changes, so later descents read them instead of listing the moves again.
-    child_move_.resize(nodes_.size());
-    if (!chance) std::copy(moves_.begin(), moves_.end(), child_move_.begin() + first);
+    if (chance)
+      child_move_.resize(nodes_.size());
+    else
+      child_move_.insert(child_move_.end(), moves_.begin(), moves_.end());
     Node& e = nodes_[id];  // resize may move the array
     e.first = first;
     e.n = uint16_t(n);
