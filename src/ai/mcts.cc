@@ -53,9 +53,7 @@ class Tree {
  public:
   Tree(const State& root, const MctsConfig& cfg, uint64_t seed) : root_(root), cfg_(cfg), rng_(seed), scratch_(root) {
     nodes_.reserve(1 << 18);
-    child_move_.reserve(1 << 18);
     nodes_.push_back(Node{});
-    child_move_.resize(1);  // the root's (unused): child_move_ stays as long as nodes_
     moves_.reserve(512);
     path_.reserve(256);
     // The heuristic prior is for rollout search; an Evaluator brings its own priors.
@@ -87,7 +85,7 @@ class Tree {
       State& c = scratch_;
       c.restore(root_);  // a copy of the root at the cost of the cells the last move touched
       c.resample_hidden(rng_);
-      c.apply(child_move_[r.first + i]);
+      c.apply(root_moves_[i]);
       m[i] = margin(evaluate_consuming(c, cfg_.eval), me, root_.num_players());
       best = std::max(best, m[i]);
     }
@@ -134,10 +132,7 @@ class Tree {
     // A decision node keeps its children's moves: the legal moves at a node depend only on
     // public information (the path's moves and drawn tiles), never on what resample_hidden
     // changes, so later descents read them instead of listing the moves again.
-    if (chance)
-      child_move_.resize(nodes_.size());
-    else
-      child_move_.insert(child_move_.end(), moves_.begin(), moves_.end());
+    if (id == 0 && !chance) root_moves_ = moves_;
     Node& e = nodes_[id];  // resize may move the array
     e.first = first;
     e.n = uint16_t(n);
@@ -208,8 +203,12 @@ class Tree {
         next = nd.first + t;
       } else {
         if (nd.chance) break;
+        if (id != 0) {
+          s.legal_moves(moves_);
+          if (int(moves_.size()) != nd.n) break;  // defensive: hidden information changed the options
+        }
         const int i = select(nd);
-        s.apply(child_move_[nd.first + uint32_t(i)]);
+        s.apply(id == 0 ? root_moves_[size_t(i)] : moves_[size_t(i)]);
         if (id == 0) root_child = i;
         next = nd.first + i;
       }
@@ -391,7 +390,7 @@ class Tree {
   Rng rng_;
   State scratch_;  // the iteration's state (restored from root_)
   std::vector<Node> nodes_;
-  std::vector<Move> child_move_;  // per node: the move leading to it from a decision node
+  std::vector<Move> root_moves_;
   std::vector<Move> moves_;
   std::vector<uint32_t> path_;
   std::vector<double> win_sum_, margin_sum_;
