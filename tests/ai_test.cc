@@ -208,6 +208,19 @@ TEST(Mcts, AnalyseListsEveryMoveBestFirstWithEstimates) {
   EXPECT_EQ(total, 500);
 }
 
+// Before the draw there is no move to choose: analyse lists none (it wrote per tile type into
+// the empty move list and crashed, e.g. `carcassonne analyse` of a Fortune Teller turn).
+TEST(Mcts, AnalyseAtAChanceNodeListsNoMoves) {
+  Rules r;
+  r.enable("fortune-teller");
+  State s(Game::get(r), 5);
+  ASSERT_TRUE(s.is_chance());
+  for (const char* spec : {"mcts:iterations=300", "mcts:iterations=300:threads=2"}) {
+    auto p = make_player(spec, 1);
+    EXPECT_TRUE(p->analyse(s).empty()) << spec;
+  }
+}
+
 TEST(Mcts, ThreadsSplitTheIterationBudget) {
   const State s = random_position(Game::get(Rules{}), 4, 20);
   auto p = std::make_unique<MctsPlayer>(mcts_config_from({{"iterations", "600"}, {"threads", "2"}}, 3));

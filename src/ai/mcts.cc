@@ -101,7 +101,8 @@ class Tree {
   // Statistics of the root's children (legal_moves order of the root).
   void root_stats(std::vector<MoveEval>& out) const {
     const Node& r = nodes_[0];
-    if (!r.first) return;
+    // A chance root (a search asked before the draw) has no moves to report.
+    if (!r.first || r.chance || out.size() < r.n) return;
     for (int i = 0; i < r.n; ++i) {
       const Node& c = nodes_[r.first + i];
       out[i].visits += int(c.visits - prior_);
