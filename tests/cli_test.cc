@@ -72,6 +72,31 @@ TEST(Cli, InvalidRecordExitsTwoNamingTurnAndReason) {
   EXPECT_NE(garbage.out.find("not valid JSON"), std::string::npos);
 }
 
+// A Fortune Teller turn draws several tiles: analyse sets them all up and lists the moves (it drew
+// only the placed tile, searched from a chance node and crashed).
+TEST(Cli, AnalyseAFortuneTellerTurnWithSeveralDrawnTiles) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("carc_analyse_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  ASSERT_EQ(run("simulate --games 20 --seed 5 --expansions fortune-teller --out " + dir.string()).status, 0);
+  std::string file;
+  int turn = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    std::ifstream in(e.path());
+    const auto rec = nlohmann::json::parse(in);
+    for (size_t i = 0; i < rec["turns"].size() && !turn; ++i)
+      if (rec["turns"][i].contains("drawn") && rec["turns"][i]["drawn"].size() > 1) file = e.path().string(), turn = int(i) + 1;
+    if (turn) break;
+  }
+  ASSERT_GT(turn, 0) << "no turn with several drawn tiles in " << dir;
+  CmdResult r = run("analyse " + file + " --turn " + std::to_string(turn) + " --player mcts:iterations=200 --json");
+  EXPECT_EQ(r.status, 0) << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["turn"], turn);
+  EXPECT_FALSE(j["moves"].empty()) << r.out;
+  fs::remove_all(dir);
+}
+
 TEST(Cli, SimulateJsonHasTheRequiredKeys) {
   CmdResult r = run("simulate --games 20 --seed 3 --players 3 --json");
   ASSERT_EQ(r.status, 0) << r.out;

@@ -27,9 +27,17 @@ State position_of(const Record& r, int n) {
   if (n <= have) {
     const TurnRecord& t = r.turns[n - 1];
     for (const std::string& d : t.discarded) s.apply_draw(s.game().type_index(d));
-    const int ty = s.game().type_index(t.tile);
-    if (ty < 0 || s.bag_count(ty) == 0) throw RecordError("turn " + std::to_string(n) + ": tile " + t.tile + " cannot be drawn", n);
-    s.apply_draw(ty);
+    // Every tile the turn drew (Fortune Teller: `drawn` lists them, the placed one among them).
+    const std::vector<std::string> drawn = t.drawn.empty() ? std::vector<std::string>{t.tile} : t.drawn;
+    for (const std::string& d : drawn) {
+      const int ty = s.game().type_index(d);
+      if (!s.is_chance() || ty < 0 || s.bag_count(ty) == 0)
+        throw RecordError("turn " + std::to_string(n) + ": tile " + d + " cannot be drawn", n);
+      s.apply_draw(ty);
+    }
+    if (s.is_chance())
+      throw RecordError("turn " + std::to_string(n) + ": the record draws fewer tiles than the player draws (" +
+                            std::to_string(s.draw_target()) + ")", n);
   } else {
     while (s.is_chance()) s.draw_random();
   }
