@@ -53,6 +53,8 @@ class Tree {
  public:
   Tree(const State& root, const MctsConfig& cfg, uint64_t seed) : root_(root), cfg_(cfg), rng_(seed), scratch_(root) {
     nodes_.reserve(1 << 18);
+    child_move_.reserve(1 << 18);
+    child_move_.resize(1);  // the root's (unused): child_move_ follows nodes_ up to kMoveNodes
     nodes_.push_back(Node{});
     moves_.reserve(512);
     path_.reserve(256);
@@ -85,7 +87,7 @@ class Tree {
       State& c = scratch_;
       c.restore(root_);  // a copy of the root at the cost of the cells the last move touched
       c.resample_hidden(rng_);
-      c.apply(root_moves_[i]);
+      c.apply(child_move_[r.first + i]);
       m[i] = margin(evaluate_consuming(c, cfg_.eval), me, root_.num_players());
       best = std::max(best, m[i]);
     }
@@ -130,10 +132,17 @@ class Tree {
     Node child;
     child.player = decider;
     nodes_.resize(nodes_.size() + n, child);
-    // A decision node keeps its children's moves: the legal moves at a node depend only on
-    // public information (the path's moves and drawn tiles), never on what resample_hidden
-    // changes, so later descents read them instead of listing the moves again.
-    if (id == 0 && !chance) root_moves_ = moves_;
+    // The first kMoveNodes nodes (the top of the tree, where descents pass most) keep the move
+    // leading to them, so a descent there does not list the legal moves again; the moves at a
+    // node depend only on public information (the path's moves and draws), never on what
+    // resample_hidden changes. Deeper nodes list them (keeping every node's moves costs more in
+    // memory than listing them in large trees).
+    if (child_move_.size() == first && nodes_.size() <= kMoveNodes) {
+      if (chance)
+        child_move_.resize(nodes_.size());
+      else
+        child_move_.insert(child_move_.end(), moves_.begin(), moves_.end());
+    }
     Node& e = nodes_[id];  // resize may move the array
     e.first = first;
     e.n = uint16_t(n);
@@ -204,12 +213,16 @@ class Tree {
         next = nd.first + t;
       } else {
         if (nd.chance) break;
-        if (id != 0) {
+        const Move* mv;
+        if (nd.first + nd.n <= child_move_.size()) {
+          mv = &child_move_[nd.first];
+        } else {
           s.legal_moves(moves_);
           if (int(moves_.size()) != nd.n) break;  // defensive: hidden information changed the options
+          mv = moves_.data();
         }
         const int i = select(nd);
-        s.apply(id == 0 ? root_moves_[size_t(i)] : moves_[size_t(i)]);
+        s.apply(mv[i]);
         if (id == 0) root_child = i;
         next = nd.first + i;
       }
@@ -391,7 +404,8 @@ class Tree {
   Rng rng_;
   State scratch_;  // the iteration's state (restored from root_)
   std::vector<Node> nodes_;
-  std::vector<Move> root_moves_;
+  std::vector<Move> child_move_;  // per node up to kMoveNodes: the move leading to it (decision nodes' children)
+  static constexpr size_t kMoveNodes = size_t(1) << 18;
   std::vector<Move> moves_;
   std::vector<uint32_t> path_;
   std::vector<double> win_sum_, margin_sum_;
