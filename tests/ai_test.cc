@@ -169,6 +169,35 @@ TEST(Mcts, SameSeedAndIterationsGiveTheSameMove) {
   }
 }
 
+TEST(Mcts, FestivalOptionsChangeNothingWithoutFestivalTiles) {
+  // rr (take-backs in rollouts) and fest (the heuristic's festival term) only act on take-back
+  // moves and festival tiles left in the bag: base-game and Wheel of Fortune searches are the same
+  // with any values. With the Festival they change the search.
+  Rules wheel;
+  wheel.tileset = "wheel-of-fortune";
+  for (const Rules& r : {Rules{}, wheel}) {
+    const State s = random_position(Game::get(r), 41, 12);
+    ASSERT_FALSE(s.is_terminal());
+    const auto ea = make_player("mcts:iterations=400:rr=0:fest=1", 7)->analyse(s);
+    const auto eb = make_player("mcts:iterations=400:rr=1:fest=0", 7)->analyse(s);
+    ASSERT_EQ(ea.size(), eb.size());
+    for (size_t i = 0; i < ea.size(); ++i) {
+      EXPECT_EQ(ea[i].move, eb[i].move);
+      EXPECT_EQ(ea[i].visits, eb[i].visits);
+      EXPECT_DOUBLE_EQ(ea[i].score_diff, eb[i].score_diff);
+    }
+  }
+  Rules fest;
+  ASSERT_TRUE(fest.enable("festival"));
+  const State s = random_position(Game::get(fest), 41, 12);
+  const auto ea = make_player("mcts:iterations=400:rr=0:fest=1", 7)->analyse(s);
+  const auto eb = make_player("mcts:iterations=400:rr=1:fest=0", 7)->analyse(s);
+  ASSERT_EQ(ea.size(), eb.size());
+  bool differ = false;
+  for (size_t i = 0; i < ea.size(); ++i) differ = differ || ea[i].score_diff != eb[i].score_diff;
+  EXPECT_TRUE(differ);
+}
+
 TEST(Mcts, DecisionDoesNotDependOnTheBagOrder) {
   // Two states equal in everything a player may see, but whose generators (the future bag
   // order) differ: the search must behave identically. If MCTS drew with the state's own

@@ -52,7 +52,7 @@ struct EvalWeights {
     w.expect = true;
     w.follower_value = 7;
     w.grow = 0.5;
-    w.wheel_events = 1;
+    w.wheel_events = 1.5;
     w.tent = 1;
     w.festival = kDefaultFestivalWeight;
     return w;

@@ -251,6 +251,7 @@ class Tree {
         bare.meeple = -1;
         if (std::find(moves_.begin(), moves_.end(), bare) != moves_.end()) m = bare;
       }
+      if (m.ret >= 0 && keep_ret < 65536) m = rollout_take_back(s, m, keep_ret);
       s.apply(m);
       --left;
     }
