@@ -169,6 +169,35 @@ TEST(Mcts, SameSeedAndIterationsGiveTheSameMove) {
   }
 }
 
+TEST(Mcts, FestivalOptionsChangeNothingWithoutFestivalTiles) {
+  // rr (take-backs in rollouts) and fest (the heuristic's festival term) only act on take-back
+  // moves and festival tiles left in the bag: base-game and Wheel of Fortune searches are the same
+  // with any values. With the Festival they change the search.
+  Rules wheel;
+  wheel.tileset = "wheel-of-fortune";
+  for (const Rules& r : {Rules{}, wheel}) {
+    const State s = random_position(Game::get(r), 41, 12);
+    ASSERT_FALSE(s.is_terminal());
+    const auto ea = make_player("mcts:iterations=400:rr=0:fest=1", 7)->analyse(s);
+    const auto eb = make_player("mcts:iterations=400:rr=1:fest=0", 7)->analyse(s);
+    ASSERT_EQ(ea.size(), eb.size());
+    for (size_t i = 0; i < ea.size(); ++i) {
+      EXPECT_EQ(ea[i].move, eb[i].move);
+      EXPECT_EQ(ea[i].visits, eb[i].visits);
+      EXPECT_DOUBLE_EQ(ea[i].score_diff, eb[i].score_diff);
+    }
+  }
+  Rules fest;
+  ASSERT_TRUE(fest.enable("festival"));
+  const State s = random_position(Game::get(fest), 41, 12);
+  const auto ea = make_player("mcts:iterations=400:rr=0:fest=1", 7)->analyse(s);
+  const auto eb = make_player("mcts:iterations=400:rr=1:fest=0", 7)->analyse(s);
+  ASSERT_EQ(ea.size(), eb.size());
+  bool differ = false;
+  for (size_t i = 0; i < ea.size(); ++i) differ = differ || ea[i].score_diff != eb[i].score_diff;
+  EXPECT_TRUE(differ);
+}
+
 TEST(Mcts, DecisionDoesNotDependOnTheBagOrder) {
   // Two states equal in everything a player may see, but whose generators (the future bag
   // order) differ: the search must behave identically. If MCTS drew with the state's own
@@ -292,6 +321,11 @@ TEST(Specs, ParseAndName) {
   EXPECT_THROW(make_player("greedy:eval=magic"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:cq=2"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:rk=0"), std::invalid_argument);
+  EXPECT_EQ(make_player("mcts:iterations=10:fest=0.25")->name(), "mcts:iterations=10:fest=0.25");
+  EXPECT_EQ(make_player("mcts:iterations=10:rr=0.5")->name(), "mcts:iterations=10:rr=0.5");
+  EXPECT_THROW(make_player("mcts:rr=2"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:fest=1.5"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:fest=-0.1"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:speed=3"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:level=godlike"), std::invalid_argument);
   EXPECT_THROW(make_player("minimax"), std::invalid_argument);
@@ -482,6 +516,41 @@ TEST(Eval, ExpectValuesAFortuneTellerByTheOwnTurnsLeft) {
   // 1.5 points per own turn left: bag / 2 players turns.
   EXPECT_NEAR(evaluate(s, t)[0] - evaluate(s, e)[0], 1.5 * s.bag_size() / 2, 1e-9);
   EXPECT_NEAR(evaluate(s, t)[1] - evaluate(s, e)[1], 0, 1e-9);
+}
+
+TEST(Eval, ExpectValuesFollowersOnTheBoardThatAFestivalTileMayBringBack) {
+  // Festival: A's knight on the open M city (one open edge), B's farmer on the E field south of
+  // the start tile; all ten festival tiles still in the bag.
+  const Replay r = test::play(test::scenario(R"([
+    {"tile":"M","x":0,"y":-1,"rotation":90,"meeple":"E"},
+    {"tile":"E","x":0,"y":1,"rotation":180,"meeple":"Nw"}])", 2, "", {"festival"}));
+  const State& s = r.state;
+  ASSERT_EQ(s.num_followers(), 2);
+  int fest_left = 0;
+  for (int t = 0; t < s.game().num_types(); ++t)
+    if (s.game().type(t).festival) fest_left += s.bag_count(t);
+  ASSERT_EQ(fest_left, 10);
+  EvalWeights e = EvalWeights::expected();
+  e.festival = 0;
+  EvalWeights f = e;
+  f.festival = 0.5;
+  const double fv = 7.0 * s.bag_size() / s.game().total_tiles();
+  // Each player draws about 10 / 2 = 5 festival tiles, more than its followers on the board, so
+  // each follower keeps 0.5 x the part of a follower in hand that the heuristic does not already
+  // give back: the knight 1 - q (q = 0.65: its city completes), the farmer all of it.
+  const Values a = evaluate(s, e), b = evaluate(s, f);
+  EXPECT_NEAR(b[0] - a[0], 0.5 * fv * (1 - 0.65), 1e-9);
+  EXPECT_NEAR(b[1] - a[1], 0.5 * fv, 1e-9);
+  const Values fr = festival_returns(s, f, fv);
+  EXPECT_NEAR(fr[0], 0.5 * fv * (1 - 0.65), 1e-9);
+  EXPECT_NEAR(fr[1], 0.5 * fv, 1e-9);
+  // Nothing without festival tiles, nor with the plain heuristic.
+  const Replay base = test::play(test::scenario(R"([{"tile":"E","x":0,"y":1,"rotation":180,"meeple":"Nw"}])"));
+  EXPECT_NEAR(evaluate(base.state, f)[0], evaluate(base.state, e)[0], 1e-9);
+  EvalWeights plain;
+  EvalWeights plain_f = plain;
+  plain_f.festival = 0.5;
+  EXPECT_NEAR(evaluate(s, plain_f)[1], evaluate(s, plain)[1], 1e-9);
 }
 
 TEST(Eval, ExpectOnAFinishedGameIsItsScore) {

@@ -224,6 +224,52 @@ void add_wheel_events(const State& s, const WheelForecast& fc, double weight, Va
 
 }  // namespace
 
+Values festival_returns(const State& s, const EvalWeights& ew, double fv) {
+  Values v{};
+  if (ew.festival <= 0 || fv <= 0) return v;
+  const Game& game = s.game();
+  int fest_left = 0;
+  for (int t = 0; t < game.num_types(); ++t)
+    if (game.type(t).festival) fest_left += s.bag_count(t);
+  if (fest_left == 0) return v;
+  const int n = s.num_players();
+  const int bag = s.bag_size();
+  const double q = ew.city_q * std::min(1.0, std::sqrt(bag / 12.0));
+  const double g = bag / (bag + ew.monastery_k);
+  // The part of each follower's worth that the expect heuristic does not already give back: a
+  // follower on a road or city comes back when the feature is completed (q^open), a monk or
+  // fortune teller likewise (g^missing), a farmer never.
+  double lost[kMaxPlayers] = {};
+  int on[kMaxPlayers] = {};
+  const Follower* fl = s.followers();
+  for (int i = 0; i < s.num_followers(); ++i) {
+    const Feature& f = s.feature(s.root(fl[i].slot));
+    if (f.done) continue;
+    double complete = 0;
+    switch (f.kind) {
+      case Kind::City:
+      case Kind::Road:
+        complete = std::pow(q, f.open);
+        break;
+      case Kind::Monastery:
+      case Kind::Tent:
+        complete = std::pow(g, f.open);
+        break;
+      default:
+        break;
+    }
+    lost[fl[i].player] += 1 - complete;
+    ++on[fl[i].player];
+  }
+  // Each player draws about fest_left / n of the festival tiles left and takes back at most one
+  // follower with each: that share of its followers on the board (at most all) is worth
+  // `festival` times a follower in hand.
+  const double draws = double(fest_left) / n;
+  for (int p = 0; p < n; ++p)
+    if (on[p]) v[p] = ew.festival * fv * lost[p] * std::min(1.0, draws / on[p]);
+  return v;
+}
+
 WheelForecast wheel_forecast(const State& s) {
   if (!s.has_wheel()) return WheelForecast{};
   // The wheel tile types of the game with their pig numbers, listed once per game and thread
@@ -299,6 +345,10 @@ Values evaluate_consuming(State& s, const EvalWeights& ew) {
     if (ew.wheel_events > 0) add_wheel_events(s, fc, ew.wheel_events, v);
   }
   if (ew.expect) add_expectations(s, ew, frac, w, v);
+  if (ew.expect && ew.festival > 0 && w > 0) {
+    const Values fr = festival_returns(s, ew, w);
+    for (int p = 0; p < n; ++p) v[p] += fr[p];
+  }
   s.finish();
   for (int p = 0; p < n; ++p) v[p] += s.score(p);
   return v;
@@ -329,6 +379,9 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
   } else if (key == "tent") {
     w.tent = parse_real(value);
     if (w.tent < 0) throw std::invalid_argument("tent must be >= 0");
+  } else if (key == "fest") {
+    w.festival = parse_real(value);
+    if (w.festival < 0 || w.festival > 1) throw std::invalid_argument("fest must be in [0, 1]");
   } else if (key == "farm") {
     w.farm = parse_real(value);
     if (w.farm < 0) throw std::invalid_argument("farm must be >= 0");
@@ -349,6 +402,7 @@ std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d) {
   if (w.grow != d.grow) s += ":grow=" + num(w.grow);
   if (w.wheel_events != d.wheel_events) s += ":wev=" + num(w.wheel_events);
   if (w.tent != d.tent) s += ":tent=" + num(w.tent);
+  if (w.festival != d.festival) s += ":fest=" + num(w.festival);
   return s;
 }
 

@@ -18,6 +18,9 @@ using Values = std::array<double, kMaxPlayers>;
 // Default worth of a follower in hand at the very start of the game, in points.
 constexpr double kDefaultFollowerValue = 2.0;
 
+// Default of EvalWeights::festival in the expect heuristic (docs/ai.md, session 6).
+constexpr double kDefaultFestivalWeight = 0;
+
 // Weights of the heuristic. With `expect` off (the "plain" heuristic, greedy's default), the
 // value is the one above. With it on ("expect", MCTS's default), open features also count
 // what they are expected to gain before the end (see docs/ai.md): a city its doubling times
@@ -39,14 +42,19 @@ struct EvalWeights {
   // Fortune Teller (expect only): points per own turn left that a fortune teller on a tent is
   // worth (one more tile to choose from each turn).
   double tent = 0;
+  // Festival (expect only): share of a follower's value that a follower on an unfinished feature
+  // keeps while festival tiles are left in the bag (its owner may take it back with one of them;
+  // docs/ai.md).
+  double festival = 0;
   // The tuned "expect" heuristic (docs/ai.md: measured with greedy against greedy).
   static EvalWeights expected() {
     EvalWeights w;
     w.expect = true;
     w.follower_value = 7;
     w.grow = 0.5;
-    w.wheel_events = 1;
+    w.wheel_events = 1.5;
     w.tent = 1;
+    w.festival = kDefaultFestivalWeight;
     return w;
   }
 };
@@ -58,7 +66,7 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
 // The ":key=value" parameters in which `w` differs from `d`, for player names.
 std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d);
 // Names of the parameters apply_eval_param reads, for error messages.
-constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow, wev, tent";
+constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow, wev, tent, fest";
 
 // Evaluates `s` and consumes it (applies the final scoring to it).
 Values evaluate_consuming(State& s, const EvalWeights& w = EvalWeights{});
@@ -75,6 +83,11 @@ WheelForecast wheel_forecast(const State& s);
 // The same from `segments` (<= kWheelEvents) clockwise segments, the pig's segment, and
 // left[d] = wheel tiles left with pig number d (1..6).
 WheelForecast wheel_forecast(int segments, int pig, const std::array<int, 7>& left);
+
+// Festival (expect heuristic): what the followers on unfinished features are worth as followers that
+// may still come back with a festival tile, per player (added by evaluate_consuming when
+// w.expect and w.festival > 0). `fv` is the worth of a follower in hand now.
+Values festival_returns(const State& s, const EvalWeights& w, double fv);
 
 // Own value minus the best other player's value.
 double margin(const Values& v, int player, int nplayers);

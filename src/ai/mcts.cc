@@ -153,6 +153,15 @@ class Tree {
     }
   }
 
+  // Festival, in a rollout: a placement that takes a follower back is kept with probability
+  // keep / 65536, else replaced by the same placement without it (when that is legal).
+  Move rollout_take_back(const State& s, const Move& m, uint32_t keep) {
+    if (m.kind != MoveKind::Place || rng_.below(65536) < keep) return m;
+    Move bare = m;
+    bare.ret = -1;
+    return s.check_move(bare).empty() ? bare : m;
+  }
+
   // Picks a tile type with probability count / bag size, using the search's generator.
   int sample_tile(const State& s) {
     uint32_t r = rng_.below(uint32_t(s.bag_size()));
@@ -232,6 +241,7 @@ class Tree {
     // Rollout: uniformly random moves, draws from the resampled generator.
     int left = cfg_.depth >= 0 ? cfg_.depth : 1 << 30;
     const uint32_t keep = uint32_t(cfg_.rollout_follower * 65536);
+    const uint32_t keep_ret = uint32_t(cfg_.rollout_take_back * 65536);
     while (!s.is_terminal() && left > 0) {
       if (s.is_chance()) {
         s.draw_random();
@@ -255,7 +265,9 @@ class Tree {
       }
       if (keep >= 65536) {
         // Uniform over the legal moves without listing them (the playout hot path).
-        s.apply(s.sample_move(rng_));
+        Move m = s.sample_move(rng_);
+        if (m.ret >= 0 && keep_ret < 65536) m = rollout_take_back(s, m, keep_ret);
+        s.apply(m);
         --left;
         continue;
       }
@@ -267,6 +279,7 @@ class Tree {
         bare.meeple = -1;
         if (std::find(moves_.begin(), moves_.end(), bare) != moves_.end()) m = bare;
       }
+      if (m.ret >= 0 && keep_ret < 65536) m = rollout_take_back(s, m, keep_ret);
       s.apply(m);
       --left;
     }
@@ -462,6 +475,9 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else if (k == "rk") {
         c.rollout_best_of = int(parse_count(v));
         if (c.rollout_best_of < 1 || c.rollout_best_of > 1000) throw std::invalid_argument("rk must be 1..1000");
+      } else if (k == "rr") {
+        c.rollout_take_back = parse_real(v);
+        if (c.rollout_take_back < 0 || c.rollout_take_back > 1) throw std::invalid_argument("rr must be in [0, 1]");
       } else if (k == "prior") {
         c.prior = int(parse_count(v));
       } else if (k == "pscale") {
@@ -481,7 +497,7 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else {
         throw std::invalid_argument(
             "unknown parameter '" + k +
-            "' (allowed: time, iterations, threads, level, c, depth, rf, rk, prior, pscale, win, scale, " + kEvalParamNames +
+            "' (allowed: time, iterations, threads, level, c, depth, rf, rk, rr, prior, pscale, win, scale, " + kEvalParamNames +
             ", nodes, seed)");
       }
     } catch (const std::invalid_argument& e) {
@@ -511,6 +527,7 @@ std::string MctsPlayer::name() const {
   if (cfg_.prior != d.prior) s += ":prior=" + std::to_string(cfg_.prior);
   if (cfg_.prior_scale != d.prior_scale) s += ":pscale=" + num(cfg_.prior_scale);
   if (cfg_.rollout_follower != d.rollout_follower) s += ":rf=" + num(cfg_.rollout_follower);
+  if (cfg_.rollout_take_back != d.rollout_take_back) s += ":rr=" + num(cfg_.rollout_take_back);
   if (cfg_.rollout_best_of != d.rollout_best_of) s += ":rk=" + std::to_string(cfg_.rollout_best_of);
   if (cfg_.c != d.c) s += ":c=" + num(cfg_.c);
   if (cfg_.win_weight != d.win_weight) s += ":win=" + num(cfg_.win_weight);

@@ -45,6 +45,9 @@ struct MctsConfig {
   int depth = 4;                // rollout moves before the heuristic takes over, -1 = to the end
   double rollout_follower = 1;  // rollouts keep a random move's follower with this probability
   int rollout_best_of = 1;      // a rollout move is the best by the heuristic of this many sampled moves
+  // Festival: a rollout keeps a random move's take-back of a follower with this probability (else
+  // the same placement without it); random take-backs throw away the followers' features.
+  double rollout_take_back = 1;
   int prior = 10;               // root moves start with this many virtual visits valued by the heuristic
   double prior_scale = 5;       // prior reward = 0.5 + 0.5 tanh((margin - best margin) / prior_scale)
   double win_weight = 0.5;      // reward = w * win + (1 - w) * squashed score margin
