@@ -78,6 +78,7 @@ void Game::build_place_templates() {
   constexpr uint16_t kNone = 0xFFFF;
   place_.assign(types_.size() * 4, PlaceTemplate{});
   feat_tmpl_.assign(types_.size() * 16, Feature{});
+  shared_.assign(types_.size() * 16, 0);
   for (size_t t = 0; t < types_.size(); ++t) {
     const TileType& tt = types_[t];
     for (int i = 0; i < tt.nseg; ++i) {
@@ -87,7 +88,10 @@ void Game::build_place_templates() {
       f.pennants = s.pennants;
       f.tiles = 1;
       f.size = 1;
-      if (s.kind == Kind::Road || s.kind == Kind::City) f.open = uint16_t(__builtin_popcount(s.edges));
+      if (s.kind == Kind::Road || s.kind == Kind::City) {
+        f.open = uint16_t(__builtin_popcount(s.edges));
+        if (tt.kind_count[int(s.kind)] >= 2) shared_[t * 16 + size_t(i)] = kSharedBit;
+      }
     }
     for (int r = 0; r < 4; ++r) {
       const RotatedTile& rt = tt.rot[r];

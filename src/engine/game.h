@@ -98,6 +98,10 @@ class Game {
   // new Feature (rotation-independent; a centre's `open` is set by place_tile), padded to 16.
   const PlaceTemplate& place_template(int t, int r) const { return place_[size_t(t) * 4 + size_t(r)]; }
   const Feature* feature_template(int t) const { return feat_tmpl_.data() + size_t(t) * 16; }
+  // Per segment of type t (padded to 16): kSharedBit when it is a road or city and the tile has
+  // another segment of its kind (so one tile can lie in two features of that kind), else 0.
+  static constexpr uint16_t kSharedBit = 0x8000;
+  const uint16_t* shared_flags(int t) const { return shared_.data() + size_t(t) * 16; }
   // Same, over all four rotations (for checking a recorded rotation).
   uint8_t fits_any(int t, uint8_t pattern) const { return fit_all_[size_t(t) * 256 + pattern]; }
 
@@ -111,6 +115,7 @@ class Game {
   std::vector<uint64_t> fit_count_;
   std::vector<PlaceTemplate> place_;
   std::vector<Feature> feat_tmpl_;
+  std::vector<uint16_t> shared_;
   int fit_count_words_ = 0, fit_count_types_ = 0;
   int start_type_ = -1, start_rot_ = 0, total_ = 0;
   std::vector<SetupCell> board_cells_;

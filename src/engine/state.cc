@@ -271,10 +271,14 @@ void State::place_tile(int type, int x, int y, int rot) {
     const u16x8 none = u16x8{} + kNoSlot;
     const uint64_t own = uint64_t(uint8_t(p)) * 0x0101010101010101ull;
     const Feature* ft = game_->feature_template(type);
+    const uint16_t* shared = game_->shared_flags(type);
     for (int k = 0; k < 8 * (1 + (nseg > 8)); k += 8) {
       const u16x8 ids = iota + uint16_t(k);
+      u16x8 tails;
+      std::memcpy(&tails, shared + k, 16);
+      tails |= ids;
       std::memcpy(&label_[size_t(base + k)], &ids, 16);
-      std::memcpy(&tail_[size_t(base + k)], &ids, 16);
+      std::memcpy(&tail_[size_t(base + k)], &tails, 16);
       std::memcpy(&next_[size_t(base + k)], &none, 16);
       std::memcpy(&owner_[size_t(base + k)], &own, 8);
       std::memcpy(&feat_[size_t(base + k)], ft + k, 8 * sizeof(Feature));
@@ -400,10 +404,17 @@ int State::shared_tiles(uint16_t big, uint16_t small) const {
   if (feat_[ra].size < feat_[rb].size) std::swap(ra, rb);
   Feature& big = feat_[ra];
   const Feature& small = feat_[rb];
-  if (edge) big.tiles = uint16_t(big.tiles + small.tiles - shared_tiles(ra, rb));
+  constexpr uint16_t kShared = Game::kSharedBit;
+  const uint16_t ta = tail_[ra], tb = tail_[rb];
+  if (edge) {
+    // A tile with members in both features is counted once; only tiles with two segments of
+    // the kind can be one, so both features must hold such a tile.
+    big.tiles = uint16_t(big.tiles + small.tiles);
+    if (ta & tb & kShared) big.tiles = uint16_t(big.tiles - shared_tiles(ra, rb));
+  }
   for (uint16_t s = rb; s != kNoSlot; s = next_[s]) label_[s] = ra;
-  next_[tail_[ra]] = rb;
-  tail_[ra] = tail_[rb];
+  next_[ta & ~kShared] = rb;
+  tail_[ra] = uint16_t(tb | (ta & kShared));
   big.size = uint16_t(big.size + small.size);
   big.pennants = uint8_t(big.pennants + small.pennants);
   big.open = uint16_t(big.open + small.open - (edge ? 2 : 0));

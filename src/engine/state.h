@@ -187,7 +187,9 @@ class StateTables {
 
   // Union-find over segment slots; the smaller set is relabelled on a merge, so label_ is
   // always the root. next_ chains the members of a feature, starting at the root.
-  // tail_ is the last member of a feature's list (valid at the root). Each array has
+  // tail_ is the last member of a feature's list (valid at the root; the low 15 bits) and
+  // Game::kSharedBit when one of its tiles has two segments of its kind, so that it can share
+  // a tile with another feature (only then does a merge count shared tiles). Each array has
   // kSlotSlack slots to spare: place_tile writes a new tile's slots as whole vectors.
   static constexpr int kSlotSlack = 16;
   std::array<uint16_t, kMaxSlots + kSlotSlack> label_;
