@@ -154,14 +154,24 @@ bool State::draw_random() {
   assert(phase_ == Phase::Chance && bag_total_ > 0);
   static_assert(sizeof(drawn_) >= 3, "at most 1 + 2 fortune tellers");
   uint32_t k = rng_.below(uint32_t(bag_total_));
-  // The k-th tile of the bag in type order: 8 types' counts summed at a time, then one by one.
+  // The k-th tile of the bag in type order: 8 types' counts summed at a time; in the word that
+  // holds it, the type is found from the counts' running sums (one byte each, exact when the
+  // word's sum is below 128) as the number of running sums <= k.
   static_assert(kMaxTileTypes % 8 == 0, "the bag is read in words of 8 counts");
+  constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
   int t = 0;
   for (;; t += 8) {
-    uint64_t v = load_word(&bag_[t]);
-    v = (v & 0x00FF00FF00FF00FFull) + ((v >> 8) & 0x00FF00FF00FF00FFull);  // 4 sums of 2 counts
-    const uint32_t n = uint32_t((v * 0x0001000100010001ull) >> 48);          // their sum
-    if (k < n) break;
+    const uint64_t w = load_word(&bag_[t]);
+    uint64_t v = (w & 0x00FF00FF00FF00FFull) + ((w >> 8) & 0x00FF00FF00FF00FFull);  // 4 sums of 2 counts
+    const uint32_t n = uint32_t((v * 0x0001000100010001ull) >> 48);                 // their sum
+    if (k < n) {
+      if (n < 128) {
+        const uint64_t sums = w * kOnes;  // byte i: counts 0..i
+        const uint64_t above = ((sums | kHigh) - uint64_t(k + 1) * kOnes) & kHigh;  // sums > k
+        return draw_internal(t + __builtin_popcountll(~above & kHigh));
+      }
+      break;
+    }
     k -= n;
   }
   while (k >= bag_[t]) k -= bag_[t++];
@@ -200,7 +210,7 @@ bool State::draw_internal(int type) {
   chosen_ = -1;
   // Wheel of Fortune: a single drawn wheel tile turns the wheel now, before it is placed; with
   // several drawn tiles the player first chooses (a Choose decision, T-9).
-  if (ndrawn_ == 1 && game_->type(drawn_[0]).wheel) {
+  if (ndrawn_ == 1 && has_wheel() && game_->type(drawn_[0]).wheel) {
     chosen_ = 0;
     start_wheel(drawn_[0]);
   }
