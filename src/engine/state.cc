@@ -626,37 +626,21 @@ Move State::sample_move(Rng& rng) const {
   // take-backs options (no follower, a follower on each segment, each free crown space, each
   // own follower); a pair whose segment is taken is rejected and the whole draw is made
   // again. Uniform over all legal moves, like legal_moves()[below(n)], but a different draw.
-  struct Group {
-    uint8_t choice;
-    bool choose;
-    uint32_t per, weight, placements;
-  };
-  Group groups[4];
+  SampleGroup groups[4];
   int ng = 0;
   uint32_t total = 0;
   for (int c = 0; c < ndrawn_; ++c) {
-    if (!offers_moves(c)) continue;
-    const TileType& tt = game_->type(drawn_[c]);
-    Group& g = groups[ng++];
-    g.choice = uint8_t(c);
-    g.choose = chosen_ < 0 && tt.wheel;
-    if (g.choose) {
-      g.per = g.weight = 1;
-    } else {
-      if (tt.festival && nown < 0) nown = own_followers(own);
-      const uint32_t take_backs = tt.festival ? uint32_t(nown) : 0;
-      const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
-      g.per = 1 + segs + ncrowns + take_backs;
-      g.placements = uint32_t(fit_count(drawn_[c]));  // kept up to date: no scan
-      g.weight = g.placements * g.per;
-    }
+    SampleGroup& g = groups[ng];
+    if (!sample_group(c, deploy, ncrowns, own, nown, g)) continue;
+    ++ng;
+    if (!g.choose) g.weight = g.placements * g.per;
     total += g.weight;
   }
   for (;;) {
     uint32_t k = rng.below(total);
     int gi = 0;
     while (k >= groups[gi].weight) k -= groups[gi++].weight;
-    const Group& g = groups[gi];
+    const SampleGroup& g = groups[gi];
     Move m;
     m.choice = g.choice;
     if (g.choose) {
@@ -693,15 +677,14 @@ Move State::sample_move(Rng& rng) const {
     m.y = frontier_[i].y;
     m.rot = uint8_t(__builtin_ctz(mask));
     if (sub-- == 0) return m;
-    const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
-    if (sub < segs) {
+    if (sub < g.segs) {
       Ports ports;
       cell_ports(frontier_[i], ports);
       if (!(free_from_ports(tt, m.rot, ports, player_) >> sub & 1)) continue;  // taken: draw again
       m.meeple = int8_t(sub);
       return m;
     }
-    return internal::crown_or_take_back(m, sub - segs, crowns, ncrowns, own);
+    return internal::crown_or_take_back(m, sub - g.segs, crowns, ncrowns, own);
   }
 }
 

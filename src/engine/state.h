@@ -401,6 +401,18 @@ class State : private StateTables {
   // True when drawn tile c is placeable and the first drawn tile of its type (legal_moves()
   // and sample_move() offer each type's moves once).
   bool offers_moves(int c) const;
+  // The move samplers (sample_move, sample_move_fruit) draw from one group per distinct
+  // placeable drawn tile: a single Choose for a wheel tile still to be chosen (choose, weight
+  // 1), otherwise its placements, each with per = 1 + segs + crowns + take_backs options
+  // (without fruit actions). sample_group fills the header of drawn tile c's group (state_internal.h);
+  // false when c offers no moves. `own`/`nown` (Festival take-backs, nown < 0: not yet listed)
+  // are listed on first need and shared by the groups.
+  struct SampleGroup {
+    uint8_t choice;
+    bool choose;
+    uint32_t segs, take_backs, per, weight, placements;
+  };
+  inline bool sample_group(int c, bool deploy, uint32_t ncrowns, int8_t* own, int& nown, SampleGroup& g) const;
 
   void init(uint64_t seed, int start_type, int start_rot);
   void place_tile(int type, int x, int y, int rot);
