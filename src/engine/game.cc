@@ -79,6 +79,7 @@ void Game::build_place_templates() {
   place_.assign(types_.size() * 4, PlaceTemplate{});
   feat_tmpl_.assign(types_.size() * 16, Feature{});
   shared_.assign(types_.size() * 16, 0);
+  edge_segs_.assign(types_.size(), 0);
   for (size_t t = 0; t < types_.size(); ++t) {
     const TileType& tt = types_[t];
     for (int i = 0; i < tt.nseg; ++i) {
@@ -90,6 +91,7 @@ void Game::build_place_templates() {
       f.size = 1;
       if (s.kind == Kind::Road || s.kind == Kind::City) {
         f.open = uint16_t(__builtin_popcount(s.edges));
+        edge_segs_[t] |= uint16_t(1u << i);
         if (tt.kind_count[int(s.kind)] >= 2) shared_[t * 16 + size_t(i)] = kSharedBit;
       }
     }

@@ -101,6 +101,8 @@ class Game {
   // Per segment of type t (padded to 16): kSharedBit when it is a road or city and the tile has
   // another segment of its kind (so one tile can lie in two features of that kind), else 0.
   static constexpr uint16_t kSharedBit = 0x8000;
+  // The road and city segments of type t (bit i: segment i).
+  uint16_t edge_segments(int t) const { return edge_segs_[size_t(t)]; }
   const uint16_t* shared_flags(int t) const { return shared_.data() + size_t(t) * 16; }
   // Same, over all four rotations (for checking a recorded rotation).
   uint8_t fits_any(int t, uint8_t pattern) const { return fit_all_[size_t(t) * 256 + pattern]; }
@@ -116,6 +118,7 @@ class Game {
   std::vector<PlaceTemplate> place_;
   std::vector<Feature> feat_tmpl_;
   std::vector<uint16_t> shared_;
+  std::vector<uint16_t> edge_segs_;
   int fit_count_words_ = 0, fit_count_types_ = 0;
   int start_type_ = -1, start_rot_ = 0, total_ = 0;
   std::vector<SetupCell> board_cells_;

@@ -784,13 +784,10 @@ void State::apply(const Move& m) {
 
 // Scores what the placed tile P completed: roads, cities, then monasteries and tents (B-10).
 void State::score_completed(const PlacedTile& P) {
-  const TileType& tt = game_->type(P.type);
   uint16_t done[16];
   int nd = 0;
-  for (int i = 0; i < tt.nseg; ++i) {
-    const Kind k = tt.rot[0].seg[i].kind;
-    if (k != Kind::Road && k != Kind::City) continue;
-    const uint16_t r = label_[P.slot_base + i];
+  for (uint32_t segs = game_->edge_segments(P.type); segs; segs &= segs - 1) {  // roads and cities
+    const uint16_t r = label_[P.slot_base + __builtin_ctz(segs)];
     if (feat_[r].open == 0 && !feat_[r].done && std::find(done, done + nd, r) == done + nd) done[nd++] = r;
   }
   // Monasteries and tents this tile completed (noted by place_tile).
