@@ -42,6 +42,8 @@ Game::Game(const Rules& rules) : rules_(rules) {
     }
     wheel_ = b.segments;
     wheel_start_ = b.start_segment;
+    for (int c = 0; c < int(wheel_.size()) * kMaxCrownsPerSegment && c < 32; ++c)
+      if (crown_exists(c)) crown_mask_ |= 1u << c;
     if (types_.size() > size_t(kMaxTileTypes)) throw TileDataError("too many tile types");
   }
   fit_.assign(types_.size() * 256, 0);

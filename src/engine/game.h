@@ -72,6 +72,8 @@ class Game {
     return c >= 0 && c / kMaxCrownsPerSegment < int(wheel_.size()) &&
            c % kMaxCrownsPerSegment < wheel_[c / kMaxCrownsPerSegment].crowns;
   }
+  // The crown spaces that exist (bit c), 0 without a wheel.
+  uint32_t crown_mask() const { return crown_mask_; }
   // "crown:taxes:0" for crown space c, and back (-1 when not a crown space of this wheel).
   std::string crown_name(int c) const;
   int crown_index(std::string_view name) const;
@@ -124,6 +126,7 @@ class Game {
   std::vector<SetupCell> board_cells_;
   std::vector<WheelSegment> wheel_;
   int wheel_start_ = 0;
+  uint32_t crown_mask_ = 0;
 };
 
 }  // namespace carc
