@@ -42,6 +42,8 @@ Game::Game(const Rules& rules) : rules_(rules) {
     }
     wheel_ = b.segments;
     wheel_start_ = b.start_segment;
+    for (int c = 0; c < int(wheel_.size()) * kMaxCrownsPerSegment && c < 32; ++c)
+      if (crown_exists(c)) crown_mask_ |= 1u << c;
     if (types_.size() > size_t(kMaxTileTypes)) throw TileDataError("too many tile types");
   }
   fit_.assign(types_.size() * 256, 0);
@@ -70,6 +72,55 @@ Game::Game(const Rules& rules) : rules_(rules) {
     for (int p = 0; p < 256; ++p)
       fit_count_[size_t(p) * size_t(fit_count_words_) + t / 4] |= uint64_t(__builtin_popcount(fit_[t * 256 + p]))
                                                                     << (16 * (t % 4));
+  build_place_templates();
+}
+
+void Game::build_place_templates() {
+  static_assert(kMaxSegments <= 16, "feature templates are padded to 16 segments");
+  constexpr uint16_t kNone = 0xFFFF;
+  place_.assign(types_.size() * 4, PlaceTemplate{});
+  feat_tmpl_.assign(types_.size() * 16, Feature{});
+  shared_.assign(types_.size() * 16, 0);
+  edge_segs_.assign(types_.size(), 0);
+  for (size_t t = 0; t < types_.size(); ++t) {
+    const TileType& tt = types_[t];
+    for (int i = 0; i < tt.nseg; ++i) {
+      const Segment& s = tt.rot[0].seg[i];
+      Feature& f = feat_tmpl_[t * 16 + size_t(i)];
+      f.kind = s.kind;
+      f.pennants = s.pennants;
+      f.tiles = 1;
+      f.size = 1;
+      if (s.kind == Kind::Road || s.kind == Kind::City) {
+        f.open = uint16_t(__builtin_popcount(s.edges));
+        edge_segs_[t] |= uint16_t(1u << i);
+        if (tt.kind_count[int(s.kind)] >= 2) shared_[t * 16 + size_t(i)] = kSharedBit;
+      }
+    }
+    for (int r = 0; r < 4; ++r) {
+      const RotatedTile& rt = tt.rot[r];
+      PlaceTemplate& pt = place_[t * 4 + size_t(r)];
+      auto lane = [&](int l, int seg) {
+        pt.value[l] = seg >= 0 ? uint16_t(seg) : kNone;
+        pt.mask[l] = seg >= 0 ? kNone : 0;
+      };
+      for (int d = 0; d < 4; ++d) lane(d, rt.edge_seg[d]);
+      for (int h = 0; h < 8; ++h) lane(4 + h, rt.half_seg[h]);
+      lane(12, tt.center);
+      lane(13, -1);  // fruit -1 and the pad byte
+      lane(14, -1);  // x, y: written by place_tile
+      lane(15, -1);
+      for (int d = 0; d < 4; ++d) {
+        const int od = opposite(d);
+        pt.need[d] = uint8_t(int(rt.edge(d)) << (2 * od));
+        uint16_t ports = 0;
+        if (rt.edge_seg[d] >= 0) ports |= uint16_t(1u << od);
+        for (int h = 2 * od; h < 2 * od + 2; ++h)
+          if (rt.half_seg[opposite_half(h)] >= 0) ports |= uint16_t(1u << (4 + h));
+        pt.ports[d] = ports;
+      }
+    }
+  }
 }
 
 std::string Game::crown_name(int c) const {

@@ -15,6 +15,33 @@ namespace carc {
 
 constexpr int kMaxTileTypes = 128;
 
+// Per-feature counters, valid at the feature's root slot (16 bytes: one vector copy).
+struct Feature {
+  Kind kind;
+  uint8_t pennants;
+  uint8_t total;               // followers on the feature
+  uint8_t done;                // scored and closed
+  uint16_t open;               // road/city: unmatched edges; monastery/tent: missing neighbours
+  uint16_t tiles;              // distinct tile positions
+  uint16_t size;               // member slots
+  uint8_t count[kMaxPlayers];  // followers per player
+};
+static_assert(sizeof(Feature) == 16, "a Feature is copied as one 16-byte vector");
+
+// What placing a tile type in one rotation writes that does not depend on the board, built once
+// per Game so State::place_tile copies it instead of working it out segment by segment.
+struct PlaceTemplate {
+  // The 16 lanes from PlacedTile::side_slot on (side_slot[4], half_slot[8], center_slot, fruit
+  // and a pad byte, then 2 lanes overwritten by x, y): lane = (slot_base & mask) + value, so a
+  // segment's lane holds its segment index with mask 0xFFFF and an absent one kNoSlot with mask 0.
+  alignas(16) uint16_t value[16];
+  alignas(16) uint16_t mask[16];
+  // Per side d: the need bits the neighbour cell on that side gets (edge type at its side
+  // opposite(d)), and the ports of that cell (4 edges, then 8 half-edges) facing a segment.
+  uint8_t need[4];
+  uint16_t ports[4];
+};
+
 class Game {
  public:
   // The cached game for these rules. Throws TileDataError / std::invalid_argument.
@@ -45,6 +72,8 @@ class Game {
     return c >= 0 && c / kMaxCrownsPerSegment < int(wheel_.size()) &&
            c % kMaxCrownsPerSegment < wheel_[c / kMaxCrownsPerSegment].crowns;
   }
+  // The crown spaces that exist (bit c), 0 without a wheel.
+  uint32_t crown_mask() const { return crown_mask_; }
   // "crown:taxes:0" for crown space c, and back (-1 when not a crown space of this wheel).
   std::string crown_name(int c) const;
   int crown_index(std::string_view name) const;
@@ -67,21 +96,37 @@ class Game {
   int fit_count_words() const { return fit_count_words_; }
   // The types counted there: 0 .. fit_count_types() - 1, every type that can be drawn.
   int fit_count_types() const { return fit_count_types_; }
+  // What placing type t in rotation r writes (see PlaceTemplate), and each of its segments'
+  // new Feature (rotation-independent; a centre's `open` is set by place_tile), padded to 16.
+  const PlaceTemplate& place_template(int t, int r) const { return place_[size_t(t) * 4 + size_t(r)]; }
+  const Feature* feature_template(int t) const { return feat_tmpl_.data() + size_t(t) * 16; }
+  // Per segment of type t (padded to 16): kSharedBit when it is a road or city and the tile has
+  // another segment of its kind (so one tile can lie in two features of that kind), else 0.
+  static constexpr uint16_t kSharedBit = 0x8000;
+  // The road and city segments of type t (bit i: segment i).
+  uint16_t edge_segments(int t) const { return edge_segs_[size_t(t)]; }
+  const uint16_t* shared_flags(int t) const { return shared_.data() + size_t(t) * 16; }
   // Same, over all four rotations (for checking a recorded rotation).
   uint8_t fits_any(int t, uint8_t pattern) const { return fit_all_[size_t(t) * 256 + pattern]; }
 
  private:
   explicit Game(const Rules& rules);
+  void build_place_templates();
   Rules rules_;
   std::vector<TileType> types_;
   std::vector<uint8_t> counts_;
   std::vector<uint8_t> fit_, fit_all_;
   std::vector<uint64_t> fit_count_;
+  std::vector<PlaceTemplate> place_;
+  std::vector<Feature> feat_tmpl_;
+  std::vector<uint16_t> shared_;
+  std::vector<uint16_t> edge_segs_;
   int fit_count_words_ = 0, fit_count_types_ = 0;
   int start_type_ = -1, start_rot_ = 0, total_ = 0;
   std::vector<SetupCell> board_cells_;
   std::vector<WheelSegment> wheel_;
   int wheel_start_ = 0;
+  uint32_t crown_mask_ = 0;
 };
 
 }  // namespace carc

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cassert>
+#include <cstddef>
 #include <cstring>
 
 #include "state_internal.h"
@@ -63,6 +64,7 @@ StateTables& StateTables::operator=(const StateTables& o) {
   nslots_ = o.nslots_;
   std::copy_n(o.label_.begin(), nslots_, label_.begin());
   std::copy_n(o.next_.begin(), nslots_, next_.begin());
+  std::copy_n(o.tail_.begin(), nslots_, tail_.begin());
   std::copy_n(o.owner_.begin(), nslots_, owner_.begin());
   std::copy_n(o.feat_.begin(), nslots_, feat_.begin());
   nfollowers_ = o.nfollowers_;
@@ -152,14 +154,24 @@ bool State::draw_random() {
   assert(phase_ == Phase::Chance && bag_total_ > 0);
   static_assert(sizeof(drawn_) >= 3, "at most 1 + 2 fortune tellers");
   uint32_t k = rng_.below(uint32_t(bag_total_));
-  // The k-th tile of the bag in type order: 8 types' counts summed at a time, then one by one.
+  // The k-th tile of the bag in type order: 8 types' counts summed at a time; in the word that
+  // holds it, the type is found from the counts' running sums (one byte each, exact when the
+  // word's sum is below 128) as the number of running sums <= k.
   static_assert(kMaxTileTypes % 8 == 0, "the bag is read in words of 8 counts");
+  constexpr uint64_t kOnes = 0x0101010101010101ull, kHigh = 0x8080808080808080ull;
   int t = 0;
   for (;; t += 8) {
-    uint64_t v = load_word(&bag_[t]);
-    v = (v & 0x00FF00FF00FF00FFull) + ((v >> 8) & 0x00FF00FF00FF00FFull);  // 4 sums of 2 counts
-    const uint32_t n = uint32_t((v * 0x0001000100010001ull) >> 48);          // their sum
-    if (k < n) break;
+    const uint64_t w = load_word(&bag_[t]);
+    uint64_t v = (w & 0x00FF00FF00FF00FFull) + ((w >> 8) & 0x00FF00FF00FF00FFull);  // 4 sums of 2 counts
+    const uint32_t n = uint32_t((v * 0x0001000100010001ull) >> 48);                 // their sum
+    if (k < n) {
+      if (n < 128) {
+        const uint64_t sums = w * kOnes;  // byte i: counts 0..i
+        const uint64_t above = ((sums | kHigh) - uint64_t(k + 1) * kOnes) & kHigh;  // sums > k
+        return draw_internal(t + __builtin_popcountll(~above & kHigh));
+      }
+      break;
+    }
     k -= n;
   }
   while (k >= bag_[t]) k -= bag_[t++];
@@ -198,7 +210,7 @@ bool State::draw_internal(int type) {
   chosen_ = -1;
   // Wheel of Fortune: a single drawn wheel tile turns the wheel now, before it is placed; with
   // several drawn tiles the player first chooses (a Choose decision, T-9).
-  if (ndrawn_ == 1 && game_->type(drawn_[0]).wheel) {
+  if (ndrawn_ == 1 && has_wheel() && game_->type(drawn_[0]).wheel) {
     chosen_ = 0;
     start_wheel(drawn_[0]);
   }
@@ -208,26 +220,27 @@ bool State::draw_internal(int type) {
 // ---------------------------------------------------------------------------------------
 // Features
 
-// A frontier cell's pattern changes from `old` to `now` (0: not on the frontier): each tile
-// type's placement count changes by its fits there. Lane-wise the result stays within 0..2048,
-// so the word-wide add and subtract cannot carry or borrow between types.
-// Two words at a time (the rows are padded to an even number of words); pattern 0 (a cell
-// joining or leaving the frontier) fits nothing, so its row is skipped.
-inline void State::refit(uint8_t old, uint8_t now) {
+// The frontier's patterns `gone` left and `come` came in (0: none): each tile type's placement
+// count changes by its fits there. Lane-wise the result stays within 0..2048, so the word-wide
+// add and subtract cannot carry or borrow between types. Two words at a time (the rows are
+// padded to an even number of words), all nine rows in one pass (row 0 is all zeros).
+inline void State::refit(const uint8_t* gone, const uint8_t* come) {
   typedef uint64_t u64x2 __attribute__((vector_size(16)));
   const int n = game_->fit_count_words();
   uint64_t* c = fit_count_.data();
-  const uint64_t* a = game_->fit_count_row(now);
-  const uint64_t* b = game_->fit_count_row(old);
+  const uint64_t* a[4];
+  const uint64_t* b[5];
+  for (int k = 0; k < 4; ++k) a[k] = game_->fit_count_row(come[k]);
+  for (int k = 0; k < 5; ++k) b[k] = game_->fit_count_row(gone[k]);
   for (int w = 0; w < n; w += 2) {
     u64x2 vc, v;
     std::memcpy(&vc, c + w, 16);
-    if (now) {
-      std::memcpy(&v, a + w, 16);
+    for (int k = 0; k < 4; ++k) {
+      std::memcpy(&v, a[k] + w, 16);
       vc += v;
     }
-    if (old) {
-      std::memcpy(&v, b + w, 16);
+    for (int k = 0; k < 5; ++k) {
+      std::memcpy(&v, b[k] + w, 16);
       vc -= v;
     }
     std::memcpy(c + w, &vc, 16);
@@ -235,96 +248,115 @@ inline void State::refit(uint8_t old, uint8_t now) {
 }
 
 void State::place_tile(int type, int x, int y, int rot) {
+  typedef uint16_t u16x8 __attribute__((vector_size(16)));
   const TileType& tt = game_->type(type);
-  const RotatedTile& rt = tt.rot[rot];
+  const PlaceTemplate& pt = game_->place_template(type, rot);
   const int p = nplaced_++;
   PlacedTile& P = placed_[p];
+  const int base = nslots_;
+  const int nseg = tt.nseg;
+  nslots_ += nseg;
+  // The slot lanes (side_slot, half_slot, center_slot, fruit) from the template, 8 at a time.
+  static_assert(offsetof(PlacedTile, side_slot) == 0 && offsetof(PlacedTile, half_slot) == 8 &&
+                    offsetof(PlacedTile, center_slot) == 24 && offsetof(PlacedTile, fruit) == 26 &&
+                    offsetof(PlacedTile, x) == 28 && offsetof(PlacedTile, y) == 30 && sizeof(PlacedTile) == 36,
+                "PlacedTile's slot lanes match PlaceTemplate");
+  const u16x8 vbase = u16x8{} + uint16_t(base);
+  for (int k = 0; k < 2; ++k) {
+    u16x8 v, m;
+    std::memcpy(&v, pt.value + 8 * k, 16);
+    std::memcpy(&m, pt.mask + 8 * k, 16);
+    v += vbase & m;
+    std::memcpy(reinterpret_cast<char*>(&P) + 16 * k, &v, 16);
+  }
   P.x = int16_t(x);
   P.y = int16_t(y);
   P.type = uint8_t(type);
   P.rot = uint8_t(rot);
-  P.slot_base = uint16_t(nslots_);
-  P.center_slot = kNoSlot;
-  P.fruit = -1;
-  const int base = nslots_;
-  nslots_ += tt.nseg;
-  for (int i = 0; i < tt.nseg; ++i) {
-    const Segment& s = rt.seg[i];
-    const uint16_t slot = uint16_t(base + i);
-    label_[slot] = slot;
-    next_[slot] = kNoSlot;
-    owner_[slot] = uint8_t(p);
-    Feature& f = feat_[slot];
-    f = Feature{};
-    f.kind = s.kind;
-    f.pennants = s.pennants;
-    f.tiles = 1;
-    f.size = 1;
-    f.tail = slot;
-    if (s.kind == Kind::Road || s.kind == Kind::City) f.open = uint16_t(popcount(s.edges));
+  P.slot_base = uint16_t(base);
+  // The segments' slots: each its own feature (label and tail itself, no next member), copied
+  // from the type's Feature templates 8 slots at a time (the arrays have kSlotSlack to spare).
+  {
+    const u16x8 iota = vbase + u16x8{0, 1, 2, 3, 4, 5, 6, 7};
+    const u16x8 none = u16x8{} + kNoSlot;
+    const uint64_t own = uint64_t(uint8_t(p)) * 0x0101010101010101ull;
+    const Feature* ft = game_->feature_template(type);
+    const uint16_t* shared = game_->shared_flags(type);
+    for (int k = 0; k < 8 * (1 + (nseg > 8)); k += 8) {
+      const u16x8 ids = iota + uint16_t(k);
+      u16x8 tails;
+      std::memcpy(&tails, shared + k, 16);
+      tails |= ids;
+      std::memcpy(&label_[size_t(base + k)], &ids, 16);
+      std::memcpy(&tail_[size_t(base + k)], &tails, 16);
+      std::memcpy(&next_[size_t(base + k)], &none, 16);
+      std::memcpy(&owner_[size_t(base + k)], &own, 8);
+      std::memcpy(&feat_[size_t(base + k)], ft + k, 8 * sizeof(Feature));
+    }
   }
-  for (int d = 0; d < 4; ++d) P.side_slot[d] = rt.edge_seg[d] >= 0 ? uint16_t(base + rt.edge_seg[d]) : kNoSlot;
-  for (int h = 0; h < 8; ++h) P.half_slot[h] = rt.half_seg[h] >= 0 ? uint16_t(base + rt.half_seg[h]) : kNoSlot;
 
+  // The frontier's per-type placement counts change by the rows of the patterns that leave
+  // (the cell this tile takes, the old patterns of neighbour cells that change) and come in
+  // (their new patterns): collected here and applied in one pass below (refit). Row 0 is zero.
+  uint8_t gone[5] = {0, 0, 0, 0, 0}, come[4] = {0, 0, 0, 0};
   const int c = cell_of(x, y);
   if (cell_[c] != kEmptyCell) {  // a frontier cell: swap-remove it from the list
     const int i = cell_[c] - kFrontierBase;
-    refit(need_[i], 0);
+    gone[4] = need_[i];
     frontier_[i] = frontier_[--nfrontier_];
     need_[i] = need_[nfrontier_];
     if (i < nfrontier_) cell_[frontier_[i].cell] = uint16_t(kFrontierBase + i);
   }
   cell_[c] = uint16_t(p);
   uint16_t side_nb[4];  // what the 4 orthogonal neighbour cells held before this tile
+#pragma GCC unroll 4
   for (int d = 0; d < 4; ++d) {
     const int nc = cell_step(c, d);
     const uint16_t nb = cell_[nc];
     side_nb[d] = nb;
+    const int od = opposite(d);
     if (nb < kFrontierBase) {
       const PlacedTile& N = placed_[nb];
-      const int od = opposite(d);
       if (P.side_slot[d] != kNoSlot) merge(P.side_slot[d], N.side_slot[od], true);
       for (int h = 2 * d; h < 2 * d + 2; ++h)
         if (P.half_slot[h] != kNoSlot) merge(P.half_slot[h], N.half_slot[opposite_half(h)], false);
     } else {
-      const int od = opposite(d);
       FrontierCell* fc;
+      int fi;
       if (nb == kEmptyCell) {
         static constexpr int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
-        cell_[nc] = uint16_t(kFrontierBase + nfrontier_);
-        fc = &frontier_[nfrontier_++];
+        fi = nfrontier_++;
+        cell_[nc] = uint16_t(kFrontierBase + fi);
+        fc = &frontier_[fi];
         fc->cell = uint16_t(nc);
         fc->x = int16_t(x + dx[d]);
         fc->y = int16_t(y + dy[d]);
-        need_[nfrontier_ - 1] = 0;
+        need_[fi] = 0;
         fc->present = 0;
       } else {
-        fc = &frontier_[nb - kFrontierBase];
+        fi = nb - kFrontierBase;
+        fc = &frontier_[fi];
       }
-      uint8_t& need = need_[fc - frontier_.data()];
-      const uint8_t old = need;
-      need = uint8_t(old | int(rt.edge(d)) << (2 * od));
-      refit(old, need);
-      // The frontier cell's ports on its side `od` face this tile's side `d`.
-      if (P.side_slot[d] != kNoSlot) {
-        fc->port_slot[od] = P.side_slot[d];
-        fc->present |= uint16_t(1u << od);
-      }
-      for (int h = 2 * od; h < 2 * od + 2; ++h) {
-        const uint16_t hs = P.half_slot[opposite_half(h)];
-        if (hs == kNoSlot) continue;
-        fc->port_slot[4 + h] = hs;
-        fc->present |= uint16_t(1u << (4 + h));
-      }
+      const uint8_t old = need_[fi];
+      const uint8_t now = uint8_t(old | pt.need[d]);
+      need_[fi] = now;
+      gone[d] = old;
+      come[d] = now;
+      // The frontier cell's ports on its side `od` face this tile's side `d` (and only this
+      // tile): written whether present or not, only the present ones are ever read.
+      fc->port_slot[od] = P.side_slot[d];
+      fc->port_slot[4 + 2 * od] = P.half_slot[opposite_half(2 * od)];
+      fc->port_slot[4 + 2 * od + 1] = P.half_slot[opposite_half(2 * od + 1)];
+      fc->present |= pt.ports[d];
     }
   }
+  refit(gone, come);
   // Centre features: a monastery needs its 8 neighbours, a tent its 4 orthogonal ones. Those
   // this tile completes are noted for score_completed (no second look at the 9 cells).
   ncentres_done_ = 0;
   if (tt.center >= 0) {
-    const uint16_t slot = uint16_t(base + tt.center);
-    P.center_slot = slot;
-    const bool tent = rt.seg[tt.center].kind == Kind::Tent;
+    const uint16_t slot = P.center_slot;
+    const bool tent = feat_[slot].kind == Kind::Tent;
     int missing = tent ? 4 : 8;
     for (int k = 0; k < 8; ++k) {
       const bool orth = kDx8[k] == 0 || kDy8[k] == 0;
@@ -382,10 +414,17 @@ int State::shared_tiles(uint16_t big, uint16_t small) const {
   if (feat_[ra].size < feat_[rb].size) std::swap(ra, rb);
   Feature& big = feat_[ra];
   const Feature& small = feat_[rb];
-  if (edge) big.tiles = uint16_t(big.tiles + small.tiles - shared_tiles(ra, rb));
+  constexpr uint16_t kShared = Game::kSharedBit;
+  const uint16_t ta = tail_[ra], tb = tail_[rb];
+  if (edge) {
+    // A tile with members in both features is counted once; only tiles with two segments of
+    // the kind can be one, so both features must hold such a tile.
+    big.tiles = uint16_t(big.tiles + small.tiles);
+    if (ta & tb & kShared) big.tiles = uint16_t(big.tiles - shared_tiles(ra, rb));
+  }
   for (uint16_t s = rb; s != kNoSlot; s = next_[s]) label_[s] = ra;
-  next_[big.tail] = rb;
-  big.tail = small.tail;
+  next_[ta & ~kShared] = rb;
+  tail_[ra] = uint16_t(tb | (ta & kShared));
   big.size = uint16_t(big.size + small.size);
   big.pennants = uint8_t(big.pennants + small.pennants);
   big.open = uint16_t(big.open + small.open - (edge ? 2 : 0));
@@ -587,37 +626,21 @@ Move State::sample_move(Rng& rng) const {
   // take-backs options (no follower, a follower on each segment, each free crown space, each
   // own follower); a pair whose segment is taken is rejected and the whole draw is made
   // again. Uniform over all legal moves, like legal_moves()[below(n)], but a different draw.
-  struct Group {
-    uint8_t choice;
-    bool choose;
-    uint32_t per, weight, placements;
-  };
-  Group groups[4];
+  SampleGroup groups[4];
   int ng = 0;
   uint32_t total = 0;
   for (int c = 0; c < ndrawn_; ++c) {
-    if (!offers_moves(c)) continue;
-    const TileType& tt = game_->type(drawn_[c]);
-    Group& g = groups[ng++];
-    g.choice = uint8_t(c);
-    g.choose = chosen_ < 0 && tt.wheel;
-    if (g.choose) {
-      g.per = g.weight = 1;
-    } else {
-      if (tt.festival && nown < 0) nown = own_followers(own);
-      const uint32_t take_backs = tt.festival ? uint32_t(nown) : 0;
-      const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
-      g.per = 1 + segs + ncrowns + take_backs;
-      g.placements = uint32_t(fit_count(drawn_[c]));  // kept up to date: no scan
-      g.weight = g.placements * g.per;
-    }
+    SampleGroup& g = groups[ng];
+    if (!sample_group(c, deploy, ncrowns, own, nown, g)) continue;
+    ++ng;
+    if (!g.choose) g.weight = g.placements * g.per;
     total += g.weight;
   }
   for (;;) {
     uint32_t k = rng.below(total);
     int gi = 0;
     while (k >= groups[gi].weight) k -= groups[gi++].weight;
-    const Group& g = groups[gi];
+    const SampleGroup& g = groups[gi];
     Move m;
     m.choice = g.choice;
     if (g.choose) {
@@ -654,15 +677,14 @@ Move State::sample_move(Rng& rng) const {
     m.y = frontier_[i].y;
     m.rot = uint8_t(__builtin_ctz(mask));
     if (sub-- == 0) return m;
-    const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
-    if (sub < segs) {
+    if (sub < g.segs) {
       Ports ports;
       cell_ports(frontier_[i], ports);
       if (!(free_from_ports(tt, m.rot, ports, player_) >> sub & 1)) continue;  // taken: draw again
       m.meeple = int8_t(sub);
       return m;
     }
-    return internal::crown_or_take_back(m, sub - segs, crowns, ncrowns, own);
+    return internal::crown_or_take_back(m, sub - g.segs, crowns, ncrowns, own);
   }
 }
 
@@ -762,13 +784,10 @@ void State::apply(const Move& m) {
 
 // Scores what the placed tile P completed: roads, cities, then monasteries and tents (B-10).
 void State::score_completed(const PlacedTile& P) {
-  const TileType& tt = game_->type(P.type);
   uint16_t done[16];
   int nd = 0;
-  for (int i = 0; i < tt.nseg; ++i) {
-    const Kind k = tt.rot[0].seg[i].kind;
-    if (k != Kind::Road && k != Kind::City) continue;
-    const uint16_t r = label_[P.slot_base + i];
+  for (uint32_t segs = game_->edge_segments(P.type); segs; segs &= segs - 1) {  // roads and cities
+    const uint16_t r = label_[P.slot_base + __builtin_ctz(segs)];
     if (feat_[r].open == 0 && !feat_[r].done && std::find(done, done + nd, r) == done + nd) done[nd++] = r;
   }
   // Monasteries and tents this tile completed (noted by place_tile).
@@ -884,7 +903,8 @@ bool State::operator==(const State& o) const {
   }
   for (int s = 0; s < nslots_; ++s) {
     if (label_[s] != o.label_[s]) return false;
-    if (label_[s] == s && std::memcmp(&feat_[s], &o.feat_[s], sizeof(Feature)) != 0) return false;
+    if (label_[s] == s && (std::memcmp(&feat_[s], &o.feat_[s], sizeof(Feature)) != 0 || tail_[s] != o.tail_[s]))
+      return false;
   }
   for (int i = 0; i < nfollowers_; ++i)
     if (followers_[i].player != o.followers_[i].player || followers_[i].slot != o.followers_[i].slot) return false;

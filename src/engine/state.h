@@ -92,28 +92,19 @@ struct Follower {
 
 // One tile on the board. (Feature, PlacedTile and Follower are trivial types on purpose:
 // the state's large arrays of them are neither zeroed nor copied beyond their used part.)
+// The slot fields come first, in the lane order of PlaceTemplate: place_tile writes them (and
+// `fruit`) as two 16-byte vectors.
 struct PlacedTile {
-  int16_t x, y;
-  uint8_t type, rot;
-  uint16_t slot_base;     // its segments own slots slot_base .. slot_base + nseg - 1
   uint16_t side_slot[4];       // road/city slot on each side, or kNoSlot
   uint16_t half_slot[8];       // field slot on each half-edge, or kNoSlot
   uint16_t center_slot;        // monastery/tent slot, or kNoSlot
   int8_t fruit;                // Fruit Trees: the fruit type of the stack on this tree, or -1
+  int16_t x, y;
+  uint8_t type, rot;
+  uint16_t slot_base;          // its segments own slots slot_base .. slot_base + nseg - 1
 };
 
-// Per-feature counters, valid at the feature's root slot.
-struct Feature {
-  Kind kind;
-  uint8_t pennants;
-  uint8_t total;               // followers on the feature
-  uint8_t done;                // scored and closed
-  uint16_t open;               // road/city: unmatched edges; monastery/tent: missing neighbours
-  uint16_t tiles;              // distinct tile positions
-  uint16_t size;               // member slots
-  uint16_t tail;               // last member in the member list
-  uint8_t count[kMaxPlayers];  // followers per player
-};
+// Feature (per-feature counters, valid at the feature's root slot) is defined in game.h.
 
 constexpr uint16_t kNoSlot = 0xFFFF;
 // Board cell values: a placed-tile index (< kFrontierBase), kFrontierBase + index into the
@@ -196,10 +187,16 @@ class StateTables {
 
   // Union-find over segment slots; the smaller set is relabelled on a merge, so label_ is
   // always the root. next_ chains the members of a feature, starting at the root.
-  std::array<uint16_t, kMaxSlots> label_;
-  std::array<uint16_t, kMaxSlots> next_;
-  std::array<uint8_t, kMaxSlots> owner_;
-  std::array<Feature, kMaxSlots> feat_;
+  // tail_ is the last member of a feature's list (valid at the root; the low 15 bits) and
+  // Game::kSharedBit when one of its tiles has two segments of its kind, so that it can share
+  // a tile with another feature (only then does a merge count shared tiles). Each array has
+  // kSlotSlack slots to spare: place_tile writes a new tile's slots as whole vectors.
+  static constexpr int kSlotSlack = 16;
+  std::array<uint16_t, kMaxSlots + kSlotSlack> label_;
+  std::array<uint16_t, kMaxSlots + kSlotSlack> next_;
+  std::array<uint16_t, kMaxSlots + kSlotSlack> tail_;
+  std::array<uint8_t, kMaxSlots + kSlotSlack> owner_;
+  std::array<Feature, kMaxSlots + kSlotSlack> feat_;
   int nslots_ = 0;
 
   std::array<Follower, kMaxFollowers> followers_;
@@ -404,10 +401,22 @@ class State : private StateTables {
   // True when drawn tile c is placeable and the first drawn tile of its type (legal_moves()
   // and sample_move() offer each type's moves once).
   bool offers_moves(int c) const;
+  // The move samplers (sample_move, sample_move_fruit) draw from one group per distinct
+  // placeable drawn tile: a single Choose for a wheel tile still to be chosen (choose, weight
+  // 1), otherwise its placements, each with per = 1 + segs + crowns + take_backs options
+  // (without fruit actions). sample_group fills the header of drawn tile c's group (state_internal.h);
+  // false when c offers no moves. `own`/`nown` (Festival take-backs, nown < 0: not yet listed)
+  // are listed on first need and shared by the groups.
+  struct SampleGroup {
+    uint8_t choice;
+    bool choose;
+    uint32_t segs, take_backs, per, weight, placements;
+  };
+  inline bool sample_group(int c, bool deploy, uint32_t ncrowns, int8_t* own, int& nown, SampleGroup& g) const;
 
   void init(uint64_t seed, int start_type, int start_rot);
   void place_tile(int type, int x, int y, int rot);
-  void refit(uint8_t old, uint8_t now);
+  void refit(const uint8_t* gone, const uint8_t* come);
   void merge(uint16_t a, uint16_t b, bool edge);
   int shared_tiles(uint16_t big, uint16_t small) const;
   void add_follower(int player, uint16_t slot);

@@ -27,3 +27,27 @@ inline Move crown_or_take_back(Move m, uint32_t sub, uint32_t crowns, uint32_t n
 }
 
 }  // namespace carc::internal
+
+namespace carc {
+
+// The header of drawn tile c's group in the move samplers (see State::SampleGroup); the caller
+// sets `weight` for a placement group (with fruit actions the options differ per placement).
+inline bool State::sample_group(int c, bool deploy, uint32_t ncrowns, int8_t* own, int& nown, SampleGroup& g) const {
+  if (!offers_moves(c)) return false;
+  const TileType& tt = game_->type(drawn_[c]);
+  g.choice = uint8_t(c);
+  g.choose = chosen_ < 0 && tt.wheel;
+  if (g.choose) {
+    g.per = g.weight = 1;
+    g.segs = g.take_backs = g.placements = 0;
+    return true;
+  }
+  if (tt.festival && nown < 0) nown = own_followers(own);
+  g.take_backs = tt.festival ? uint32_t(nown) : 0;
+  g.segs = deploy ? uint32_t(tt.nseg) : 0;
+  g.per = 1 + g.segs + ncrowns + g.take_backs;
+  g.placements = uint32_t(fit_count(drawn_[c]));  // kept up to date: no scan
+  return true;
+}
+
+}  // namespace carc

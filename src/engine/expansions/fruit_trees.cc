@@ -170,12 +170,7 @@ Move State::sample_move_fruit(Rng& rng) const {
   // Fruit actions of a follower deployed with trees `trees` in range.
   auto actions = [&](uint32_t trees) { return trees ? uint32_t(__builtin_popcount(trees & harvestable)) + nsales : 0; };
   // One group per distinct placeable drawn tile, as in State::sample_move.
-  struct Group {
-    uint8_t choice;
-    bool choose;
-    uint32_t per, weight;
-  };
-  Group groups[4];
+  SampleGroup groups[4];
   // Per group: every placement has w0 options except those of the cells near a tree, which add
   // near_d over it (summed per word of 8 cells in corr, so that most cells need no look-up).
   uint32_t w0s[4];
@@ -186,18 +181,12 @@ Move State::sample_move_fruit(Rng& rng) const {
   int ng = 0;
   uint32_t total = 0;
   for (int c = 0; c < ndrawn_; ++c) {
-    if (!offers_moves(c)) continue;
-    const TileType& tt = game_->type(drawn_[c]);
-    Group& g = groups[ng++];
-    g.choice = uint8_t(c);
-    g.choose = chosen_ < 0 && tt.wheel;
-    if (g.choose) {
-      g.per = g.weight = 1;
-    } else {
-      if (tt.festival && nown < 0) nown = own_followers(own);
-      const uint32_t take_backs = tt.festival ? uint32_t(nown) : 0;
-      const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
-      g.per = 1 + segs + ncrowns + take_backs;
+    SampleGroup& g = groups[ng];
+    if (!sample_group(c, deploy, ncrowns, own, nown, g)) continue;
+    ++ng;
+    if (!g.choose) {
+      const TileType& tt = game_->type(drawn_[c]);
+      const uint32_t take_backs = g.take_backs, segs = g.segs;
       const uint8_t* fit = game_->fit_row(drawn_[c]);
       // The options of one placement with trees `trees` in range (summed over the stacks for a
       // tree tile).
@@ -212,7 +201,7 @@ Move State::sample_move_fruit(Rng& rng) const {
       // frontier cells around the trees (found from the trees, not by scanning) differ.
       const uint32_t w0 = w0s[ng - 1] = options(0);
       const int words = (nfrontier_ + 7) >> 3;
-      g.weight = uint32_t(fit_count(drawn_[c])) * w0;  // the placements: kept up to date, no scan
+      g.weight = g.placements * w0;
       int32_t* cr = corr[ng - 1];
       for (int w = 0; w < words; ++w) cr[w] = 0;
       if (fruit && ntrees) {
@@ -240,7 +229,7 @@ Move State::sample_move_fruit(Rng& rng) const {
     uint32_t k = rng.below(total);
     int gi = 0;
     while (k >= groups[gi].weight) k -= groups[gi++].weight;
-    const Group& g = groups[gi];
+    const SampleGroup& g = groups[gi];
     Move m;
     m.choice = g.choice;
     if (g.choose) {
@@ -282,8 +271,7 @@ Move State::sample_move_fruit(Rng& rng) const {
     uint32_t trees = fruit && ntrees ? trees_near_cell(i) : 0;
     if (tt.tree) {
       // The stack: each free fruit type's placement has its own number of options.
-      const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
-      const uint32_t take_backs = g.per - 1 - segs - ncrowns;
+      const uint32_t segs = g.segs, take_backs = g.take_backs;
       for (uint32_t f = free_stacks;; f &= f - 1) {
         const uint32_t with = trees | (f & -f);
         const uint32_t n = 1 + segs * (1 + actions(with)) + ncrowns + take_backs;
@@ -301,7 +289,7 @@ Move State::sample_move_fruit(Rng& rng) const {
     m.y = frontier_[i].y;
     m.rot = uint8_t(__builtin_ctz(mask));
     if (sub-- == 0) return m;
-    const uint32_t segs = deploy ? uint32_t(tt.nseg) : 0;
+    const uint32_t segs = g.segs;
     const uint32_t per_seg = 1 + actions(trees);
     if (sub < segs * per_seg) {
       const uint32_t seg = sub / per_seg, a = sub % per_seg;

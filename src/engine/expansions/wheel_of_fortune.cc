@@ -21,11 +21,12 @@ int State::crowns_of(int p) const {
 
 // Move generation: a follower may go on any free crown space instead of on the placed tile.
 uint32_t State::free_crown_mask() const {
-  uint32_t mask = 0;
-  if (game_->has_wheel())
-    for (int c = 0; c < kMaxCrowns; ++c)
-      if (crown_[c] < 0 && game_->crown_exists(c)) mask |= 1u << c;
-  return mask;
+  static_assert(kMaxCrowns <= 32, "crown spaces fit a mask");
+  const uint32_t exists = game_->crown_mask();  // 0 without a wheel
+  if (!exists) return 0;
+  uint32_t free = 0;
+  for (int c = 0; c < kMaxCrowns; ++c) free |= uint32_t(crown_[c] < 0) << c;
+  return free & exists;
 }
 
 // The Plague's decisions: one of the deciding player's followers on the land (crown spaces
