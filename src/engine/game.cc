@@ -46,6 +46,8 @@ Game::Game(const Rules& rules) : rules_(rules) {
       if (crown_exists(c)) crown_mask_ |= 1u << c;
     if (types_.size() > size_t(kMaxTileTypes)) throw TileDataError("too many tile types");
   }
+  plain_moves_ = !rules.festival && !rules.fortune_teller && !rules.fruit_trees && wheel_.empty();
+  for (const TileType& t : types_) plain_moves_ = plain_moves_ && !t.festival && !t.wheel;
   fit_.assign(types_.size() * 256, 0);
   fit_all_.assign(types_.size() * 256, 0);
   for (size_t t = 0; t < types_.size(); ++t)

@@ -108,6 +108,10 @@ class Game {
   const uint16_t* shared_flags(int t) const { return shared_.data() + size_t(t) * 16; }
   // Same, over all four rotations (for checking a recorded rotation).
   uint8_t fits_any(int t, uint8_t pattern) const { return fit_all_[size_t(t) * 256 + pattern]; }
+  // True when a turn's moves are one drawn tile's placements x (no follower, a follower on each
+  // segment) only: no Festival, Fortune Teller, Fruit-Bearing Trees, wheel or wheel/festival tile
+  // (State::sample_move's short path).
+  bool plain_moves() const { return plain_moves_; }
 
  private:
   explicit Game(const Rules& rules);
@@ -127,6 +131,7 @@ class Game {
   std::vector<WheelSegment> wheel_;
   int wheel_start_ = 0;
   uint32_t crown_mask_ = 0;
+  bool plain_moves_ = false;
 };
 
 }  // namespace carc

@@ -608,7 +608,60 @@ int State::count_legal_moves() const {
   return int(v.size());
 }
 
+// Placement idx (of `placements`) of the tile with fit row `fit`, in frontier order (cells in list
+// order, rotations ascending), walked to from the nearer end of the list: sets m.x, m.y, m.rot
+// and returns the frontier cell's index.
+inline int State::find_placement(const uint8_t* fit, uint32_t idx, uint32_t placements, Move& m) const {
+  int i;
+  uint8_t mask;
+  if (idx < placements / 2) {
+    for (i = 0;; ++i) {
+      mask = fit[need_[i]];
+      const uint32_t n = uint32_t(popcount(mask));
+      if (idx < n) break;
+      idx -= n;
+    }
+  } else {
+    idx = placements - 1 - idx;  // counted from the last placement
+    uint32_t n;
+    for (i = nfrontier_ - 1;; --i) {
+      mask = fit[need_[i]];
+      n = uint32_t(popcount(mask));
+      if (idx < n) break;
+      idx -= n;
+    }
+    idx = n - 1 - idx;
+  }
+  for (; idx; --idx) mask &= mask - 1;
+  m.x = frontier_[i].x;
+  m.y = frontier_[i].y;
+  m.rot = uint8_t(__builtin_ctz(mask));
+  return i;
+}
+
 Move State::sample_move(Rng& rng) const {
+  if (game_->plain_moves()) {
+    // One drawn tile, placements x (no follower, a follower on each segment): the same draws as
+    // the general path below with its single group.
+    const int t = drawn_[0];
+    const TileType& tt = game_->type(t);
+    const uint32_t per = 1 + (supply_[player_] > 0 ? uint32_t(tt.nseg) : 0);
+    const uint32_t placements = uint32_t(fit_count(t));
+    const uint8_t* fit = game_->fit_row(t);
+    for (;;) {
+      const uint32_t k = rng.below(placements * per);
+      Move m;
+      m.choice = 0;
+      const uint32_t sub = k % per;
+      const int i = find_placement(fit, k / per, placements, m);
+      if (sub == 0) return m;
+      Ports ports;
+      cell_ports(frontier_[i], ports);
+      if (!(free_from_ports(tt, m.rot, ports, player_) >> (sub - 1) & 1)) continue;  // taken: draw again
+      m.meeple = int8_t(sub - 1);
+      return m;
+    }
+  }
   if (phase_ == Phase::Plague) return sample_plague(rng);  // Wheel of Fortune
   assert(phase_ == Phase::Place);
   // Fruit-Bearing Trees: placements differ in their number of options (fruit actions).
@@ -648,34 +701,8 @@ Move State::sample_move(Rng& rng) const {
       return m;
     }
     const TileType& tt = game_->type(drawn_[g.choice]);
-    // Placement idx in frontier order (cells in list order, rotations ascending): walked to
-    // from the nearer end of the list.
-    const uint8_t* fit = game_->fit_row(drawn_[g.choice]);
-    uint32_t idx = k / g.per, sub = k % g.per;
-    int i;
-    uint8_t mask;
-    if (idx < g.placements / 2) {
-      for (i = 0;; ++i) {
-        mask = fit[need_[i]];
-        const uint32_t n = uint32_t(popcount(mask));
-        if (idx < n) break;
-        idx -= n;
-      }
-    } else {
-      idx = g.placements - 1 - idx;  // counted from the last placement
-      uint32_t n;
-      for (i = nfrontier_ - 1;; --i) {
-        mask = fit[need_[i]];
-        n = uint32_t(popcount(mask));
-        if (idx < n) break;
-        idx -= n;
-      }
-      idx = n - 1 - idx;
-    }
-    for (; idx; --idx) mask &= mask - 1;
-    m.x = frontier_[i].x;
-    m.y = frontier_[i].y;
-    m.rot = uint8_t(__builtin_ctz(mask));
+    uint32_t sub = k % g.per;
+    const int i = find_placement(game_->fit_row(drawn_[g.choice]), k / g.per, g.placements, m);
     if (sub-- == 0) return m;
     if (sub < g.segs) {
       Ports ports;

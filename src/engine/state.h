@@ -401,6 +401,7 @@ class State : private StateTables {
   // True when drawn tile c is placeable and the first drawn tile of its type (legal_moves()
   // and sample_move() offer each type's moves once).
   bool offers_moves(int c) const;
+  int find_placement(const uint8_t* fit, uint32_t idx, uint32_t placements, Move& m) const;
   // The move samplers (sample_move, sample_move_fruit) draw from one group per distinct
   // placeable drawn tile: a single Choose for a wheel tile still to be chosen (choose, weight
   // 1), otherwise its placements, each with per = 1 + segs + crowns + take_backs options
