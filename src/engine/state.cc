@@ -655,10 +655,13 @@ Move State::sample_move(Rng& rng) const {
       const uint32_t sub = k % per;
       const int i = find_placement(fit, k / per, placements, m);
       if (sub == 0) return m;
+      m.meeple = int8_t(sub - 1);
+      // A segment touching no neighbour's port is free (its feature is new; no tents here).
+      const Segment& sg = tt.rot[m.rot].seg[sub - 1];
+      if (!((sg.edges | uint32_t(sg.halves) << 4) & frontier_[i].present) && int(sub - 1) != tt.center) return m;
       Ports ports;
       cell_ports(frontier_[i], ports);
       if (!(free_from_ports(tt, m.rot, ports, player_) >> (sub - 1) & 1)) continue;  // taken: draw again
-      m.meeple = int8_t(sub - 1);
       return m;
     }
   }
