@@ -190,11 +190,19 @@ bool State::draw_internal(int type) {
   --bag_total_;
   drawn_[ndrawn_++] = uint8_t(type);
   draws_.push_back(Draw{uint8_t(type), Fate::Pending, uint16_t(turn_ + 1)});
-  // Fortune Teller: more tiles to draw this turn (T-6).
-  if (rules().fortune_teller && ndrawn_ < draw_target() && bag_total_ > 0) return true;
-  placeable_ = 0;
-  for (int i = 0; i < ndrawn_; ++i)
-    if (has_placement(drawn_[i])) placeable_ |= uint8_t(1u << i);
+  if (rules().fortune_teller) {
+    if (ndrawn_ < draw_target() && bag_total_ > 0) return true;  // more tiles to draw this turn (T-6)
+    placeable_ = 0;
+    for (int i = 0; i < ndrawn_; ++i)
+      if (has_placement(drawn_[i])) placeable_ |= uint8_t(1u << i);
+  } else {
+    placeable_ = has_placement(type) ? 1 : 0;  // one tile per turn
+    if (placeable_ && game_->plain_moves()) [[likely]] {  // no wheel either
+      phase_ = Phase::Place;
+      chosen_ = -1;
+      return true;
+    }
+  }
   if (!placeable_) {
     // B-5 / T-8: none can be placed: all leave the game and the player draws again;
     // B-6: an empty bag ends the game.
