@@ -795,6 +795,21 @@ void State::apply(const Move& m) {
     return;
   }
   assert(phase_ == Phase::Place);
+  if (game_->plain_moves()) {
+    // One drawn tile; a legal move has no take-back, crown or fruit (Game::plain_moves).
+    assert(ndrawn_ == 1 && m.choice == 0 && m.ret < 0 && !m.crown() && m.fruit_type < 0);
+    draws_.back().fate = Fate::Placed;
+    ndrawn_ = 0;
+    ++turn_;
+    place_tile(drawn_[0], m.x, m.y, m.rot);
+    const PlacedTile& P = placed_[nplaced_ - 1];
+    history_.push_back(TurnLog{m, kNoSlot});
+    chosen_ = -1;
+    if (m.meeple >= 0) add_follower(player_, uint16_t(P.slot_base + m.meeple));
+    score_completed(P);
+    end_turn();
+    return;
+  }
   const int t = drawn_[m.choice];
   // The chosen tile is placed; other drawn tiles go back into the bag (Fortune Teller, T-7).
   for (int i = 0, base = int(draws_.size()) - ndrawn_; i < ndrawn_; ++i) {
