@@ -38,24 +38,6 @@ const Variant kVariants[] = {
     {"wheel+all-three", "wheel-of-fortune", true, true, true},
 };
 
-// A decision after `turns` turns of a seeded game whose moves are picked uniformly from the
-// listed legal moves (the list order is pinned by tests/golden/move_counts.txt).
-State position(const Game* g, uint64_t seed, int turns) {
-  State s(g, seed);
-  Rng rng(seed * 31 + 7);
-  std::vector<Move> moves;
-  while (!s.is_terminal()) {
-    if (s.is_chance()) {
-      s.draw_random();
-      continue;
-    }
-    if (s.turn() >= turns) break;
-    s.legal_moves(moves);
-    s.apply(moves[rng.below(uint32_t(moves.size()))]);
-  }
-  return s;
-}
-
 std::string signature(const std::string& name, const State& s, const std::string& params) {
   std::vector<std::pair<std::string, std::string>> kv;
   std::istringstream ps(params);
@@ -92,8 +74,8 @@ std::string all_signatures() {
     r.fortune_teller = v.fortune_teller;
     r.fruit_trees = v.fruit_trees;
     const Game* g = Game::get(r);
-    const State opening = position(g, 1, 0);
-    const State mid = position(g, 2, 24);
+    const State opening = test::random_position(g, 1, 0);
+    const State mid = test::random_position(g, 2, 24);
     got += signature(v.name, opening, "iterations=3000:seed=1") + "\n";
     got += signature(v.name, mid, "iterations=3000:seed=1") + "\n";
     got += signature(v.name, mid, "iterations=3000:seed=1:threads=2") + "\n";
@@ -108,27 +90,9 @@ std::string all_signatures() {
 }
 
 TEST(MctsGolden, RootVisitsMatchTheGoldenFile) {
-  const std::string path = test::source_dir() + "/tests/golden/mcts_signatures.txt";
-  const std::string got = all_signatures();
-  if (const char* u = std::getenv("CARC_UPDATE_GOLDEN"); u && std::string(u) == "1") {
-    std::ofstream(path) << got;
-    GTEST_SKIP() << "rewrote " << path;
-  }
-  std::ifstream in(path);
-  ASSERT_TRUE(in) << path << " is missing (CARC_UPDATE_GOLDEN=1 creates it)";
-  std::stringstream want;
-  want << in.rdbuf();
-  std::istringstream a(want.str()), b(got);
-  std::string la, lb;
-  int line = 0;
-  while (std::getline(a, la)) {
-    ++line;
-    ASSERT_TRUE(std::getline(b, lb)) << path << " has more lines than the search produced";
-    EXPECT_EQ(lb, la) << path << " line " << line << " differs: the search decides differently (a deliberate "
-                      << "change regenerates the file with CARC_UPDATE_GOLDEN=1 and says why)";
-  }
-  EXPECT_FALSE(std::getline(b, lb)) << "more positions than the golden file lists: " << lb;
-  EXPECT_GE(line, 21) << path << " lists too few positions";
+  const int lines = test::expect_golden("mcts_signatures.txt", all_signatures(), "the search decides differently");
+  if (test::updating_golden()) GTEST_SKIP() << "rewrote tests/golden/mcts_signatures.txt";
+  EXPECT_GE(lines, 21) << "tests/golden/mcts_signatures.txt lists too few positions";
 }
 
 }  // namespace

@@ -39,22 +39,7 @@ std::vector<Rules> rule_variants() {
   return out;
 }
 
-// A position after `turns` random turns, at a decision (or terminal when the game ended).
-State random_position(const Game* g, uint64_t seed, int turns) {
-  State s(g, seed);
-  Rng rng(seed * 31 + 7);
-  std::vector<Move> moves;
-  while (!s.is_terminal()) {
-    if (s.is_chance()) {
-      s.draw_random();
-      continue;
-    }
-    if (s.turn() >= turns) break;
-    s.legal_moves(moves);
-    s.apply(moves[rng.below(uint32_t(moves.size()))]);
-  }
-  return s;
-}
+using test::random_position;
 
 bool is_legal(const State& s, const Move& m) {
   std::vector<Move> moves;

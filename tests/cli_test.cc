@@ -97,6 +97,29 @@ TEST(Cli, AnalyseAFortuneTellerTurnWithSeveralDrawnTiles) {
   fs::remove_all(dir);
 }
 
+// The analysed turn's draws are checked as replay checks them: an unknown discarded tile is a clear
+// error naming the turn (analyse used to pass its index, -1, straight to the engine).
+TEST(Cli, AnalyseRefusesAnUnknownTileInTheAnalysedTurn) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("carc_analyse_bad_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  ASSERT_EQ(run("simulate --games 1 --seed 3 --out " + dir.string()).status, 0);
+  const fs::path file = fs::directory_iterator(dir)->path();
+  nlohmann::json rec;
+  {
+    std::ifstream in(file);
+    rec = nlohmann::json::parse(in);
+  }
+  ASSERT_GT(rec["turns"].size(), 5u);
+  rec["turns"][4]["discarded"] = {"ZZ"};
+  std::ofstream(file) << rec.dump();
+  const CmdResult r = run("analyse " + file.string() + " --turn 5 --player mcts:iterations=50");
+  EXPECT_NE(r.status, 0) << r.out;
+  EXPECT_NE(r.out.find("turn 5"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("unknown tile 'ZZ'"), std::string::npos) << r.out;
+  fs::remove_all(dir);
+}
+
 TEST(Cli, SimulateJsonHasTheRequiredKeys) {
   CmdResult r = run("simulate --games 20 --seed 3 --players 3 --json");
   ASSERT_EQ(r.status, 0) << r.out;

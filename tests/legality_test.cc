@@ -245,28 +245,11 @@ std::string perft_line(const std::string& name, const Rules& rules, uint64_t see
 }
 
 TEST(Legality, PerftMoveCountsMatchTheGoldenFile) {
-  const std::string path = test::source_dir() + "/tests/golden/move_counts.txt";
   std::string got;
   for (auto& [name, rules] : all_variants())
     for (uint64_t seed : {1, 2}) got += perft_line(name, rules, seed) + "\n";
-  if (const char* u = std::getenv("CARC_UPDATE_GOLDEN"); u && std::string(u) == "1") {
-    std::ofstream(path) << got;
-    GTEST_SKIP() << "rewrote " << path;
-  }
-  std::ifstream in(path);
-  ASSERT_TRUE(in) << path << " is missing (CARC_UPDATE_GOLDEN=1 creates it)";
-  std::stringstream want;
-  want << in.rdbuf();
-  std::istringstream a(want.str()), b(got);
-  std::string la, lb;
-  int line = 0;
-  while (std::getline(a, la)) {
-    ++line;
-    std::getline(b, lb);
-    EXPECT_EQ(lb, la) << path << " line " << line << " differs (a rule or move generation changed; "
-                      << "CARC_UPDATE_GOLDEN=1 rewrites it)";
-  }
-  EXPECT_FALSE(std::getline(b, lb)) << "more rule sets than the golden file lists: " << lb;
+  test::expect_golden("move_counts.txt", got, "a rule or move generation changed");
+  if (test::updating_golden()) GTEST_SKIP() << "rewrote tests/golden/move_counts.txt";
 }
 
 }  // namespace

@@ -1,6 +1,11 @@
 #include "test_util.h"
 
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
 namespace carc::test {
@@ -31,5 +36,53 @@ Record scenario(const std::string& turns, int players, const std::string& start,
 }
 
 Replay play(const Record& r, bool final) { return replay(r, final); }
+
+State random_position(const Game* g, uint64_t seed, int turns) {
+  State s(g, seed);
+  Rng rng(seed * 31 + 7);
+  std::vector<Move> moves;
+  while (!s.is_terminal()) {
+    if (s.is_chance()) {
+      s.draw_random();
+      continue;
+    }
+    if (s.turn() >= turns) break;
+    s.legal_moves(moves);
+    s.apply(moves[rng.below(uint32_t(moves.size()))]);
+  }
+  return s;
+}
+
+bool updating_golden() {
+  const char* u = std::getenv("CARC_UPDATE_GOLDEN");
+  return u && std::string(u) == "1";
+}
+
+int expect_golden(const std::string& name, const std::string& got, const std::string& why) {
+  const std::string path = source_dir() + "/tests/golden/" + name;
+  if (updating_golden()) {
+    std::ofstream(path) << got;
+    return 0;
+  }
+  std::ifstream in(path);
+  EXPECT_TRUE(in) << path << " is missing (CARC_UPDATE_GOLDEN=1 creates it)";
+  if (!in) return 0;
+  std::stringstream want;
+  want << in.rdbuf();
+  std::istringstream a(want.str()), b(got);
+  std::string la, lb;
+  int line = 0;
+  while (std::getline(a, la)) {
+    ++line;
+    if (!std::getline(b, lb)) {
+      ADD_FAILURE() << path << " has more lines (" << line << "+) than the test produced";
+      return line;
+    }
+    EXPECT_EQ(lb, la) << path << " line " << line << " differs: " << why
+                      << " (a deliberate change regenerates the file with CARC_UPDATE_GOLDEN=1 and says why)";
+  }
+  EXPECT_FALSE(std::getline(b, lb)) << "the test produced more lines than " << path << " lists: " << lb;
+  return line;
+}
 
 }  // namespace carc::test

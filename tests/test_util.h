@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "record.h"
+#include "state.h"
 
 namespace carc::test {
 
@@ -20,5 +21,16 @@ Record scenario(const std::string& turns, int players = 2, const std::string& st
 
 // Replays a scenario and returns the replay (with events).
 Replay play(const Record& r, bool final = false);
+
+// A position after `turns` turns of a seeded game whose moves are picked uniformly from the listed
+// legal moves (list order pinned by tests/golden/move_counts.txt): at a decision, or terminal when
+// the game ended first.
+State random_position(const Game* g, uint64_t seed, int turns);
+
+// Compares `got` line by line with the golden file tests/golden/<name> (EXPECT failures naming the
+// line and `why` it may differ); with CARC_UPDATE_GOLDEN=1 rewrites the file instead and returns
+// false (the caller then skips). Returns the number of lines compared.
+int expect_golden(const std::string& name, const std::string& got, const std::string& why);
+bool updating_golden();
 
 }  // namespace carc::test

@@ -121,22 +121,30 @@ class Powers {
 
 // What open features are expected to gain before the end, added to `v` (before finish()).
 // `frac` is the share of the tiles still in the bag, `fv` the worth of a follower in hand.
-void add_expectations(const State& s, const EvalWeights& ew, double frac, double fv, Values& v) {
-  const int n = s.num_players();
-  const int bag = s.bag_size();
-  const double q = ew.city_q * std::min(1.0, std::sqrt(bag / 12.0));
-  const double g = bag / (bag + ew.monastery_k);
-  Powers qpow(q), gpow(g);  // q^open and g^open, each exponent computed once per evaluation
+// Calls fn(root, feature) once for each unfinished feature that holds a follower, in the order of
+// the followers' list (so the callers' sums keep their order).
+template <class Fn>
+void for_each_open_occupied(const State& s, Fn&& fn) {
   uint16_t seen[kMaxFollowers];
   int nseen = 0;
-  uint16_t cities[kMaxPlaced * 4];
   const Follower* fl = s.followers();
   for (int i = 0; i < s.num_followers(); ++i) {
     const uint16_t r = s.root(fl[i].slot);
     if (std::find(seen, seen + nseen, r) != seen + nseen) continue;
     seen[nseen++] = r;
     const Feature& f = s.feature(r);
-    if (f.done) continue;
+    if (!f.done) fn(r, f);
+  }
+}
+
+void add_expectations(const State& s, const EvalWeights& ew, double frac, double fv, Values& v) {
+  const int n = s.num_players();
+  const int bag = s.bag_size();
+  const double q = ew.city_q * std::min(1.0, std::sqrt(bag / 12.0));
+  const double g = bag / (bag + ew.monastery_k);
+  Powers qpow(q), gpow(g);  // q^open and g^open, each exponent computed once per evaluation
+  uint16_t cities[kMaxPlaced * 4];
+  for_each_open_occupied(s, [&](uint16_t r, const Feature& f) {
     double gain = 0, complete = 0;
     switch (f.kind) {
       case Kind::City:
@@ -174,7 +182,7 @@ void add_expectations(const State& s, const EvalWeights& ew, double frac, double
       if (f.count[p] == best && gain > 0) v[p] += gain;
       v[p] += fv * complete * f.count[p];
     }
-  }
+  });
 }
 
 // Wheel of Fortune events (expect heuristic): each event's points if the pig stopped on it now,
@@ -190,16 +198,8 @@ void add_wheel_events(const State& s, const WheelForecast& fc, double weight, Va
   const double storm = weight * per[int(WheelEvent::Storm)];
   const double inquisition = weight * per[int(WheelEvent::Inquisition)];
   for (int p = 0; p < n; ++p) v[p] += storm * s.supply(p);
-  uint16_t seen[kMaxFollowers];
-  int nseen = 0;
   uint16_t cities[kMaxPlaced * 4];
-  const Follower* fl = s.followers();
-  for (int i = 0; i < s.num_followers(); ++i) {
-    const uint16_t r = s.root(fl[i].slot);
-    if (std::find(seen, seen + nseen, r) != seen + nseen) continue;
-    seen[nseen++] = r;
-    const Feature& f = s.feature(r);
-    if (f.done) continue;
+  for_each_open_occupied(s, [&](uint16_t r, const Feature& f) {
     switch (f.kind) {
       case Kind::City:
         if (taxes > 0)
@@ -219,7 +219,7 @@ void add_wheel_events(const State& s, const WheelForecast& fc, double weight, Va
       default:
         break;
     }
-  }
+  });
 }
 
 }  // namespace

@@ -25,19 +25,8 @@ State position_of(const Record& r, int n) {
   for (int i = 0; i < n - 1; ++i) apply_turn(s, r.turns[i], i + 1);
   if (s.is_terminal()) throw std::invalid_argument("the game is over at turn " + std::to_string(n) + ": nothing to analyse");
   if (n <= have) {
-    const TurnRecord& t = r.turns[n - 1];
-    for (const std::string& d : t.discarded) s.apply_draw(s.game().type_index(d));
-    // Every tile the turn drew (Fortune Teller: `drawn` lists them, the placed one among them).
-    const std::vector<std::string> drawn = t.drawn.empty() ? std::vector<std::string>{t.tile} : t.drawn;
-    for (const std::string& d : drawn) {
-      const int ty = s.game().type_index(d);
-      if (!s.is_chance() || ty < 0 || s.bag_count(ty) == 0)
-        throw RecordError("turn " + std::to_string(n) + ": tile " + d + " cannot be drawn", n);
-      s.apply_draw(ty);
-    }
-    if (s.is_chance())
-      throw RecordError("turn " + std::to_string(n) + ": the record draws fewer tiles than the player draws (" +
-                            std::to_string(s.draw_target()) + ")", n);
+    // Every tile the turn drew (Fortune Teller: several), checked as replay checks them.
+    apply_turn_draws(s, r.turns[n - 1], n);
   } else {
     while (s.is_chance()) s.draw_random();
   }

@@ -368,7 +368,7 @@ State initial_state(const Record& r) {
   return s;
 }
 
-void apply_turn(State& s, const TurnRecord& t, int n) {
+void apply_turn_draws(State& s, const TurnRecord& t, int n) {
   const std::string where = "turn " + std::to_string(n);
   const Game& g = s.game();
   if (s.is_terminal()) fail(where, "the game is already over (no tiles left)", n);
@@ -408,6 +408,12 @@ void apply_turn(State& s, const TurnRecord& t, int n) {
   if (s.is_chance())
     fail(where, "player " + std::to_string(s.turn_player()) + " draws " + std::to_string(s.draw_target()) +
                     " tiles this turn ('drawn' lists " + std::to_string(drawn.size()) + ")", n);
+}
+
+void apply_turn(State& s, const TurnRecord& t, int n) {
+  apply_turn_draws(s, t, n);
+  const std::string where = "turn " + std::to_string(n);
+  const Game& g = s.game();
   // The move, named as the record names it (one converter for every layer: notation.h).
   NamedMove named;
   named.tile = t.tile;

@@ -85,6 +85,10 @@ Record record_of(const State& s, const std::vector<std::string>& names, bool scr
 // Applies one recorded turn to a state at a chance node (draws, then the move). Throws
 // RecordError with the turn number. Exposed for interactive tools.
 void apply_turn(State& s, const TurnRecord& t, int turn_number);
+// Its first half: the turn's draws only (discarded tiles, then every drawn tile), each checked
+// (known tile, left in the bag, discards really unplaceable, as many as the player draws), so the
+// state waits for the turn's move. For tools that analyse a recorded position (`analyse`).
+void apply_turn_draws(State& s, const TurnRecord& t, int turn_number);
 // Converts a legal placement to a record turn (without draws and Plague entries).
 TurnRecord turn_of(const State& s, const Move& m);
 // Where a follower stands (or a segment slot lies), as a record names it.
