@@ -176,8 +176,15 @@ class StateTables {
   std::array<uint8_t, 512> need_;
   // Per frontier cell (same index), Fruit-Bearing Trees: the fruit types of the trees in range
   // (on its 8 neighbours); 0 without the expansion. Kept up to date by apply (after place_tile)
-  // and as stacks go on trees, for the move sampler's walk (sample_move_fruit).
+  // and as stacks go on trees, for the move sampler's walk (sample_move_fruit). Read, kept and
+  // copied only when fruit_ (the rules have the expansion).
   std::array<uint8_t, 512> near_;
+  bool fruit_ = false;
+  // With fruit_: the board cells of the frontier cells with a tree in range (near_ non-zero),
+  // in no order; the fruit types whose stack is on a tree.
+  std::array<uint16_t, kFruitTypes * 8> near_cells_;
+  uint8_t nnear_ = 0;
+  uint8_t tree_types_ = 0;
   int nfrontier_ = 0;
   // Per tile type, the number of its placements (cell, distinct rotation) on the frontier:
   // the sum of popcount(fit[need_[i]]) over the frontier cells, 16 bits per type, 4 types to
@@ -537,11 +544,6 @@ class State : private StateTables {
   std::array<uint8_t, kFruitTypes> taken_{}, sold_{};
   std::array<int8_t, kFruitTypes> stack_tile_{-1, -1, -1, -1, -1, -1};
   std::array<std::array<uint8_t, kFruitTypes>, kMaxPlayers> held_{};
-  // The board cells of the frontier cells with a tree in range (near_ non-zero), in no order;
-  // the fruit types whose stack is on a tree.
-  std::array<uint16_t, kFruitTypes * 8> near_cells_;
-  uint8_t nnear_ = 0;
-  uint8_t tree_types_ = 0;
   // The monasteries and tents the last place_tile completed (at most the 8 around it and its own).
   uint8_t ncentres_done_ = 0;
   std::array<uint16_t, 9> centres_done_;
