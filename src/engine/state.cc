@@ -59,6 +59,13 @@ StateTables& StateTables::operator=(const StateTables& o) {
   fit_count_ = o.fit_count_;
   std::copy_n(o.frontier_.begin(), nfrontier_, frontier_.begin());
   std::copy_n(o.need_.begin(), nfrontier_, need_.begin());
+  fruit_ = o.fruit_;
+  if (fruit_) {
+    std::copy_n(o.near_.begin(), nfrontier_, near_.begin());
+    nnear_ = o.nnear_;
+    tree_types_ = o.tree_types_;
+    std::copy_n(o.near_cells_.begin(), nnear_, near_cells_.begin());
+  }
   nplaced_ = o.nplaced_;
   std::copy_n(o.placed_.begin(), nplaced_, placed_.begin());
   nslots_ = o.nslots_;
@@ -94,6 +101,9 @@ void State::init(uint64_t seed, int start_type, int start_rot) {
   seed_ = seed;
   rng_.reseed(seed);
   cell_.fill(kEmptyCell);
+  fruit_ = game_->rules().fruit_trees;
+  nnear_ = tree_types_ = 0;
+  if (fruit_) near_.fill(0);  // kept up to date by apply from here on
   const auto& counts = game_->initial_counts();
   for (size_t i = 0; i < counts.size(); ++i) bag_[i] = counts[i];
   bag_total_ = game_->total_tiles();
@@ -818,7 +828,14 @@ void State::apply(const Move& m) {
   }
   ndrawn_ = 0;
   ++turn_;
-  place_tile(t, m.x, m.y, m.rot);
+  if (fruit_) {
+    // Fruit-Bearing Trees: the frontier cells in range of a tree follow the frontier's change.
+    const int c = cell_of(m.x, m.y), i = cell_[c] - kFrontierBase, nf = nfrontier_;
+    place_tile(t, m.x, m.y, m.rot);
+    near_trees_frontier_changed(c, i, nf);
+  } else {
+    place_tile(t, m.x, m.y, m.rot);
+  }
   const PlacedTile& P = placed_[nplaced_ - 1];
   history_.push_back(TurnLog{m, m.ret >= 0 && m.ret < kCrownBase ? followers_[m.ret].slot : kNoSlot});
   if (nplague_) log_plague(history_.back());  // Wheel of Fortune
@@ -1062,6 +1079,20 @@ std::string State::validate() const {
       return "placement count of tile type " + game_->type(t).id + " is " + std::to_string(fit_count(t)) +
              ", the frontier has " + std::to_string(n);
   }
+  // Fruit-Bearing Trees: the frontier cells in range of a tree, recomputed from the trees.
+  int nnear = 0;
+  for (int i = 0; i < nfrontier_ && fruit_; ++i) {
+    const uint32_t want = trees_in_range(frontier_[i].x, frontier_[i].y, -1);
+    if (near_[i] != want)
+      return "frontier cell (" + std::to_string(frontier_[i].x) + "," + std::to_string(frontier_[i].y) +
+             ") notes trees " + std::to_string(near_[i]) + " in range, not " + std::to_string(want);
+    if (!want) continue;
+    ++nnear;
+    if (std::find(near_cells_.begin(), near_cells_.begin() + nnear_, frontier_[i].cell) == near_cells_.begin() + nnear_)
+      return "frontier cell (" + std::to_string(frontier_[i].x) + "," + std::to_string(frontier_[i].y) +
+             ") in range of a tree is not listed";
+  }
+  if (nnear != nnear_) return "the list of frontier cells in range of a tree has " + std::to_string(nnear_) + ", not " + std::to_string(nnear);
   return "";
 }
 

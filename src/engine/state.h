@@ -174,6 +174,17 @@ class StateTables {
   // Per frontier cell (same index), the edge types its neighbours require, 2 bits per side.
   // Kept apart from frontier_ so the scans over all cells read one dense byte each.
   std::array<uint8_t, 512> need_;
+  // Per frontier cell (same index), Fruit-Bearing Trees: the fruit types of the trees in range
+  // (on its 8 neighbours); 0 without the expansion. Kept up to date by apply (after place_tile)
+  // and as stacks go on trees, for the move sampler's walk (sample_move_fruit). Read, kept and
+  // copied only when fruit_ (the rules have the expansion).
+  std::array<uint8_t, 512> near_;
+  bool fruit_ = false;
+  // With fruit_: the board cells of the frontier cells with a tree in range (near_ non-zero),
+  // in no order; the fruit types whose stack is on a tree.
+  std::array<uint16_t, kFruitTypes * 8> near_cells_;
+  uint8_t nnear_ = 0;
+  uint8_t tree_types_ = 0;
   int nfrontier_ = 0;
   // Per tile type, the number of its placements (cell, distinct rotation) on the frontier:
   // the sum of popcount(fit[need_[i]]) over the frontier cells, 16 bits per type, 4 types to
@@ -442,6 +453,8 @@ class State : private StateTables {
   //
   // turn step       hook                                   expansion (file)
   // new game        init_fruit_stacks                      fruit_trees.cc
+  // board           near_trees_frontier_changed,           fruit_trees.cc
+  //                 near_trees_planted (frontier cells in range of a tree)
   // draw            draw_target (public)                   fortune_teller.cc
   //                 start_wheel (a single wheel tile)      wheel_of_fortune.cc
   // move generation own_followers (take-back options)      festival.cc
@@ -481,6 +494,11 @@ class State : private StateTables {
   // bit mask; `new_tree` is the fruit type put on the new tile itself, or -1.
   uint32_t trees_in_range(int x, int y, int new_tree) const;
   void add_fruit_actions(Move m, uint32_t trees, std::vector<Move>& out) const;
+  // apply, after place_tile at board cell `cell` (frontier cell i of nf): near_ and
+  // near_cells_ follow the frontier's swap-remove and new cells.
+  void near_trees_frontier_changed(int cell, int i, int nf);
+  // apply_fruit: a stack of fruit type f goes on the tree tile P.
+  void near_trees_planted(const PlacedTile& P, int f);
   Move sample_move_fruit(Rng& rng) const;
   std::string check_fruit(const Move& m, const TileType& tt) const;
   void apply_fruit(const Move& m, const PlacedTile& P);

@@ -102,6 +102,51 @@ uint32_t State::trees_in_range(int x, int y, int new_tree) const {
   return mask;
 }
 
+// The frontier cells in range of a tree (near_, near_cells_). place_tile at board cell `cell`
+// swap-removed that frontier cell, index i (the last of the nf cells took its index), and
+// appended the new cells from index nf - 1 on; a new cell may stand next to trees already
+// planted.
+void State::near_trees_frontier_changed(int cell, int i, int nf) {
+  if (near_[i]) {
+    int q = 0;
+    while (near_cells_[q] != cell) ++q;
+    near_cells_[q] = near_cells_[--nnear_];
+  }
+  near_[i] = near_[nf - 1];
+  if (nfrontier_ < nf) return;  // no new cell
+  // The new cells are orthogonal neighbours of the placed tile: only trees within two cells of
+  // it can be in their range.
+  const PlacedTile& P = placed_[nplaced_ - 1];
+  uint32_t near_tile = 0;
+  for (uint32_t t = tree_types_; t; t &= t - 1) {
+    const PlacedTile& T = placed_[stack_tile_[__builtin_ctz(t)]];
+    if (unsigned(T.x - P.x + 2) <= 4 && unsigned(T.y - P.y + 2) <= 4) near_tile |= t & -t;
+  }
+  for (int j = nf - 1; j < nfrontier_; ++j) {
+    const FrontierCell& fc = frontier_[j];
+    uint8_t trees = 0;
+    for (uint32_t t = near_tile; t; t &= t - 1) {
+      const int f = __builtin_ctz(t);
+      const PlacedTile& T = placed_[stack_tile_[f]];
+      if (unsigned(T.x - fc.x + 1) <= 2 && unsigned(T.y - fc.y + 1) <= 2) trees |= uint8_t(1u << f);
+    }
+    near_[j] = trees;
+    if (trees) near_cells_[nnear_++] = fc.cell;
+  }
+}
+
+// A stack goes on the tree tile P: its frontier neighbours come in range of fruit type f.
+void State::near_trees_planted(const PlacedTile& P, int f) {
+  tree_types_ |= uint8_t(1u << f);
+  for (int d = 0; d < 8; ++d) {
+    const uint16_t v = cell_[cell_of(P.x + kDx8[d], P.y + kDy8[d])];
+    if (v < kFrontierBase || v == kEmptyCell) continue;
+    const int i = v - kFrontierBase;
+    if (!near_[i]) near_cells_[nnear_++] = frontier_[i].cell;
+    near_[i] |= uint8_t(1u << f);
+  }
+}
+
 // Appends, after the plain deployment `m`, its fruit actions: harvest each tree in range that
 // still has tokens, or sell each set of 1 to 4 held types.
 void State::add_fruit_actions(Move m, uint32_t trees, std::vector<Move>& out) const {
@@ -140,87 +185,53 @@ Move State::sample_move_fruit(Rng& rng) const {
   int8_t own[kMaxFollowers];
   int nown = -1;  // computed when a festival tile needs it
   const bool fruit = deploy;
-  uint32_t held = 0, nsales = 0, harvestable = 0;
-  uint32_t free_stacks = 0;  // fruit types whose stack is not on a tree yet
-  int ntrees = 0;            // trees on the board and where they stand
-  int16_t tree_x[kFruitTypes], tree_y[kFruitTypes];
-  uint8_t tree_f[kFruitTypes];
-  for (int f = 0; f < kFruitTypes; ++f) {
-    if (held_[player_][f]) held |= 1u << f;
-    if (taken_[f] < 4) harvestable |= 1u << f;
-    if (stack_tile_[f] < 0) {
-      free_stacks |= 1u << f;
-    } else {
-      tree_x[ntrees] = placed_[stack_tile_[f]].x;
-      tree_y[ntrees] = placed_[stack_tile_[f]].y;
-      tree_f[ntrees++] = uint8_t(f);
-    }
-  }
+  // The fruit types the player holds, and those whose stack has tokens left (taken_ <= 4),
+  // from the 6 bytes of each at once: bit 0 of byte f is moved to bit f by the multiplication
+  // (each term lands on its own bit: no carries).
+  static_assert(kFruitTypes <= 8, "one byte per fruit type in a 64-bit word");
+  uint64_t hv = 0, tv = 0;
+  std::memcpy(&hv, held_[player_].data(), kFruitTypes);
+  std::memcpy(&tv, taken_.data(), kFruitTypes);
+  constexpr uint64_t kLow7 = 0x7F7F7F7F7F7Full, kGather = 0x0102040810204080ull;
+  const uint64_t nonzero = ((hv | ((hv & kLow7) + kLow7)) >> 7) & 0x010101010101ull;
+  const uint32_t held = uint32_t((nonzero * kGather) >> 56);
+  const uint32_t empty = uint32_t((((tv >> 2) & 0x010101010101ull) * kGather) >> 56);  // taken_ == 4
+  const uint32_t harvestable = ~empty & ((1u << kFruitTypes) - 1);
+  const uint32_t free_stacks = ~uint32_t(tree_types_) & ((1u << kFruitTypes) - 1);  // not on a tree yet
   // Sets of 1 to 4 of the n held types: C(n,1) + ... + C(n,4).
   static constexpr uint8_t kSets[kFruitTypes + 1] = {0, 1, 3, 7, 15, 30, 56};
-  nsales = kSets[__builtin_popcount(held)];
-  // The trees in range of a frontier cell (the 3x3 block around it).
-  auto trees_near_cell = [&](int i) {
-    uint32_t t = 0;
-    for (int j = 0; j < ntrees; ++j)
-      if (unsigned(tree_x[j] - frontier_[i].x + 1) <= 2 && unsigned(tree_y[j] - frontier_[i].y + 1) <= 2)
-        t |= 1u << tree_f[j];
-    return t;
-  };
+  const uint32_t nsales = kSets[__builtin_popcount(held)];
   // Fruit actions of a follower deployed with trees `trees` in range.
   auto actions = [&](uint32_t trees) { return trees ? uint32_t(__builtin_popcount(trees & harvestable)) + nsales : 0; };
+  // The frontier cells in range of a tree (near_ non-zero) are listed in near_cells_; the
+  // others have no fruit action. Without a follower to deploy, no cell has one.
+  const int nnear = fruit ? nnear_ : 0;
   // One group per distinct placeable drawn tile, as in State::sample_move.
   SampleGroup groups[4];
-  // Per group: every placement has w0 options except those of the cells near a tree, which add
-  // near_d over it (summed per word of 8 cells in corr, so that most cells need no look-up).
+  // Per group: a placement has options(trees in range) options, w0 = options(0) on most cells.
   uint32_t w0s[4];
-  int32_t corr[4][64];
-  uint16_t near_i[4][kFruitTypes * 8];
-  int32_t near_d[4][kFruitTypes * 8];
-  int nnear[4] = {0, 0, 0, 0};
   int ng = 0;
   uint32_t total = 0;
+  auto options_of = [&](const SampleGroup& g, bool tree, uint32_t trees) {
+    if (!tree) return 1 + g.segs * (1 + actions(trees)) + ncrowns + g.take_backs;
+    uint32_t w = 0;  // a tree tile: summed over the free stacks, each a tree in range
+    for (uint32_t f = free_stacks; f; f &= f - 1)
+      w += 1 + g.segs * (1 + actions(trees | (f & -f))) + ncrowns + g.take_backs;
+    return w;
+  };
   for (int c = 0; c < ndrawn_; ++c) {
     SampleGroup& g = groups[ng];
     if (!sample_group(c, deploy, ncrowns, own, nown, g)) continue;
     ++ng;
     if (!g.choose) {
-      const TileType& tt = game_->type(drawn_[c]);
-      const uint32_t take_backs = g.take_backs, segs = g.segs;
+      const bool tree = game_->type(drawn_[c]).tree;
       const uint8_t* fit = game_->fit_row(drawn_[c]);
-      // The options of one placement with trees `trees` in range (summed over the stacks for a
-      // tree tile).
-      auto options = [&](uint32_t trees) {
-        if (!tt.tree) return 1 + segs * (1 + actions(trees)) + ncrowns + take_backs;
-        uint32_t w = 0;
-        for (uint32_t f = free_stacks; f; f &= f - 1)
-          w += 1 + segs * (1 + actions(trees | (f & -f))) + ncrowns + take_backs;
-        return w;
-      };
-      // Most cells have no tree in range: their placements all have w0 options. Only the
-      // frontier cells around the trees (found from the trees, not by scanning) differ.
-      const uint32_t w0 = w0s[ng - 1] = options(0);
-      const int words = (nfrontier_ + 7) >> 3;
+      const uint32_t w0 = w0s[ng - 1] = options_of(g, tree, 0);
       g.weight = g.placements * w0;
-      int32_t* cr = corr[ng - 1];
-      for (int w = 0; w < words; ++w) cr[w] = 0;
-      if (fruit && ntrees) {
-        uint16_t* ni = near_i[ng - 1];
-        int32_t* nd = near_d[ng - 1];
-        int& nn = nnear[ng - 1];
-        for (int j = 0; j < ntrees; ++j)
-          for (int d = 0; d < 8; ++d) {
-            const uint16_t v = cell_[cell_of(tree_x[j] + kDx8[d], tree_y[j] + kDy8[d])];
-            if (v < kFrontierBase || v == kEmptyCell) continue;
-            const int i = v - kFrontierBase;
-            if (!fit[need_[i]] || std::find(ni, ni + nn, i) != ni + nn) continue;
-            const uint32_t cnt = uint32_t(__builtin_popcount(fit[need_[i]]));
-            const int32_t delta = int32_t(cnt * options(trees_near_cell(i)) - cnt * w0);
-            ni[nn] = uint16_t(i);
-            nd[nn++] = delta;
-            cr[i >> 3] += delta;
-            g.weight += uint32_t(delta);
-          }
+      for (int q = 0; q < nnear; ++q) {
+        const int i = cell_[near_cells_[q]] - kFrontierBase;
+        if (const uint8_t cnt = uint8_t(__builtin_popcount(fit[need_[i]])))
+          g.weight += cnt * (options_of(g, tree, near_[i]) - w0);
       }
     }
     total += g.weight;
@@ -239,18 +250,15 @@ Move State::sample_move_fruit(Rng& rng) const {
     const TileType& tt = game_->type(drawn_[g.choice]);
     const uint8_t* fit = game_->fit_row(drawn_[g.choice]);
     const uint32_t w0 = w0s[gi];
-    const int32_t* cr = corr[gi];
-    // The options of frontier cell i.
-    auto cell_weight = [&](int i) {
-      uint32_t cw = uint32_t(__builtin_popcount(fit[need_[i]])) * w0;
-      if (cr[i >> 3])
-        for (int q = 0; q < nnear[gi]; ++q)
-          if (near_i[gi][q] == i) cw += uint32_t(near_d[gi][q]);
-      return cw;
-    };
-    // The cell of the k-th option (cells in list order), walked to from the nearer end.
+    // The cell of the k-th option (cells in list order, each with popcount(fit) x its options
+    // per placement), walked to from the nearer end.
     int i;
-    uint32_t cw;
+    uint32_t cw, per;
+    auto cell_weight = [&](int i) {
+      const uint32_t t = fruit ? near_[i] : 0;
+      per = t ? options_of(g, tt.tree, t) : w0;
+      return uint32_t(__builtin_popcount(fit[need_[i]])) * per;
+    };
     if (k < g.weight / 2) {
       for (i = 0;; ++i) {
         cw = cell_weight(i);
@@ -266,9 +274,8 @@ Move State::sample_move_fruit(Rng& rng) const {
       }
       k = cw - 1 - k;
     }
-    const uint32_t w = cw / uint32_t(__builtin_popcount(fit[need_[i]]));
-    uint32_t idx = k / w, sub = k % w;
-    uint32_t trees = fruit && ntrees ? trees_near_cell(i) : 0;
+    uint32_t idx = k / per, sub = k % per;
+    uint32_t trees = fruit ? near_[i] : 0;
     if (tt.tree) {
       // The stack: each free fruit type's placement has its own number of options.
       const uint32_t segs = g.segs, take_backs = g.take_backs;
@@ -354,6 +361,7 @@ void State::apply_fruit(const Move& m, const PlacedTile& P) {
   if (m.fruit_type >= 0) {
     placed_[nplaced_ - 1].fruit = m.fruit_type;
     stack_tile_[m.fruit_type] = int8_t(nplaced_ - 1);
+    near_trees_planted(placed_[nplaced_ - 1], m.fruit_type);
   }
   if (m.action == FruitAction::Harvest) {
     const int f = m.target;
