@@ -12,55 +12,19 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "http_client.h"
-#include "server.h"
+#include "server_fixture.h"
 #include "server_limits.h"
 
 using json = nlohmann::json;
-namespace fs = std::filesystem;
-using carc::server::Server;
-using carc::server::ServerOptions;
 
 namespace {
 
-struct Resp {
-  int status = 0;
-  json body;
-  std::string text;
-};
+using servertest::Resp;
 
-class HintsTest : public ::testing::Test {
+class HintsTest : public servertest::ServerFixture {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("carc-hints-test-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    db_ = (dir_ / "games.sqlite").string();
-    start();
-  }
-  void TearDown() override {
-    server_.reset();
-    fs::remove_all(dir_);
-  }
-  void start() {
-    ServerOptions o;
-    o.host = "127.0.0.1";
-    o.port = 0;
-    o.db_path = db_;
-    o.ai_threads = 2;
-    o.ai_delay_ms = 0;
-    if (hint_interval_ms_ >= 0) o.hint_interval_ms = hint_interval_ms_;
-    if (ai_threads_ > 0) o.ai_threads = ai_threads_;
-    if (hint_iterations_ > 0) o.hint_iterations = hint_iterations_;
-    server_ = std::make_unique<Server>(o);
-    port_ = server_->start();
-  }
-  Resp get(const std::string& path) { return wrap(testhttp::get(port_, path)); }
-  Resp post(const std::string& path, const json& body) { return wrap(testhttp::post(port_, path, body.dump())); }
-  static Resp wrap(const testhttp::Reply& r) {
-    return Resp{r.status, json::parse(r.body, nullptr, false), r.body};
-  }
+  HintsTest() : ServerFixture("hints-test") {}
+
   json create(const json& players, json extra = json::object()) {
     extra["players"] = players;
     extra["seed"] = 11;
@@ -72,25 +36,6 @@ class HintsTest : public ::testing::Test {
   Resp hint(const std::string& id, const std::string& tok) {
     return post("/api/games/" + id + "/hint", tok.empty() ? json::object() : json{{"token", tok}});
   }
-  // Waits until a human seat is to move (the AI has moved).
-  json wait_for_human(const std::string& id) {
-    for (int i = 0; i < 3000; ++i) {
-      json v = get("/api/games/" + id).body;
-      const int p = v["current_player"];
-      if (v["status"] != "playing" || (v["players"][p]["type"] != "ai" && v["thinking"] == -1)) return v;
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    ADD_FAILURE() << "the AI never moved";
-    return json();
-  }
-
-  fs::path dir_;
-  std::string db_;
-  int port_ = 0;
-  int hint_interval_ms_ = -1;  // -1: the default
-  int ai_threads_ = 0;         // 0: 2
-  long long hint_iterations_ = 0;  // 0: the default
-  std::unique_ptr<Server> server_;
 };
 
 const json kHumanVsAi = json::array({{{"name", "Ann"}, {"type", "human"}}, {{"name", "Bot"}, {"type", "ai"}, {"ai", "mcts:level=easy"}}});
@@ -193,10 +138,9 @@ TEST_F(HintsTest, OnlyTheSeatToMoveWithItsTokenAndNotTooOften) {
 // the hint's move body is checked for placements with followers, crown spaces, take-backs,
 // fruit, the wheel tile choice and the Plague.
 TEST_F(HintsTest, EveryDecisionOfEveryExpansionIsPlayableFromItsHint) {
-  hint_interval_ms_ = 0;
-  hint_iterations_ = 300;  // the moves' shapes are checked here, not their quality
-  server_->stop();
-  start();
+  opts_.hint_interval_ms = 0;
+  opts_.hint_iterations = 300;  // the moves' shapes are checked here, not their quality
+  restart();
   json g = create(kHotSeat, {{"tileset", "wheel-of-fortune"}, {"expansions", {"festival", "fortune-teller", "fruit-trees"}}});
   const std::string id = g["id"];
   std::map<std::string, int> kinds;
@@ -227,9 +171,8 @@ TEST_F(HintsTest, EveryDecisionOfEveryExpansionIsPlayableFromItsHint) {
 // Stopping the server while a hint waits behind a long AI search: both end at once (the cancel
 // flags), the hint answers 503 or its connection closes, and nothing hangs.
 TEST_F(HintsTest, StoppingTheServerEndsAWaitingHintAndTheSearchAhead) {
-  ai_threads_ = 1;
-  server_->stop();
-  start();
+  opts_.ai_threads = 1;
+  restart();
   // Bot (first) thinks for 10 s on the only AI worker; then a hint for Ann cannot run before it.
   json g = create(json::array({{{"name", "Bot"}, {"type", "ai"}, {"ai", "mcts:time=10s"}}, {{"name", "Ann"}, {"type", "human"}}}));
   json g2 = create(kHumanVsAi);  // Ann is to move here; her hint waits for the worker

@@ -14,87 +14,27 @@
 #include <set>
 #include <thread>
 
-#include "http_client.h"
-#include "server.h"
+#include "server_fixture.h"
 
 using json = nlohmann::json;
-namespace fs = std::filesystem;
-using carc::server::Server;
-using carc::server::ServerOptions;
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
-struct Resp {
-  int status = 0;
-  json body;
-  std::string text;
-};
+using servertest::Resp;
 
-// One HTTP/1.1 request on its own loopback connection (tests/http_client.h), the body parsed
-// as JSON when it is JSON. Independent of the server's transport library.
-Resp http(int port, const std::string& method, const std::string& path, const std::string& body = "") {
-  const testhttp::Reply r = testhttp::request(port, method, path, body);
-  Resp out;
-  out.status = r.status;
-  if (r.status < 0) return out;
-  out.text = r.body;
-  out.body = json::parse(r.body, nullptr, false);
-  return out;
-}
-
-class SecurityTest : public ::testing::Test {
+class SecurityTest : public servertest::ServerFixture {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("carc-security-test-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    db_ = (dir_ / "games.sqlite").string();
-    opts_.host = "127.0.0.1";
-    opts_.port = 0;
-    opts_.db_path = db_;
-    opts_.ai_threads = 2;
-    opts_.ai_delay_ms = 0;
+  SecurityTest() : ServerFixture("security-test") {
     opts_.max_body = 256 * 1024;
     opts_.db_busy_timeout_ms = 100;
-    start();
   }
-  void TearDown() override {
-    server_.reset();
-    fs::remove_all(dir_);
-  }
-  void start() {
-    server_ = std::make_unique<Server>(opts_);
-    port_ = server_->start();
-    // Serving before anything else (a stop() racing the listener's start is the transport's to fix).
-    for (int i = 0; i < 500 && get("/api/health").status != 200; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-  }
-  void restart() {
-    server_->stop();
-    server_.reset();
-    start();
-  }
-  Resp get(const std::string& path) { return http(port_, "GET", path); }
-  Resp post(const std::string& path, const json& body) { return post_raw(path, body.dump()); }
-  Resp post_raw(const std::string& path, const std::string& body) { return http(port_, "POST", path, body); }
   json create(const json& players, json extra = json::object()) {
     json body = extra;
     body["players"] = players;
     Resp r = post("/api/games", body);
     EXPECT_EQ(r.status, 201) << r.text;
     return r.body;
-  }
-  json wait_for_human(const std::string& id) {
-    for (int i = 0; i < 3000; ++i) {
-      json v = get("/api/games/" + id).body;
-      if (v["status"] != "playing") return v;
-      const int p = v["current_player"];
-      if (v["players"][p]["type"] != "ai" && v["thinking"] == -1) return v;
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    ADD_FAILURE() << "the AI never moved";
-    return get("/api/games/" + id).body;
   }
   // The first legal placement of the current player, as a move body.
   json first_move(const std::string& id, const std::string& token) {
@@ -126,11 +66,6 @@ class SecurityTest : public ::testing::Test {
     return out;
   }
 
-  fs::path dir_;
-  std::string db_;
-  ServerOptions opts_;
-  int port_ = 0;
-  std::unique_ptr<Server> server_;
 };
 
 json hotseat() { return json::array({{{"name", "Ann"}, {"type", "human"}}, {{"name", "Ben"}, {"type", "human"}}}); }

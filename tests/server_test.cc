@@ -12,68 +12,20 @@
 #include <set>
 #include <thread>
 
-#include "http_client.h"
 #include "record.h"
-#include "server.h"
+#include "server_fixture.h"
 
 using json = nlohmann::json;
-namespace fs = std::filesystem;
 using carc::server::Server;
 using carc::server::ServerOptions;
 
 namespace {
 
-struct Resp {
-  int status = 0;
-  json body;
-  std::string text;
-};
+using servertest::Resp;
 
-class ServerTest : public ::testing::Test {
+class ServerTest : public servertest::ServerFixture {
  protected:
-  void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("carc-server-test-" + std::to_string(::getpid()) + "-" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
-    fs::remove_all(dir_);
-    fs::create_directories(dir_);
-    db_ = (dir_ / "games.sqlite").string();
-    start();
-  }
-  void TearDown() override {
-    server_.reset();
-    fs::remove_all(dir_);
-  }
-  void start() {
-    ServerOptions o;
-    o.host = "127.0.0.1";
-    o.port = 0;
-    o.db_path = db_;
-    o.ai_threads = 2;
-    o.ai_delay_ms = 0;
-    o.max_body = 64 * 1024;
-    server_ = std::make_unique<Server>(o);
-    port_ = server_->start();
-  }
-  void restart() {
-    server_->stop();
-    server_.reset();
-    start();
-  }
-
-  Resp get(const std::string& path) {
-    return wrap(testhttp::get(port_, path));
-  }
-  Resp post(const std::string& path, const json& body) { return post_raw(path, body.dump()); }
-  Resp post_raw(const std::string& path, const std::string& body) {
-    return wrap(testhttp::post(port_, path, body));
-  }
-  static Resp wrap(const testhttp::Reply& r) {
-    Resp out;
-    out.status = r.status;
-    out.text = r.body;
-    out.body = json::parse(r.body, nullptr, false);
-    return out;
-  }
+  ServerTest() : ServerFixture("server-test") { opts_.max_body = 64 * 1024; }
 
   // Creates a game; returns the response body (id, seats with tokens, game).
   json create(const json& players, uint64_t seed = 7, json extra = json::object()) {
@@ -83,19 +35,6 @@ class ServerTest : public ::testing::Test {
     Resp r = post("/api/games", body);
     EXPECT_EQ(r.status, 201) << r.text;
     return r.body;
-  }
-
-  // Waits until it is a human seat's turn (the AI has moved) or the game is over.
-  json wait_for_human(const std::string& id) {
-    for (int i = 0; i < 3000; ++i) {
-      json v = get("/api/games/" + id).body;
-      if (v["status"] != "playing") return v;
-      const int p = v["current_player"];
-      if (v["players"][p]["type"] != "ai" && v["thinking"] == -1) return v;
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    ADD_FAILURE() << "the AI never moved";
-    return get("/api/games/" + id).body;
   }
 
   // Plays one move for the current player: the k-th legal placement, with a follower when
@@ -115,10 +54,6 @@ class ServerTest : public ::testing::Test {
     return post("/api/games/" + id + "/move", mv);
   }
 
-  fs::path dir_;
-  std::string db_;
-  int port_ = 0;
-  std::unique_ptr<Server> server_;
 };
 
 json hotseat() { return json::array({{{"name", "Ann"}, {"type", "human"}}, {{"name", "Ben"}, {"type", "human"}}}); }
