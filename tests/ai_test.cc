@@ -163,7 +163,7 @@ TEST(Mcts, FestivalOptionsChangeNothingWithoutFestivalTiles) {
   for (const Rules& r : {Rules{}, wheel}) {
     const State s = random_position(Game::get(r), 41, 12);
     ASSERT_FALSE(s.is_terminal());
-    const auto ea = make_player("mcts:iterations=400:rr=0:fest=1", 7)->analyse(s);
+    const auto ea = make_player("mcts:iterations=400:rr=0:fest=1:tb=0", 7)->analyse(s);
     const auto eb = make_player("mcts:iterations=400:rr=1:fest=0", 7)->analyse(s);
     ASSERT_EQ(ea.size(), eb.size());
     for (size_t i = 0; i < ea.size(); ++i) {
@@ -311,6 +311,10 @@ TEST(Specs, ParseAndName) {
   EXPECT_THROW(make_player("mcts:rr=2"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:fest=1.5"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:fest=-0.1"), std::invalid_argument);
+  EXPECT_EQ(make_player("mcts:iterations=10:tb=0:fmin=4")->name(), "mcts:iterations=10:tb=0:fmin=4");
+  EXPECT_EQ(make_player("greedy:eval=expect:fmin=2.5")->name(), "greedy:eval=expect:fmin=2.5");
+  EXPECT_THROW(make_player("mcts:tb=2"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:fmin=-1"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:speed=3"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:level=godlike"), std::invalid_argument);
   EXPECT_THROW(make_player("minimax"), std::invalid_argument);
@@ -536,6 +540,60 @@ TEST(Eval, ExpectValuesFollowersOnTheBoardThatAFestivalTileMayBringBack) {
   EvalWeights plain_f = plain;
   plain_f.festival = 0.5;
   EXPECT_NEAR(evaluate(s, plain_f)[1], evaluate(s, plain)[1], 1e-9);
+}
+
+TEST(Eval, AFollowerInHandIsWorthAtLeastTheFloorWhileTurnsAreLeft) {
+  // A's knight on the open D + M city (1 open edge), B's monk on a monastery with 7 neighbours
+  // missing; 69 of 71 tiles in the bag. fmin sets a floor under the worth of a follower in hand,
+  // fmin * min(1, bag / players), which also counts in a follower's expected return.
+  const Replay r = test::play(test::scenario(R"([
+    {"tile":"M","x":0,"y":-1,"rotation":90,"meeple":"E"},
+    {"tile":"B","x":0,"y":1,"rotation":0,"meeple":"C"}])"));
+  const State& s = r.state;
+  ASSERT_EQ(s.bag_size(), 69);
+  const EvalWeights e = EvalWeights::expected();
+  ASSERT_EQ(e.follower_min, 0);
+  const double fv = 7.0 * 69 / 71;  // 6.80: above a floor of 5, so fmin=5 changes nothing yet
+  EvalWeights f = e;
+  f.follower_min = 5;
+  EXPECT_NEAR(evaluate(s, f)[0], evaluate(s, e)[0], 1e-9);
+  EXPECT_NEAR(evaluate(s, f)[1], evaluate(s, e)[1], 1e-9);
+  // A floor of 7.5 is above 6.80: each of the 6 followers in hand gains 7.5 - fv, the knight's
+  // return (chance q = 0.65) q times that, the monk's g^7 (g = 69 / 84) times that.
+  f.follower_min = 7.5;
+  const double d = 7.5 - fv, q = 0.65, g = 69.0 / 84;
+  EXPECT_NEAR(evaluate(s, f)[0] - evaluate(s, e)[0], d * (6 + q), 1e-9);
+  EXPECT_NEAR(evaluate(s, f)[1] - evaluate(s, e)[1], d * (6 + std::pow(g, 7)), 1e-9);
+  // With one tile left for two players the floor is halved (the last turn may be the other
+  // player's): fmin=5 and fmin=10 give each follower 2.5 - 7/71 and 5 - 7/71 more, in the same
+  // proportion for every player (K = followers in hand plus the expected returns).
+  State late(Game::get(Rules{}), 12);
+  Rng rng(3);
+  std::vector<Move> moves;
+  while (!late.is_terminal() && !(late.bag_size() == 1 && !late.is_chance())) {
+    if (late.is_chance()) {
+      late.draw_random();
+      continue;
+    }
+    late.legal_moves(moves);
+    late.apply(moves[rng.below(uint32_t(moves.size()))]);
+  }
+  ASSERT_EQ(late.bag_size(), 1);
+  EvalWeights f5 = e, f10 = e;
+  f5.follower_min = 5;
+  f10.follower_min = 10;
+  const Values v0 = evaluate(late, e), v5 = evaluate(late, f5), v10 = evaluate(late, f10);
+  const double w = 7.0 / 71;
+  for (int p = 0; p < 2; ++p) {
+    const double k = (v5[p] - v0[p]) / (2.5 - w);
+    EXPECT_GT(k, late.supply(p) - 1e-9) << p;
+    EXPECT_NEAR(v10[p] - v0[p], k * (5 - w), 1e-9) << p;
+  }
+  // No tile left: a follower in hand is worth nothing, the value is the score.
+  State end = random_position(Game::get(Rules{}), 9, 1000);
+  ASSERT_TRUE(end.is_terminal());
+  EXPECT_DOUBLE_EQ(evaluate(end, f5)[0], end.score(0));
+  EXPECT_DOUBLE_EQ(evaluate(end, f5)[1], end.score(1));
 }
 
 TEST(Eval, ExpectOnAFinishedGameIsItsScore) {

@@ -46,6 +46,10 @@ struct EvalWeights {
   // keeps while festival tiles are left in the bag (its owner may take it back with one of them;
   // docs/ai.md).
   double festival = 0;
+  // A follower in hand is worth at least this many points while the player still has a turn
+  // (max(follower * frac, follower_min * min(1, bag / players))): a late follower can still take
+  // a field that touches completed cities, or a one-tile feature. 0 = off (the default).
+  double follower_min = 0;
   // The tuned "expect" heuristic (docs/ai.md: measured with greedy against greedy).
   static EvalWeights expected() {
     EvalWeights w;
@@ -66,7 +70,7 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
 // The ":key=value" parameters in which `w` differs from `d`, for player names.
 std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d);
 // Names of the parameters apply_eval_param reads, for error messages.
-constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow, wev, tent, fest";
+constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow, wev, tent, fest, fmin";
 
 // Evaluates `s` and consumes it (applies the final scoring to it).
 Values evaluate_consuming(State& s, const EvalWeights& w = EvalWeights{});
