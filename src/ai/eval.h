@@ -21,6 +21,9 @@ constexpr double kDefaultFollowerValue = 2.0;
 // Default of EvalWeights::festival in the expect heuristic (docs/ai.md, session 6).
 constexpr double kDefaultFestivalWeight = 0;
 
+// Default of EvalWeights::follower_min in the expect heuristic (docs/ai.md, session 7).
+constexpr double kDefaultFollowerMin = 5;
+
 // Weights of the heuristic. With `expect` off (the "plain" heuristic, greedy's default), the
 // value is the one above. With it on ("expect", MCTS's default), open features also count
 // what they are expected to gain before the end (see docs/ai.md): a city its doubling times
@@ -48,7 +51,8 @@ struct EvalWeights {
   double festival = 0;
   // A follower in hand is worth at least this many points while the player still has a turn
   // (max(follower * frac, follower_min * min(1, bag / players))): a late follower can still take
-  // a field that touches completed cities, or a one-tile feature. 0 = off (the default).
+  // a field that touches completed cities, or a one-tile feature. 0 = off (the plain heuristic's
+  // default), kDefaultFollowerMin in the expect heuristic.
   double follower_min = 0;
   // The tuned "expect" heuristic (docs/ai.md: measured with greedy against greedy).
   static EvalWeights expected() {
@@ -59,6 +63,7 @@ struct EvalWeights {
     w.wheel_events = 1.5;
     w.tent = 1;
     w.festival = kDefaultFestivalWeight;
+    w.follower_min = kDefaultFollowerMin;
     return w;
   }
 };
