@@ -546,6 +546,27 @@ TEST(Eval, ExpectValuesACrownByTheChanceThatThePigStopsThere) {
               1e-9);
 }
 
+TEST(Eval, WithTheWheelTheFollowerFloorIsFminw) {
+  // With the Wheel of Fortune the floor under a follower in hand is fminw (0 in the expect
+  // heuristic's defaults), not fmin: B has 6 followers in hand and one on a crown space (its
+  // return counts hit[0] times the follower's worth).
+  const Replay r = wheel_position();
+  const State& s = r.state;
+  ASSERT_EQ(s.supply(1), 6);
+  const WheelForecast f = wheel_forecast(s);
+  EvalWeights e = EvalWeights::expected();
+  ASSERT_EQ(e.follower_min_wheel, 0);
+  const double fv = 7.0 * s.bag_size() / s.game().total_tiles();
+  ASSERT_LT(fv, 7.5);
+  EvalWeights a = e, b = e;
+  a.follower_min = 7.5;  // no effect with the Wheel
+  b.follower_min_wheel = 7.5;
+  EXPECT_NEAR(evaluate(s, a)[1], evaluate(s, e)[1], 1e-9);
+  EXPECT_NEAR(evaluate(s, b)[1] - evaluate(s, e)[1], (7.5 - fv) * (6 + f.hit[0]), 1e-9);
+  EXPECT_EQ(make_player("mcts:iterations=10:fminw=2")->name(), "mcts:iterations=10:fminw=2");
+  EXPECT_THROW(make_player("mcts:fminw=-1"), std::invalid_argument);
+}
+
 TEST(Eval, ExpectAddsTheWheelEventsTimesTheirExpectedStops) {
   const Replay r = wheel_position();
   const State& s = r.state;

@@ -54,6 +54,9 @@ struct EvalWeights {
   // a field that touches completed cities, or a one-tile feature. 0 = off (the plain heuristic's
   // default), kDefaultFollowerMin in the expect heuristic.
   double follower_min = 0;
+  // The same floor in games with the Wheel of Fortune (whose events and crowns give followers back
+  // often): kept apart because a floor of 5 made the Wheel's games weaker (docs/ai.md, session 7).
+  double follower_min_wheel = 0;
   // The tuned "expect" heuristic (docs/ai.md: measured with greedy against greedy).
   static EvalWeights expected() {
     EvalWeights w;
@@ -75,7 +78,7 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
 // The ":key=value" parameters in which `w` differs from `d`, for player names.
 std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d);
 // Names of the parameters apply_eval_param reads, for error messages.
-constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow, wev, tent, fest, fmin";
+constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow, wev, tent, fest, fmin, fminw";
 
 // Evaluates `s` and consumes it (applies the final scoring to it).
 Values evaluate_consuming(State& s, const EvalWeights& w = EvalWeights{});
