@@ -156,9 +156,9 @@ class Tree {
 
   // Festival, with tree_take_back off: below the root, placements that take a follower back are
   // left out (the same placement without it is always legal). Not with an Evaluator, whose
-  // priors are given over the full list of moves.
+  // priors are given over the full list of moves. Without the Festival there is nothing to drop.
   void drop_take_backs(std::vector<Move>& moves) const {
-    if (cfg_.tree_take_back || cfg_.evaluator) return;
+    if (cfg_.tree_take_back || cfg_.evaluator || !root_.rules().festival) return;
     moves.erase(std::remove_if(moves.begin(), moves.end(),
                                [](const Move& m) { return m.kind == MoveKind::Place && m.ret >= 0; }),
                 moves.end());
