@@ -163,7 +163,7 @@ TEST(Mcts, FestivalOptionsChangeNothingWithoutFestivalTiles) {
   for (const Rules& r : {Rules{}, wheel}) {
     const State s = random_position(Game::get(r), 41, 12);
     ASSERT_FALSE(s.is_terminal());
-    const auto ea = make_player("mcts:iterations=400:rr=0:fest=1", 7)->analyse(s);
+    const auto ea = make_player("mcts:iterations=400:rr=0:fest=1:tb=1", 7)->analyse(s);
     const auto eb = make_player("mcts:iterations=400:rr=1:fest=0", 7)->analyse(s);
     ASSERT_EQ(ea.size(), eb.size());
     for (size_t i = 0; i < ea.size(); ++i) {
@@ -181,6 +181,76 @@ TEST(Mcts, FestivalOptionsChangeNothingWithoutFestivalTiles) {
   bool differ = false;
   for (size_t i = 0; i < ea.size(); ++i) differ = differ || ea[i].score_diff != eb[i].score_diff;
   EXPECT_TRUE(differ);
+}
+
+// Plays uniformly random moves in a Festival game from `seed` until `stop` holds at a decision.
+template <class Stop>
+bool walk_festival(uint64_t seed, State& s, Stop&& stop) {
+  Rules fest;
+  if (!fest.enable("festival")) return false;
+  s = State(Game::get(fest), seed);
+  Rng rng(seed);
+  std::vector<Move> moves;
+  while (!s.is_terminal()) {
+    if (s.is_chance()) {
+      s.draw_random();
+      continue;
+    }
+    if (stop(s)) return true;
+    s.legal_moves(moves);
+    s.apply(moves[rng.below(uint32_t(moves.size()))]);
+  }
+  return false;
+}
+
+TEST(Mcts, TreeTakeBacksOnlyAtTheRootWithTbZero) {
+  // At a decision with take-back moves, tb=0 still lists and searches every legal move at the
+  // root, take-backs included.
+  auto has_take_back = [](const State& s) {
+    std::vector<Move> moves;
+    s.legal_moves(moves);
+    return s.turn() > 20 && std::any_of(moves.begin(), moves.end(), [](const Move& m) { return m.ret >= 0; });
+  };
+  Rules fest;
+  ASSERT_TRUE(fest.enable("festival"));
+  State s(Game::get(fest), 1);
+  ASSERT_TRUE(walk_festival(1, s, has_take_back));
+  std::vector<Move> moves;
+  s.legal_moves(moves);
+  const auto eo = make_player("mcts:iterations=3000:tb=0", 5)->analyse(s);
+  ASSERT_EQ(eo.size(), moves.size());
+  int visits = 0, take_back_visits = 0;
+  for (const MoveEval& e : eo) {
+    visits += e.visits;
+    if (e.move.ret >= 0) take_back_visits += e.visits;
+  }
+  EXPECT_EQ(visits, 3000);
+  EXPECT_GT(take_back_visits, 0);
+
+  // Below the root they are left out: with one tile left in the bag, a festival tile, the
+  // opponent's reply (the last move of the game) has no take-backs with tb=0, so the tree, whose
+  // every root move leads to that one reply position, is smaller than with tb=1.
+  auto last_is_festival = [](const State& st) {
+    if (st.bag_size() != 1) return false;
+    for (int t = 0; t < st.game().num_types(); ++t)
+      if (st.bag_count(t) == 1) return st.game().type(t).festival && st.num_followers() > 0;
+    return false;
+  };
+  int positions = 0;
+  for (uint64_t seed = 1; seed < 300 && positions < 2; ++seed) {
+    if (!walk_festival(seed, s, last_is_festival)) continue;
+    const int opp = 1 - s.current_player();
+    bool opp_on_board = false;
+    for (int i = 0; i < s.num_followers(); ++i) opp_on_board = opp_on_board || s.followers()[i].player == opp;
+    if (!opp_on_board) continue;
+    ++positions;
+    MctsPlayer off(mcts_config_from({{"iterations", "3000"}, {"tb", "0"}}, 5));
+    MctsPlayer on(mcts_config_from({{"iterations", "3000"}, {"tb", "1"}}, 5));
+    off.analyse(s);
+    on.analyse(s);
+    EXPECT_LT(off.last_stats().nodes, on.last_stats().nodes) << "seed " << seed;
+  }
+  EXPECT_EQ(positions, 2);
 }
 
 TEST(Mcts, DecisionDoesNotDependOnTheBagOrder) {
@@ -311,6 +381,14 @@ TEST(Specs, ParseAndName) {
   EXPECT_THROW(make_player("mcts:rr=2"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:fest=1.5"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:fest=-0.1"), std::invalid_argument);
+  EXPECT_EQ(make_player("mcts:iterations=10:tb=1:fmin=4")->name(), "mcts:iterations=10:tb=1:fmin=4");
+  EXPECT_EQ(make_player("mcts:iterations=10:tb=0:fmin=5")->name(), "mcts:iterations=10");  // the defaults
+  EXPECT_EQ(MctsConfig{}.eval.follower_min, 5);
+  EXPECT_FALSE(MctsConfig{}.tree_take_back);
+  EXPECT_EQ(EvalWeights{}.follower_min, 0);  // the plain heuristic (greedy's) has no floor
+  EXPECT_EQ(make_player("greedy:eval=expect:fmin=2.5")->name(), "greedy:eval=expect:fmin=2.5");
+  EXPECT_THROW(make_player("mcts:tb=2"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:fmin=-1"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:speed=3"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:level=godlike"), std::invalid_argument);
   EXPECT_THROW(make_player("minimax"), std::invalid_argument);
@@ -468,6 +546,27 @@ TEST(Eval, ExpectValuesACrownByTheChanceThatThePigStopsThere) {
               1e-9);
 }
 
+TEST(Eval, WithTheWheelTheFollowerFloorIsFminw) {
+  // With the Wheel of Fortune the floor under a follower in hand is fminw (0 in the expect
+  // heuristic's defaults), not fmin: B has 6 followers in hand and one on a crown space (its
+  // return counts hit[0] times the follower's worth).
+  const Replay r = wheel_position();
+  const State& s = r.state;
+  ASSERT_EQ(s.supply(1), 6);
+  const WheelForecast f = wheel_forecast(s);
+  EvalWeights e = EvalWeights::expected();
+  ASSERT_EQ(e.follower_min_wheel, 0);
+  const double fv = 7.0 * s.bag_size() / s.game().total_tiles();
+  ASSERT_LT(fv, 7.5);
+  EvalWeights a = e, b = e;
+  a.follower_min = 7.5;  // no effect with the Wheel
+  b.follower_min_wheel = 7.5;
+  EXPECT_NEAR(evaluate(s, a)[1], evaluate(s, e)[1], 1e-9);
+  EXPECT_NEAR(evaluate(s, b)[1] - evaluate(s, e)[1], (7.5 - fv) * (6 + f.hit[0]), 1e-9);
+  EXPECT_EQ(make_player("mcts:iterations=10:fminw=2")->name(), "mcts:iterations=10:fminw=2");
+  EXPECT_THROW(make_player("mcts:fminw=-1"), std::invalid_argument);
+}
+
 TEST(Eval, ExpectAddsTheWheelEventsTimesTheirExpectedStops) {
   const Replay r = wheel_position();
   const State& s = r.state;
@@ -536,6 +635,60 @@ TEST(Eval, ExpectValuesFollowersOnTheBoardThatAFestivalTileMayBringBack) {
   EvalWeights plain_f = plain;
   plain_f.festival = 0.5;
   EXPECT_NEAR(evaluate(s, plain_f)[1], evaluate(s, plain)[1], 1e-9);
+}
+
+TEST(Eval, AFollowerInHandIsWorthAtLeastTheFloorWhileTurnsAreLeft) {
+  // A's knight on the open D + M city (1 open edge), B's monk on a monastery with 7 neighbours
+  // missing; 69 of 71 tiles in the bag. fmin sets a floor under the worth of a follower in hand,
+  // fmin * min(1, bag / players), which also counts in a follower's expected return.
+  const Replay r = test::play(test::scenario(R"([
+    {"tile":"M","x":0,"y":-1,"rotation":90,"meeple":"E"},
+    {"tile":"B","x":0,"y":1,"rotation":0,"meeple":"C"}])"));
+  const State& s = r.state;
+  ASSERT_EQ(s.bag_size(), 69);
+  EvalWeights e = EvalWeights::expected();
+  e.follower_min = 0;
+  const double fv = 7.0 * 69 / 71;  // 6.80: above a floor of 5, so fmin=5 changes nothing yet
+  EvalWeights f = e;
+  f.follower_min = 5;
+  EXPECT_NEAR(evaluate(s, f)[0], evaluate(s, e)[0], 1e-9);
+  EXPECT_NEAR(evaluate(s, f)[1], evaluate(s, e)[1], 1e-9);
+  // A floor of 7.5 is above 6.80: each of the 6 followers in hand gains 7.5 - fv, the knight's
+  // return (chance q = 0.65) q times that, the monk's g^7 (g = 69 / 84) times that.
+  f.follower_min = 7.5;
+  const double d = 7.5 - fv, q = 0.65, g = 69.0 / 84;
+  EXPECT_NEAR(evaluate(s, f)[0] - evaluate(s, e)[0], d * (6 + q), 1e-9);
+  EXPECT_NEAR(evaluate(s, f)[1] - evaluate(s, e)[1], d * (6 + std::pow(g, 7)), 1e-9);
+  // With one tile left for two players the floor is halved (the last turn may be the other
+  // player's): fmin=5 and fmin=10 give each follower 2.5 - 7/71 and 5 - 7/71 more, in the same
+  // proportion for every player (K = followers in hand plus the expected returns).
+  State late(Game::get(Rules{}), 12);
+  Rng rng(3);
+  std::vector<Move> moves;
+  while (!late.is_terminal() && !(late.bag_size() == 1 && !late.is_chance())) {
+    if (late.is_chance()) {
+      late.draw_random();
+      continue;
+    }
+    late.legal_moves(moves);
+    late.apply(moves[rng.below(uint32_t(moves.size()))]);
+  }
+  ASSERT_EQ(late.bag_size(), 1);
+  EvalWeights f5 = e, f10 = e;
+  f5.follower_min = 5;
+  f10.follower_min = 10;
+  const Values v0 = evaluate(late, e), v5 = evaluate(late, f5), v10 = evaluate(late, f10);
+  const double w = 7.0 / 71;
+  for (int p = 0; p < 2; ++p) {
+    const double k = (v5[p] - v0[p]) / (2.5 - w);
+    EXPECT_GT(k, late.supply(p) - 1e-9) << p;
+    EXPECT_NEAR(v10[p] - v0[p], k * (5 - w), 1e-9) << p;
+  }
+  // No tile left: a follower in hand is worth nothing, the value is the score.
+  State end = random_position(Game::get(Rules{}), 9, 1000);
+  ASSERT_TRUE(end.is_terminal());
+  EXPECT_DOUBLE_EQ(evaluate(end, f5)[0], end.score(0));
+  EXPECT_DOUBLE_EQ(evaluate(end, f5)[1], end.score(1));
 }
 
 TEST(Eval, ExpectOnAFinishedGameIsItsScore) {

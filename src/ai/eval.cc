@@ -308,7 +308,9 @@ Values evaluate_consuming(State& s, const EvalWeights& ew) {
   Values v{};
   const int n = s.num_players();
   const double frac = double(s.bag_size()) / std::max(1, s.game().total_tiles());
-  const double w = ew.follower_value * frac;
+  double w = ew.follower_value * frac;
+  const double floor = s.has_wheel() ? ew.follower_min_wheel : ew.follower_min;
+  if (floor > 0) w = std::max(w, floor * std::min(1.0, double(s.bag_size()) / n));
   for (int p = 0; p < n; ++p) v[p] = w * s.supply(p);  // before finish() returns followers
   if (s.has_wheel() && !ew.expect) {
     // Wheel of Fortune, plain heuristic (greedy's): a follower on a crown space is worth its
@@ -382,6 +384,12 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
   } else if (key == "fest") {
     w.festival = parse_real(value);
     if (w.festival < 0 || w.festival > 1) throw std::invalid_argument("fest must be in [0, 1]");
+  } else if (key == "fmin") {
+    w.follower_min = parse_real(value);
+    if (w.follower_min < 0) throw std::invalid_argument("fmin must be >= 0");
+  } else if (key == "fminw") {
+    w.follower_min_wheel = parse_real(value);
+    if (w.follower_min_wheel < 0) throw std::invalid_argument("fminw must be >= 0");
   } else if (key == "farm") {
     w.farm = parse_real(value);
     if (w.farm < 0) throw std::invalid_argument("farm must be >= 0");
@@ -403,6 +411,8 @@ std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d) {
   if (w.wheel_events != d.wheel_events) s += ":wev=" + num(w.wheel_events);
   if (w.tent != d.tent) s += ":tent=" + num(w.tent);
   if (w.festival != d.festival) s += ":fest=" + num(w.festival);
+  if (w.follower_min != d.follower_min) s += ":fmin=" + num(w.follower_min);
+  if (w.follower_min_wheel != d.follower_min_wheel) s += ":fminw=" + num(w.follower_min_wheel);
   return s;
 }
 

@@ -21,6 +21,9 @@ constexpr double kDefaultFollowerValue = 2.0;
 // Default of EvalWeights::festival in the expect heuristic (docs/ai.md, session 6).
 constexpr double kDefaultFestivalWeight = 0;
 
+// Default of EvalWeights::follower_min in the expect heuristic (docs/ai.md, session 7).
+constexpr double kDefaultFollowerMin = 5;
+
 // Weights of the heuristic. With `expect` off (the "plain" heuristic, greedy's default), the
 // value is the one above. With it on ("expect", MCTS's default), open features also count
 // what they are expected to gain before the end (see docs/ai.md): a city its doubling times
@@ -46,6 +49,14 @@ struct EvalWeights {
   // keeps while festival tiles are left in the bag (its owner may take it back with one of them;
   // docs/ai.md).
   double festival = 0;
+  // A follower in hand is worth at least this many points while the player still has a turn
+  // (max(follower * frac, follower_min * min(1, bag / players))): a late follower can still take
+  // a field that touches completed cities, or a one-tile feature. 0 = off (the plain heuristic's
+  // default), kDefaultFollowerMin in the expect heuristic.
+  double follower_min = 0;
+  // The same floor in games with the Wheel of Fortune (whose events and crowns give followers back
+  // often): kept apart because a floor of 5 made the Wheel's games weaker (docs/ai.md, session 7).
+  double follower_min_wheel = 0;
   // The tuned "expect" heuristic (docs/ai.md: measured with greedy against greedy).
   static EvalWeights expected() {
     EvalWeights w;
@@ -55,6 +66,7 @@ struct EvalWeights {
     w.wheel_events = 1.5;
     w.tent = 1;
     w.festival = kDefaultFestivalWeight;
+    w.follower_min = kDefaultFollowerMin;
     return w;
   }
 };
@@ -66,7 +78,7 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
 // The ":key=value" parameters in which `w` differs from `d`, for player names.
 std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d);
 // Names of the parameters apply_eval_param reads, for error messages.
-constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow, wev, tent, fest";
+constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow, wev, tent, fest, fmin, fminw";
 
 // Evaluates `s` and consumes it (applies the final scoring to it).
 Values evaluate_consuming(State& s, const EvalWeights& w = EvalWeights{});

@@ -124,6 +124,7 @@ class Tree {
       n = s.game().num_types();
     } else {
       s.legal_moves(moves_);
+      if (id != 0) drop_take_backs(moves_);
       n = int(moves_.size());
     }
     if (n == 0 || n > 0xFFFF) return;
@@ -151,6 +152,16 @@ class Tree {
       win_sum_.assign(n, 0);
       margin_sum_.assign(n, 0);
     }
+  }
+
+  // Festival, with tree_take_back off: below the root, placements that take a follower back are
+  // left out (the same placement without it is always legal). Not with an Evaluator, whose
+  // priors are given over the full list of moves. Without the Festival there is nothing to drop.
+  void drop_take_backs(std::vector<Move>& moves) const {
+    if (cfg_.tree_take_back || cfg_.evaluator || !root_.rules().festival) return;
+    moves.erase(std::remove_if(moves.begin(), moves.end(),
+                               [](const Move& m) { return m.kind == MoveKind::Place && m.ret >= 0; }),
+                moves.end());
   }
 
   // Festival, in a rollout: a placement that takes a follower back is kept with probability
@@ -227,6 +238,7 @@ class Tree {
           mv = &child_move_[nd.first];
         } else {
           s.legal_moves(moves_);
+          if (id != 0) drop_take_backs(moves_);
           if (int(moves_.size()) != nd.n) break;  // defensive: hidden information changed the options
           mv = moves_.data();
         }
@@ -478,6 +490,9 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else if (k == "rr") {
         c.rollout_take_back = parse_real(v);
         if (c.rollout_take_back < 0 || c.rollout_take_back > 1) throw std::invalid_argument("rr must be in [0, 1]");
+      } else if (k == "tb") {
+        if (v != "0" && v != "1") throw std::invalid_argument("tb must be 0 or 1");
+        c.tree_take_back = v == "1";
       } else if (k == "prior") {
         c.prior = int(parse_count(v));
       } else if (k == "pscale") {
@@ -497,7 +512,7 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else {
         throw std::invalid_argument(
             "unknown parameter '" + k +
-            "' (allowed: time, iterations, threads, level, c, depth, rf, rk, rr, prior, pscale, win, scale, " + kEvalParamNames +
+            "' (allowed: time, iterations, threads, level, c, depth, rf, rk, rr, tb, prior, pscale, win, scale, " + kEvalParamNames +
             ", nodes, seed)");
       }
     } catch (const std::invalid_argument& e) {
@@ -528,6 +543,7 @@ std::string MctsPlayer::name() const {
   if (cfg_.prior_scale != d.prior_scale) s += ":pscale=" + num(cfg_.prior_scale);
   if (cfg_.rollout_follower != d.rollout_follower) s += ":rf=" + num(cfg_.rollout_follower);
   if (cfg_.rollout_take_back != d.rollout_take_back) s += ":rr=" + num(cfg_.rollout_take_back);
+  if (cfg_.tree_take_back != d.tree_take_back) s += std::string(":tb=") + (cfg_.tree_take_back ? "1" : "0");
   if (cfg_.rollout_best_of != d.rollout_best_of) s += ":rk=" + std::to_string(cfg_.rollout_best_of);
   if (cfg_.c != d.c) s += ":c=" + num(cfg_.c);
   if (cfg_.win_weight != d.win_weight) s += ":win=" + num(cfg_.win_weight);

@@ -48,6 +48,10 @@ struct MctsConfig {
   // Festival: a rollout keeps a random move's take-back of a follower with this probability (else
   // the same placement without it); random take-backs throw away the followers' features.
   double rollout_take_back = 1;
+  // Festival: whether decision nodes below the root list take-backs of followers (false: only the
+  // root's own decision considers them; the tree and its opponents' replies place without; the
+  // default since session 7, docs/ai.md).
+  bool tree_take_back = false;
   int prior = 10;               // root moves start with this many virtual visits valued by the heuristic
   double prior_scale = 5;       // prior reward = 0.5 + 0.5 tanh((margin - best margin) / prior_scale)
   double win_weight = 0.5;      // reward = w * win + (1 - w) * squashed score margin
