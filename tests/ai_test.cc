@@ -163,7 +163,7 @@ TEST(Mcts, FestivalOptionsChangeNothingWithoutFestivalTiles) {
   for (const Rules& r : {Rules{}, wheel}) {
     const State s = random_position(Game::get(r), 41, 12);
     ASSERT_FALSE(s.is_terminal());
-    const auto ea = make_player("mcts:iterations=400:rr=0:fest=1:tb=1", 7)->analyse(s);
+    const auto ea = make_player("mcts:iterations=400:rr=0:fest=1:tb=1:rkf=4", 7)->analyse(s);
     const auto eb = make_player("mcts:iterations=400:rr=1:fest=0", 7)->analyse(s);
     ASSERT_EQ(ea.size(), eb.size());
     for (size_t i = 0; i < ea.size(); ++i) {
@@ -180,6 +180,12 @@ TEST(Mcts, FestivalOptionsChangeNothingWithoutFestivalTiles) {
   ASSERT_EQ(ea.size(), eb.size());
   bool differ = false;
   for (size_t i = 0; i < ea.size(); ++i) differ = differ || ea[i].score_diff != eb[i].score_diff;
+  EXPECT_TRUE(differ);
+  // rkf (the heuristic's choice at festival tiles in rollouts) changes a Festival search too.
+  const auto ec = make_player("mcts:iterations=400:rkf=4", 7)->analyse(s);
+  ASSERT_EQ(ec.size(), eb.size());
+  differ = false;
+  for (size_t i = 0; i < ec.size(); ++i) differ = differ || ec[i].score_diff != eb[i].score_diff;
   EXPECT_TRUE(differ);
 }
 
@@ -251,6 +257,34 @@ TEST(Mcts, TreeTakeBacksOnlyAtTheRootWithTbZero) {
     EXPECT_LT(off.last_stats().nodes, on.last_stats().nodes) << "seed " << seed;
   }
   EXPECT_EQ(positions, 2);
+}
+
+TEST(Mcts, RolloutsCompareRkfMovesAtFestivalTiles) {
+  // rkf: at a festival tile a rollout move is the best of rkf sampled moves (or of rk, if larger);
+  // at any other tile, and without the Festival, of rk.
+  auto festival_tile = [](const State& st) {
+    const int t = st.current_tile();
+    return st.phase() == Phase::Place && t >= 0 && st.game().type(t).festival;
+  };
+  auto other_tile = [](const State& st) {
+    const int t = st.current_tile();
+    return st.phase() == Phase::Place && t >= 0 && !st.game().type(t).festival;
+  };
+  const MctsConfig rkf4 = mcts_config_from({{"rkf", "4"}}, 1);
+  const MctsConfig rk6 = mcts_config_from({{"rkf", "4"}, {"rk", "6"}}, 1);
+  const MctsConfig rk2 = mcts_config_from({{"rkf", "4"}, {"rk", "2"}}, 1);
+  State s(Game::get(Rules{}), 1);
+  ASSERT_TRUE(walk_festival(3, s, festival_tile));
+  EXPECT_EQ(rollout_sample_count(MctsConfig{}, s), 1);
+  EXPECT_EQ(rollout_sample_count(rkf4, s), 4);
+  EXPECT_EQ(rollout_sample_count(rk6, s), 6);
+  EXPECT_EQ(rollout_sample_count(rk2, s), 4);
+  ASSERT_TRUE(walk_festival(3, s, other_tile));
+  EXPECT_EQ(rollout_sample_count(rkf4, s), 1);
+  EXPECT_EQ(rollout_sample_count(rk2, s), 2);
+  const State base = random_position(Game::get(Rules{}), 41, 12);
+  ASSERT_FALSE(base.is_chance());
+  EXPECT_EQ(rollout_sample_count(rkf4, base), 1);
 }
 
 TEST(Mcts, DecisionDoesNotDependOnTheBagOrder) {
@@ -388,6 +422,14 @@ TEST(Specs, ParseAndName) {
   EXPECT_EQ(EvalWeights{}.follower_min, 0);  // the plain heuristic (greedy's) has no floor
   EXPECT_EQ(make_player("greedy:eval=expect:fmin=2.5")->name(), "greedy:eval=expect:fmin=2.5");
   EXPECT_THROW(make_player("mcts:tb=2"), std::invalid_argument);
+  EXPECT_EQ(MctsConfig{}.rollout_festival_best_of, 1);
+  EXPECT_EQ(make_player("mcts:iterations=10:rkf=4")->name(), "mcts:iterations=10:rkf=4");
+  EXPECT_EQ(make_player("mcts:iterations=10:rkf=1")->name(), "mcts:iterations=10");
+  EXPECT_EQ(mcts_config_from({{"rkf", "1000"}}, 1).rollout_festival_best_of, 1000);
+  EXPECT_THROW(make_player("mcts:rkf=0"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:rkf=1001"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:rkf=99999999999"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:rkf=x"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:fmin=-1"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:speed=3"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:level=godlike"), std::invalid_argument);

@@ -259,12 +259,13 @@ class Tree {
         s.draw_random();
         continue;
       }
-      if (cfg_.rollout_best_of > 1) {
+      const int best_of = rollout_sample_count(cfg_, s);
+      if (best_of > 1) {
         // The best of K sampled moves by the heuristic after it (for the player to move).
         const int me = s.current_player();
         Move best = s.sample_move(rng_);
         double best_m = -1e300;
-        for (int k = 0; k < cfg_.rollout_best_of; ++k) {
+        for (int k = 0; k < best_of; ++k) {
           const Move m = k == 0 ? best : s.sample_move(rng_);
           State c = s;
           c.apply(m);
@@ -445,6 +446,15 @@ uint64_t mix(uint64_t a, uint64_t b) {
 
 }  // namespace
 
+int rollout_sample_count(const MctsConfig& cfg, const State& s) {
+  int k = cfg.rollout_best_of;
+  if (cfg.rollout_festival_best_of > k && s.rules().festival && s.phase() == Phase::Place) {
+    const int t = s.current_tile();
+    if (t >= 0 && s.game().type(t).festival) k = cfg.rollout_festival_best_of;
+  }
+  return k;
+}
+
 MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string>>& params, uint64_t seed) {
   MctsConfig c;
   c.seed = seed;
@@ -487,6 +497,10 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else if (k == "rk") {
         c.rollout_best_of = int(parse_count(v));
         if (c.rollout_best_of < 1 || c.rollout_best_of > 1000) throw std::invalid_argument("rk must be 1..1000");
+      } else if (k == "rkf") {
+        const long long k2 = parse_count(v);
+        if (k2 < 1 || k2 > 1000) throw std::invalid_argument("rkf must be 1..1000");
+        c.rollout_festival_best_of = int(k2);
       } else if (k == "rr") {
         c.rollout_take_back = parse_real(v);
         if (c.rollout_take_back < 0 || c.rollout_take_back > 1) throw std::invalid_argument("rr must be in [0, 1]");
@@ -512,7 +526,7 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else {
         throw std::invalid_argument(
             "unknown parameter '" + k +
-            "' (allowed: time, iterations, threads, level, c, depth, rf, rk, rr, tb, prior, pscale, win, scale, " + kEvalParamNames +
+            "' (allowed: time, iterations, threads, level, c, depth, rf, rk, rkf, rr, tb, prior, pscale, win, scale, " + kEvalParamNames +
             ", nodes, seed)");
       }
     } catch (const std::invalid_argument& e) {
@@ -545,6 +559,8 @@ std::string MctsPlayer::name() const {
   if (cfg_.rollout_take_back != d.rollout_take_back) s += ":rr=" + num(cfg_.rollout_take_back);
   if (cfg_.tree_take_back != d.tree_take_back) s += std::string(":tb=") + (cfg_.tree_take_back ? "1" : "0");
   if (cfg_.rollout_best_of != d.rollout_best_of) s += ":rk=" + std::to_string(cfg_.rollout_best_of);
+  if (cfg_.rollout_festival_best_of != d.rollout_festival_best_of)
+    s += ":rkf=" + std::to_string(cfg_.rollout_festival_best_of);
   if (cfg_.c != d.c) s += ":c=" + num(cfg_.c);
   if (cfg_.win_weight != d.win_weight) s += ":win=" + num(cfg_.win_weight);
   if (cfg_.margin_scale != d.margin_scale) s += ":scale=" + num(cfg_.margin_scale);

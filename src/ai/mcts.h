@@ -45,6 +45,9 @@ struct MctsConfig {
   int depth = 4;                // rollout moves before the heuristic takes over, -1 = to the end
   double rollout_follower = 1;  // rollouts keep a random move's follower with this probability
   int rollout_best_of = 1;      // a rollout move is the best by the heuristic of this many sampled moves
+  // Festival: at a festival tile a rollout move is the best by the heuristic of this many sampled
+  // moves (1 = as any other tile; with rollout_best_of > 1, the larger of the two).
+  int rollout_festival_best_of = 1;
   // Festival: a rollout keeps a random move's take-back of a follower with this probability (else
   // the same placement without it); random take-backs throw away the followers' features.
   double rollout_take_back = 1;
@@ -70,6 +73,10 @@ struct MctsConfig {
 
 // Applies "key=value" parameters of an mcts spec to a config; throws std::invalid_argument.
 MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string>>& params, uint64_t seed);
+
+// How many sampled moves a rollout compares by the heuristic at decision state s: `rk`
+// (rollout_best_of), or at a festival tile in a Festival game the larger of `rk` and `rkf`.
+int rollout_sample_count(const MctsConfig& cfg, const State& s);
 
 // Figures of the last search.
 struct SearchStats {
