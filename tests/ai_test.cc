@@ -287,6 +287,52 @@ TEST(Mcts, RolloutsCompareRkfMovesAtFestivalTiles) {
   EXPECT_EQ(rollout_sample_count(rkf4, base), 1);
 }
 
+TEST(Mcts, FkSearchesOnlyTheBestRootMovesAtAFestivalDecision) {
+  // fk=K: at a root that offers take-backs, only the K best moves by the root prior (the expect
+  // heuristic's margin one move ahead) get visits; the others are reported with none.
+  auto has_take_back = [](const State& st) {
+    std::vector<Move> moves;
+    st.legal_moves(moves);
+    return st.turn() > 20 && moves.size() > 12 &&
+           std::any_of(moves.begin(), moves.end(), [](const Move& m) { return m.ret >= 0; });
+  };
+  State s(Game::get(Rules{}), 1);
+  ASSERT_TRUE(walk_festival(1, s, has_take_back));
+  std::vector<Move> moves;
+  s.legal_moves(moves);
+  const int me = s.current_player();
+  std::vector<std::pair<double, size_t>> by_margin;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    State c = s;
+    c.apply(moves[i]);
+    by_margin.emplace_back(-margin(evaluate(c, EvalWeights::expected()), me, s.num_players()), i);
+  }
+  std::sort(by_margin.begin(), by_margin.end());  // best first, ties in move order
+  std::vector<bool> top(moves.size(), false);
+  for (size_t k = 0; k < 8; ++k) top[by_margin[k].second] = true;
+
+  const auto e = make_player("mcts:iterations=2000:fk=8", 5)->analyse(s);
+  ASSERT_EQ(e.size(), moves.size());
+  int visited = 0, visits = 0;
+  for (const MoveEval& me_ : e) {
+    const size_t i = size_t(std::find(moves.begin(), moves.end(), me_.move) - moves.begin());
+    ASSERT_LT(i, moves.size());
+    if (me_.visits > 0) {
+      ++visited;
+      EXPECT_TRUE(top[i]) << "move " << i << " is not among the 8 best by the prior";
+    }
+    visits += me_.visits;
+  }
+  EXPECT_EQ(visited, 8);
+  EXPECT_EQ(visits, 2000);
+  // Without take-backs at the root (the base game), fk changes nothing.
+  const State base = random_position(Game::get(Rules{}), 41, 12);
+  const auto ea = make_player("mcts:iterations=400:fk=2", 7)->analyse(base);
+  const auto eb = make_player("mcts:iterations=400", 7)->analyse(base);
+  ASSERT_EQ(ea.size(), eb.size());
+  for (size_t i = 0; i < ea.size(); ++i) EXPECT_EQ(ea[i].visits, eb[i].visits);
+}
+
 TEST(Mcts, DecisionDoesNotDependOnTheBagOrder) {
   // Two states equal in everything a player may see, but whose generators (the future bag
   // order) differ: the search must behave identically. If MCTS drew with the state's own
@@ -423,6 +469,11 @@ TEST(Specs, ParseAndName) {
   EXPECT_EQ(make_player("greedy:eval=expect:fmin=2.5")->name(), "greedy:eval=expect:fmin=2.5");
   EXPECT_THROW(make_player("mcts:tb=2"), std::invalid_argument);
   EXPECT_EQ(MctsConfig{}.rollout_festival_best_of, 1);
+  EXPECT_EQ(MctsConfig{}.festival_root_moves, 0);
+  EXPECT_EQ(make_player("mcts:iterations=10:fk=30")->name(), "mcts:iterations=10:fk=30");
+  EXPECT_EQ(make_player("mcts:iterations=10:fk=0")->name(), "mcts:iterations=10");
+  EXPECT_THROW(make_player("mcts:fk=10001"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:fk=-1"), std::invalid_argument);
   EXPECT_EQ(make_player("mcts:iterations=10:rkf=4")->name(), "mcts:iterations=10:rkf=4");
   EXPECT_EQ(make_player("mcts:iterations=10:rkf=1")->name(), "mcts:iterations=10");
   EXPECT_EQ(mcts_config_from({{"rkf", "1000"}}, 1).rollout_festival_best_of, 1000);

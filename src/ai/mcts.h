@@ -55,6 +55,9 @@ struct MctsConfig {
   // root's own decision considers them; the tree and its opponents' replies place without; the
   // default since session 7, docs/ai.md).
   bool tree_take_back = false;
+  // Festival: at a root decision that offers take-backs, only the this many best moves by the
+  // root prior (the heuristic one move ahead) are searched; 0 = all (needs prior > 0).
+  int festival_root_moves = 0;
   int prior = 10;               // root moves start with this many virtual visits valued by the heuristic
   double prior_scale = 5;       // prior reward = 0.5 + 0.5 tanh((margin - best margin) / prior_scale)
   double win_weight = 0.5;      // reward = w * win + (1 - w) * squashed score margin
