@@ -163,7 +163,7 @@ TEST(Mcts, FestivalOptionsChangeNothingWithoutFestivalTiles) {
   for (const Rules& r : {Rules{}, wheel}) {
     const State s = random_position(Game::get(r), 41, 12);
     ASSERT_FALSE(s.is_terminal());
-    const auto ea = make_player("mcts:iterations=400:rr=0:fest=1:tb=1", 7)->analyse(s);
+    const auto ea = make_player("mcts:iterations=400:rr=0:fest=1:tb=1:rkf=4", 7)->analyse(s);
     const auto eb = make_player("mcts:iterations=400:rr=1:fest=0", 7)->analyse(s);
     ASSERT_EQ(ea.size(), eb.size());
     for (size_t i = 0; i < ea.size(); ++i) {
@@ -180,6 +180,12 @@ TEST(Mcts, FestivalOptionsChangeNothingWithoutFestivalTiles) {
   ASSERT_EQ(ea.size(), eb.size());
   bool differ = false;
   for (size_t i = 0; i < ea.size(); ++i) differ = differ || ea[i].score_diff != eb[i].score_diff;
+  EXPECT_TRUE(differ);
+  // rkf (the heuristic's choice at festival tiles in rollouts) changes a Festival search too.
+  const auto ec = make_player("mcts:iterations=400:rkf=4", 7)->analyse(s);
+  ASSERT_EQ(ec.size(), eb.size());
+  differ = false;
+  for (size_t i = 0; i < ec.size(); ++i) differ = differ || ec[i].score_diff != eb[i].score_diff;
   EXPECT_TRUE(differ);
 }
 
@@ -251,6 +257,80 @@ TEST(Mcts, TreeTakeBacksOnlyAtTheRootWithTbZero) {
     EXPECT_LT(off.last_stats().nodes, on.last_stats().nodes) << "seed " << seed;
   }
   EXPECT_EQ(positions, 2);
+}
+
+TEST(Mcts, RolloutsCompareRkfMovesAtFestivalTiles) {
+  // rkf: at a festival tile a rollout move is the best of rkf sampled moves (or of rk, if larger);
+  // at any other tile, and without the Festival, of rk.
+  auto festival_tile = [](const State& st) {
+    const int t = st.current_tile();
+    return st.phase() == Phase::Place && t >= 0 && st.game().type(t).festival;
+  };
+  auto other_tile = [](const State& st) {
+    const int t = st.current_tile();
+    return st.phase() == Phase::Place && t >= 0 && !st.game().type(t).festival;
+  };
+  const MctsConfig rkf4 = mcts_config_from({{"rkf", "4"}}, 1);
+  const MctsConfig rk6 = mcts_config_from({{"rkf", "4"}, {"rk", "6"}}, 1);
+  const MctsConfig rk2 = mcts_config_from({{"rkf", "4"}, {"rk", "2"}}, 1);
+  State s(Game::get(Rules{}), 1);
+  ASSERT_TRUE(walk_festival(3, s, festival_tile));
+  EXPECT_EQ(rollout_sample_count(MctsConfig{}, s), 1);
+  EXPECT_EQ(rollout_sample_count(rkf4, s), 4);
+  EXPECT_EQ(rollout_sample_count(rk6, s), 6);
+  EXPECT_EQ(rollout_sample_count(rk2, s), 4);
+  ASSERT_TRUE(walk_festival(3, s, other_tile));
+  EXPECT_EQ(rollout_sample_count(rkf4, s), 1);
+  EXPECT_EQ(rollout_sample_count(rk2, s), 2);
+  const State base = random_position(Game::get(Rules{}), 41, 12);
+  ASSERT_FALSE(base.is_chance());
+  EXPECT_EQ(rollout_sample_count(rkf4, base), 1);
+}
+
+TEST(Mcts, FkSearchesOnlyTheBestRootMovesAtAFestivalDecision) {
+  // fk=K: at a root that offers take-backs, only the K best moves by the root prior (the expect
+  // heuristic's margin one move ahead) get visits; the others are reported with none.
+  auto has_take_back = [](const State& st) {
+    std::vector<Move> moves;
+    st.legal_moves(moves);
+    return st.turn() > 20 && moves.size() > 12 &&
+           std::any_of(moves.begin(), moves.end(), [](const Move& m) { return m.ret >= 0; });
+  };
+  State s(Game::get(Rules{}), 1);
+  ASSERT_TRUE(walk_festival(1, s, has_take_back));
+  std::vector<Move> moves;
+  s.legal_moves(moves);
+  const int me = s.current_player();
+  std::vector<std::pair<double, size_t>> by_margin;
+  for (size_t i = 0; i < moves.size(); ++i) {
+    State c = s;
+    c.apply(moves[i]);
+    by_margin.emplace_back(-margin(evaluate(c, EvalWeights::expected()), me, s.num_players()), i);
+  }
+  std::sort(by_margin.begin(), by_margin.end());  // best first, ties in move order
+  std::vector<bool> top(moves.size(), false);
+  for (size_t k = 0; k < 8; ++k) top[by_margin[k].second] = true;
+
+  const auto e = make_player("mcts:iterations=2000:fk=8", 5)->analyse(s);
+  ASSERT_EQ(e.size(), moves.size());
+  int visited = 0, visits = 0;
+  for (const MoveEval& me_ : e) {
+    const size_t i = size_t(std::find(moves.begin(), moves.end(), me_.move) - moves.begin());
+    ASSERT_LT(i, moves.size());
+    if (me_.visits > 0) {
+      ++visited;
+      EXPECT_TRUE(top[i]) << "move " << i << " is not among the 8 best by the prior";
+    }
+    visits += me_.visits;
+  }
+  EXPECT_EQ(visited, 8);
+  EXPECT_EQ(visits, 2000);
+  // Without take-backs at the root (the base game), fk changes nothing.
+  const State base = random_position(Game::get(Rules{}), 41, 12);
+  const auto ea = make_player("mcts:iterations=400:fk=2", 7)->analyse(base);
+  const auto eb = make_player("mcts:iterations=400", 7)->analyse(base);
+  ASSERT_EQ(ea.size(), eb.size());
+  for (size_t i = 0; i < ea.size(); ++i) EXPECT_EQ(ea[i].visits, eb[i].visits);
 }
 
 TEST(Mcts, DecisionDoesNotDependOnTheBagOrder) {
@@ -388,6 +468,19 @@ TEST(Specs, ParseAndName) {
   EXPECT_EQ(EvalWeights{}.follower_min, 0);  // the plain heuristic (greedy's) has no floor
   EXPECT_EQ(make_player("greedy:eval=expect:fmin=2.5")->name(), "greedy:eval=expect:fmin=2.5");
   EXPECT_THROW(make_player("mcts:tb=2"), std::invalid_argument);
+  EXPECT_EQ(MctsConfig{}.rollout_festival_best_of, 1);
+  EXPECT_EQ(MctsConfig{}.festival_root_moves, 0);
+  EXPECT_EQ(make_player("mcts:iterations=10:fk=30")->name(), "mcts:iterations=10:fk=30");
+  EXPECT_EQ(make_player("mcts:iterations=10:fk=0")->name(), "mcts:iterations=10");
+  EXPECT_THROW(make_player("mcts:fk=10001"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:fk=-1"), std::invalid_argument);
+  EXPECT_EQ(make_player("mcts:iterations=10:rkf=4")->name(), "mcts:iterations=10:rkf=4");
+  EXPECT_EQ(make_player("mcts:iterations=10:rkf=1")->name(), "mcts:iterations=10");
+  EXPECT_EQ(mcts_config_from({{"rkf", "1000"}}, 1).rollout_festival_best_of, 1000);
+  EXPECT_THROW(make_player("mcts:rkf=0"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:rkf=1001"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:rkf=99999999999"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:rkf=x"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:fmin=-1"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:speed=3"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:level=godlike"), std::invalid_argument);

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <stdexcept>
 #include <thread>
 
@@ -92,11 +93,38 @@ class Tree {
       best = std::max(best, m[i]);
     }
     prior_ = uint32_t(cfg_.prior);
+    prune_festival_root(m);
     for (size_t i = 0; i < m.size(); ++i) {
       Node& c = nodes_[r.first + i];
       c.visits = prior_;
       c.value = float(prior_ * (0.5 + 0.5 * std::tanh((m[i] - best) / cfg_.prior_scale)));
       nodes_[0].visits += prior_;
+    }
+  }
+
+  // Festival (festival_root_moves = K > 0): at a root that offers take-backs and more than K
+  // moves, all but the K best by the prior margins m are left out of the search (never selected).
+  void prune_festival_root(const std::vector<double>& m) {
+    const size_t k = size_t(std::max(0, cfg_.festival_root_moves));
+    if (k == 0 || m.size() <= k || !root_.rules().festival) return;
+    const Node& r = nodes_[0];
+    bool take_backs = false;
+    for (int i = 0; i < r.n; ++i) take_backs = take_backs || child_move_[r.first + i].ret >= 0;
+    if (!take_backs) return;
+    std::vector<double> sorted = m;
+    std::nth_element(sorted.begin(), sorted.begin() + long(k - 1), sorted.end(), std::greater<double>());
+    const double cut = sorted[k - 1];
+    pruned_.assign(m.size(), 0);
+    size_t kept = 0;  // ties at the cut: the first ones in move order
+    for (size_t i = 0; i < m.size(); ++i)
+      if (m[i] > cut) ++kept;
+    for (size_t i = 0; i < m.size(); ++i) {
+      if (m[i] > cut) continue;
+      if (m[i] == cut && kept < k) {
+        ++kept;
+        continue;
+      }
+      pruned_[i] = 1;
     }
   }
 
@@ -186,6 +214,7 @@ class Tree {
   }
 
   int select(Node& nd) {
+    if (&nd == nodes_.data() && !pruned_.empty()) return select_unpruned(nd);
     // Unvisited children first, from a random offset so that no move order is favoured. (The
     // offset is drawn even when all are visited, so the generator's sequence does not depend
     // on the `full` shortcut; visits never decrease, so a full node stays full.)
@@ -202,6 +231,21 @@ class Tree {
     double best = -1e300;
     int bi = 0;
     for (int i = 0; i < nd.n; ++i) {
+      const Node& c = nodes_[nd.first + i];
+      const double u = c.value / c.visits + cfg_.c * std::sqrt(logn / c.visits);
+      if (u > best) best = u, bi = i;
+    }
+    return bi;
+  }
+
+  // UCT at a root with left-out moves (prune_festival_root); every kept move has the prior's
+  // virtual visits, so there are no unvisited ones.
+  int select_unpruned(Node& nd) {
+    const double logn = std::log(double(nd.visits));
+    double best = -1e300;
+    int bi = 0;
+    for (int i = 0; i < nd.n; ++i) {
+      if (pruned_[size_t(i)]) continue;
       const Node& c = nodes_[nd.first + i];
       const double u = c.value / c.visits + cfg_.c * std::sqrt(logn / c.visits);
       if (u > best) best = u, bi = i;
@@ -259,12 +303,13 @@ class Tree {
         s.draw_random();
         continue;
       }
-      if (cfg_.rollout_best_of > 1) {
+      const int best_of = rollout_sample_count(cfg_, s);
+      if (best_of > 1) {
         // The best of K sampled moves by the heuristic after it (for the player to move).
         const int me = s.current_player();
         Move best = s.sample_move(rng_);
         double best_m = -1e300;
-        for (int k = 0; k < cfg_.rollout_best_of; ++k) {
+        for (int k = 0; k < best_of; ++k) {
           const Move m = k == 0 ? best : s.sample_move(rng_);
           State c = s;
           c.apply(m);
@@ -436,6 +481,7 @@ class Tree {
   std::vector<double> win_sum_, margin_sum_;
   long long done_ = 0;
   uint32_t prior_ = 0;
+  std::vector<char> pruned_;  // per root child: left out by prune_festival_root
 };
 
 uint64_t mix(uint64_t a, uint64_t b) {
@@ -444,6 +490,15 @@ uint64_t mix(uint64_t a, uint64_t b) {
 }
 
 }  // namespace
+
+int rollout_sample_count(const MctsConfig& cfg, const State& s) {
+  int k = cfg.rollout_best_of;
+  if (cfg.rollout_festival_best_of > k && s.rules().festival && s.phase() == Phase::Place) {
+    const int t = s.current_tile();
+    if (t >= 0 && s.game().type(t).festival) k = cfg.rollout_festival_best_of;
+  }
+  return k;
+}
 
 MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string>>& params, uint64_t seed) {
   MctsConfig c;
@@ -487,6 +542,14 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else if (k == "rk") {
         c.rollout_best_of = int(parse_count(v));
         if (c.rollout_best_of < 1 || c.rollout_best_of > 1000) throw std::invalid_argument("rk must be 1..1000");
+      } else if (k == "rkf") {
+        const long long k2 = parse_count(v);
+        if (k2 < 1 || k2 > 1000) throw std::invalid_argument("rkf must be 1..1000");
+        c.rollout_festival_best_of = int(k2);
+      } else if (k == "fk") {
+        const long long k2 = parse_count(v);
+        if (k2 > 10000) throw std::invalid_argument("fk must be 0..10000");
+        c.festival_root_moves = int(k2);
       } else if (k == "rr") {
         c.rollout_take_back = parse_real(v);
         if (c.rollout_take_back < 0 || c.rollout_take_back > 1) throw std::invalid_argument("rr must be in [0, 1]");
@@ -512,7 +575,7 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else {
         throw std::invalid_argument(
             "unknown parameter '" + k +
-            "' (allowed: time, iterations, threads, level, c, depth, rf, rk, rr, tb, prior, pscale, win, scale, " + kEvalParamNames +
+            "' (allowed: time, iterations, threads, level, c, depth, rf, rk, rkf, fk, rr, tb, prior, pscale, win, scale, " + kEvalParamNames +
             ", nodes, seed)");
       }
     } catch (const std::invalid_argument& e) {
@@ -545,6 +608,9 @@ std::string MctsPlayer::name() const {
   if (cfg_.rollout_take_back != d.rollout_take_back) s += ":rr=" + num(cfg_.rollout_take_back);
   if (cfg_.tree_take_back != d.tree_take_back) s += std::string(":tb=") + (cfg_.tree_take_back ? "1" : "0");
   if (cfg_.rollout_best_of != d.rollout_best_of) s += ":rk=" + std::to_string(cfg_.rollout_best_of);
+  if (cfg_.festival_root_moves != d.festival_root_moves) s += ":fk=" + std::to_string(cfg_.festival_root_moves);
+  if (cfg_.rollout_festival_best_of != d.rollout_festival_best_of)
+    s += ":rkf=" + std::to_string(cfg_.rollout_festival_best_of);
   if (cfg_.c != d.c) s += ":c=" + num(cfg_.c);
   if (cfg_.win_weight != d.win_weight) s += ":win=" + num(cfg_.win_weight);
   if (cfg_.margin_scale != d.margin_scale) s += ":scale=" + num(cfg_.margin_scale);

@@ -45,6 +45,9 @@ struct MctsConfig {
   int depth = 4;                // rollout moves before the heuristic takes over, -1 = to the end
   double rollout_follower = 1;  // rollouts keep a random move's follower with this probability
   int rollout_best_of = 1;      // a rollout move is the best by the heuristic of this many sampled moves
+  // Festival: at a festival tile a rollout move is the best by the heuristic of this many sampled
+  // moves (1 = as any other tile; with rollout_best_of > 1, the larger of the two).
+  int rollout_festival_best_of = 1;
   // Festival: a rollout keeps a random move's take-back of a follower with this probability (else
   // the same placement without it); random take-backs throw away the followers' features.
   double rollout_take_back = 1;
@@ -52,6 +55,9 @@ struct MctsConfig {
   // root's own decision considers them; the tree and its opponents' replies place without; the
   // default since session 7, docs/ai.md).
   bool tree_take_back = false;
+  // Festival: at a root decision that offers take-backs, only the this many best moves by the
+  // root prior (the heuristic one move ahead) are searched; 0 = all (needs prior > 0).
+  int festival_root_moves = 0;
   int prior = 10;               // root moves start with this many virtual visits valued by the heuristic
   double prior_scale = 5;       // prior reward = 0.5 + 0.5 tanh((margin - best margin) / prior_scale)
   double win_weight = 0.5;      // reward = w * win + (1 - w) * squashed score margin
@@ -70,6 +76,10 @@ struct MctsConfig {
 
 // Applies "key=value" parameters of an mcts spec to a config; throws std::invalid_argument.
 MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string>>& params, uint64_t seed);
+
+// How many sampled moves a rollout compares by the heuristic at decision state s: `rk`
+// (rollout_best_of), or at a festival tile in a Festival game the larger of `rk` and `rkf`.
+int rollout_sample_count(const MctsConfig& cfg, const State& s);
 
 // Figures of the last search.
 struct SearchStats {
