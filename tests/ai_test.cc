@@ -196,17 +196,7 @@ bool walk_festival(uint64_t seed, State& s, Stop&& stop) {
   if (!fest.enable("festival")) return false;
   s = State(Game::get(fest), seed);
   Rng rng(seed);
-  std::vector<Move> moves;
-  while (!s.is_terminal()) {
-    if (s.is_chance()) {
-      s.draw_random();
-      continue;
-    }
-    if (stop(s)) return true;
-    s.legal_moves(moves);
-    s.apply(moves[rng.below(uint32_t(moves.size()))]);
-  }
-  return false;
+  return test::walk_until(s, rng, stop);
 }
 
 TEST(Mcts, TreeTakeBacksOnlyAtTheRootWithTbZero) {

@@ -40,17 +40,22 @@ Replay play(const Record& r, bool final) { return replay(r, final); }
 State random_position(const Game* g, uint64_t seed, int turns) {
   State s(g, seed);
   Rng rng(seed * 31 + 7);
+  walk_until(s, rng, [turns](const State& x) { return x.turn() >= turns; });
+  return s;
+}
+
+bool walk_until(State& s, Rng& rng, const std::function<bool(const State&)>& stop) {
   std::vector<Move> moves;
   while (!s.is_terminal()) {
     if (s.is_chance()) {
       s.draw_random();
       continue;
     }
-    if (s.turn() >= turns) break;
+    if (stop(s)) return true;
     s.legal_moves(moves);
     s.apply(moves[rng.below(uint32_t(moves.size()))]);
   }
-  return s;
+  return false;
 }
 
 bool updating_golden() {

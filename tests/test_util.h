@@ -2,6 +2,7 @@
 // locate the shared conformance games.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ Replay play(const Record& r, bool final = false);
 // legal moves (list order pinned by tests/golden/move_counts.txt): at a decision, or terminal when
 // the game ended first.
 State random_position(const Game* g, uint64_t seed, int turns);
+
+// Plays moves picked uniformly from the listed legal moves with `rng` (drawing tiles as the game
+// does) until `stop` holds at a decision: true then, false when the game ended first.
+bool walk_until(State& s, Rng& rng, const std::function<bool(const State&)>& stop);
 
 // Compares `got` line by line with the golden file tests/golden/<name> (EXPECT failures naming the
 // line and `why` it may differ); with CARC_UPDATE_GOLDEN=1 rewrites the file instead and returns

@@ -1093,6 +1093,8 @@ std::string State::validate() const {
              ") in range of a tree is not listed";
   }
   if (nnear != nnear_) return "the list of frontier cells in range of a tree has " + std::to_string(nnear_) + ", not " + std::to_string(nnear);
+  if (fruit_ && tree_types_ != (~free_stack_mask() & ((1u << kFruitTypes) - 1)))
+    return "the fruit types noted on trees (" + std::to_string(tree_types_) + ") differ from the stacks on the board";
   return "";
 }
 
