@@ -487,6 +487,48 @@ TEST(Specs, ParseAndName) {
   EXPECT_EQ(player_registry().size(), 3u);
 }
 
+// Every number of a spec is capped (spec.h, docs/security.md "Limits"): at the cap it is
+// accepted, beyond it refused with a message naming the cap, so no value overflows a sum, an int
+// or a duration.
+TEST(Specs, Limits) {
+  const std::string cap = format_real(kMaxSpecWeight);
+  for (const char* w : {"follower", "grow", "farm", "fmin", "fminw", "wev", "tent", "mk", "c", "pscale", "scale"}) {
+    SCOPED_TRACE(w);
+    const std::string at = std::string("mcts:iterations=10:") + w + "=" + cap;
+    EXPECT_NO_THROW(make_player(at));
+    EXPECT_THROW(make_player(at + "1"), std::invalid_argument);  // 10001
+    EXPECT_THROW(make_player(std::string("mcts:") + w + "=1e308"), std::invalid_argument);
+    try {
+      make_player(std::string("mcts:") + w + "=1e308");
+    } catch (const std::invalid_argument& e) {
+      EXPECT_NE(std::string(e.what()).find(cap), std::string::npos) << e.what();
+    }
+  }
+  for (const char* w : {"follower", "grow", "farm", "fmin"}) {
+    EXPECT_NO_THROW(make_player(std::string("greedy:") + w + "=" + cap));
+    EXPECT_THROW(make_player(std::string("greedy:") + w + "=1000.5"), std::invalid_argument);
+    EXPECT_THROW(make_player(std::string("greedy:") + w + "=-1"), std::invalid_argument);
+  }
+  // At the caps the heuristic's values stay finite.
+  State s = random_position(Game::get(Rules{}), 9, 30);
+  EvalWeights big = EvalWeights::expected();
+  big.follower_value = big.follower_min = big.grow = big.farm = kMaxSpecWeight;
+  const Values v = evaluate(s, big);
+  EXPECT_TRUE(std::isfinite(margin(v, 0, 2)));
+  // Integers: no wrap into int.
+  EXPECT_EQ(mcts_config_from({{"prior", std::to_string(kMaxSpecSmallInt)}}, 1).prior, kMaxSpecSmallInt);
+  EXPECT_THROW(make_player("mcts:prior=" + std::to_string(kMaxSpecSmallInt + 1)), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:prior=4294967297"), std::invalid_argument);
+  EXPECT_EQ(mcts_config_from({{"depth", std::to_string(kMaxSpecSmallInt)}}, 1).depth, kMaxSpecSmallInt);
+  EXPECT_THROW(make_player("mcts:depth=4294967297"), std::invalid_argument);
+  EXPECT_EQ(mcts_config_from({{"depth", "end"}}, 1).depth, -1);
+  // Durations: at most a day, so the deadline's conversion cannot overflow.
+  EXPECT_DOUBLE_EQ(parse_seconds("86400s"), kMaxSpecSeconds);
+  EXPECT_THROW(parse_seconds("86401s"), std::invalid_argument);
+  EXPECT_THROW(parse_seconds("1e300"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:time=1e300s"), std::invalid_argument);
+}
+
 TEST(Eval, FinalScoreOfAFinishedGameIsItsScore) {
   State s = random_position(Game::get(Rules{}), 9, 1000);
   ASSERT_TRUE(s.is_terminal());

@@ -362,37 +362,35 @@ Values evaluate(const State& s, const EvalWeights& w) {
 }
 
 bool apply_eval_param(const std::string& key, const std::string& value, EvalWeights& w) {
+  // Every weight is capped (kMaxSpecWeight), so no finite value can overflow a sum of
+  // weighted points into infinity and make margins NaN.
+  const auto weight = [&](const char* name, double lo = 0, double hi = kMaxSpecWeight) {
+    return parse_real_in(value, name, lo, hi);
+  };
   if (key == "follower") {
-    w.follower_value = parse_real(value);
+    w.follower_value = weight("follower");
   } else if (key == "eval") {
     if (value != "plain" && value != "expect") throw std::invalid_argument("eval must be plain or expect");
     w.expect = value == "expect";
   } else if (key == "cq") {
-    w.city_q = parse_real(value);
-    if (w.city_q < 0 || w.city_q > 1) throw std::invalid_argument("cq must be in [0, 1]");
+    w.city_q = weight("cq", 0, 1);
   } else if (key == "mk") {
-    w.monastery_k = parse_real(value);
+    w.monastery_k = weight("mk");
     if (w.monastery_k <= 0) throw std::invalid_argument("mk must be > 0");
   } else if (key == "grow") {
-    w.grow = parse_real(value);
+    w.grow = weight("grow");
   } else if (key == "wev") {
-    w.wheel_events = parse_real(value);
-    if (w.wheel_events < 0) throw std::invalid_argument("wev must be >= 0");
+    w.wheel_events = weight("wev");
   } else if (key == "tent") {
-    w.tent = parse_real(value);
-    if (w.tent < 0) throw std::invalid_argument("tent must be >= 0");
+    w.tent = weight("tent");
   } else if (key == "fest") {
-    w.festival = parse_real(value);
-    if (w.festival < 0 || w.festival > 1) throw std::invalid_argument("fest must be in [0, 1]");
+    w.festival = weight("fest", 0, 1);
   } else if (key == "fmin") {
-    w.follower_min = parse_real(value);
-    if (w.follower_min < 0) throw std::invalid_argument("fmin must be >= 0");
+    w.follower_min = weight("fmin");
   } else if (key == "fminw") {
-    w.follower_min_wheel = parse_real(value);
-    if (w.follower_min_wheel < 0) throw std::invalid_argument("fminw must be >= 0");
+    w.follower_min_wheel = weight("fminw");
   } else if (key == "farm") {
-    w.farm = parse_real(value);
-    if (w.farm < 0) throw std::invalid_argument("farm must be >= 0");
+    w.farm = weight("farm");
   } else {
     return false;
   }

@@ -532,9 +532,10 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
         c.threads = int(parse_count(v));
         if (c.threads < 1 || c.threads > 256) throw std::invalid_argument("threads must be 1..256");
       } else if (k == "c") {
-        c.c = parse_real(v);
-        if (c.c < 0) throw std::invalid_argument("c must be >= 0");
+        c.c = parse_real_in(v, "c", 0, kMaxSpecWeight);
       } else if (k == "depth") {
+        if (v != "end" && parse_count(v) > kMaxSpecSmallInt)
+          throw std::invalid_argument("depth must be 0.." + std::to_string(kMaxSpecSmallInt) + " or end");
         c.depth = v == "end" ? -1 : int(parse_count(v));
       } else if (k == "rf") {
         c.rollout_follower = parse_real(v);
@@ -557,15 +558,17 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
         if (v != "0" && v != "1") throw std::invalid_argument("tb must be 0 or 1");
         c.tree_take_back = v == "1";
       } else if (k == "prior") {
-        c.prior = int(parse_count(v));
+        const long long p = parse_count(v);
+        if (p > kMaxSpecSmallInt) throw std::invalid_argument("prior must be 0.." + std::to_string(kMaxSpecSmallInt));
+        c.prior = int(p);
       } else if (k == "pscale") {
-        c.prior_scale = parse_real(v);
+        c.prior_scale = parse_real_in(v, "pscale", 0, kMaxSpecWeight);
         if (c.prior_scale <= 0) throw std::invalid_argument("pscale must be > 0");
       } else if (k == "win") {
         c.win_weight = parse_real(v);
         if (c.win_weight < 0 || c.win_weight > 1) throw std::invalid_argument("win must be in [0, 1]");
       } else if (k == "scale") {
-        c.margin_scale = parse_real(v);
+        c.margin_scale = parse_real_in(v, "scale", 0, kMaxSpecWeight);
         if (c.margin_scale <= 0) throw std::invalid_argument("scale must be > 0");
       } else if (apply_eval_param(k, v, c.eval)) {
       } else if (k == "nodes") {

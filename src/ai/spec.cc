@@ -43,6 +43,13 @@ double parse_real(const std::string& text) {
   return v;
 }
 
+double parse_real_in(const std::string& text, const char* name, double lo, double hi) {
+  const double v = parse_real(text);
+  if (v < lo || v > hi)
+    throw std::invalid_argument(std::string(name) + " must be in [" + format_real(lo) + ", " + format_real(hi) + "]");
+  return v;
+}
+
 double parse_seconds(const std::string& text) {
   std::string num = text;
   double scale = 1;
@@ -65,6 +72,8 @@ double parse_seconds(const std::string& text) {
     throw std::invalid_argument("'" + text + "' is not a duration (examples: 1s, 0.5s, 100ms)");
   }
   if (v < 0) throw std::invalid_argument("'" + text + "': a duration cannot be negative");
+  if (v * scale > kMaxSpecSeconds)
+    throw std::invalid_argument("'" + text + "' is longer than the limit of " + format_real(kMaxSpecSeconds) + "s");
   return v * scale;
 }
 
