@@ -154,6 +154,47 @@ TEST(Mcts, SameSeedAndIterationsGiveTheSameMove) {
   }
 }
 
+// choose() stops once no other root move can catch the most visited one in the iterations left:
+// at an iteration budget with one tree, the move is exactly the full search's (the next
+// decisions too: the player draws one seed per decision either way), in fewer iterations.
+TEST(Mcts, EarlyStopChoosesTheFullSearchsMove) {
+  Rules fest;
+  fest.festival = true;
+  Rules wheel;
+  wheel.tileset = "wheel-of-fortune";
+  long long full = 0, early = 0;
+  int positions = 0;
+  for (const Rules& r : {Rules{}, fest, wheel}) {
+    for (int k = 0; k < 6; ++k) {
+      const State s = random_position(Game::get(r), 60 + k, 4 + 9 * k);
+      if (s.is_terminal() || s.is_chance() || s.count_legal_moves() < 2) continue;
+      ++positions;
+      auto a = make_player("mcts:iterations=1500:early=0", 5);
+      auto b = make_player("mcts:iterations=1500", 5);
+      auto* ma = dynamic_cast<MctsPlayer*>(a.get());
+      auto* mb = dynamic_cast<MctsPlayer*>(b.get());
+      ASSERT_TRUE(ma && mb);
+      for (int d = 0; d < 2; ++d) {  // two decisions in a row: the players stay in step
+        EXPECT_EQ(a->choose(s), b->choose(s)) << "position " << k << ", decision " << d;
+        EXPECT_EQ(ma->last_stats().iterations, 1500);
+        EXPECT_LE(mb->last_stats().iterations, 1500);
+        full += ma->last_stats().iterations;
+        early += mb->last_stats().iterations;
+      }
+      // analyse() always runs in full.
+      const auto ev = b->analyse(s);
+      int visits = 0;
+      for (const auto& e : ev) visits += e.visits;
+      EXPECT_EQ(visits, 1500);
+    }
+  }
+  EXPECT_GE(positions, 12);
+  EXPECT_LT(early, full * 9 / 10) << "the early stop never saved a tenth";
+  EXPECT_EQ(make_player("mcts:iterations=10:early=0")->name(), "mcts:iterations=10:early=0");
+  EXPECT_EQ(make_player("mcts:iterations=10:early=1")->name(), "mcts:iterations=10");
+  EXPECT_THROW(make_player("mcts:early=2"), std::invalid_argument);
+}
+
 TEST(Mcts, FestivalOptionsChangeNothingWithoutFestivalTiles) {
   // rr (take-backs in rollouts) and fest (the heuristic's festival term) only act on take-back
   // moves and festival tiles left in the bag: base-game and Wheel of Fortune searches are the same

@@ -185,6 +185,90 @@ void add_expectations(const State& s, const EvalWeights& ew, double frac, double
   });
 }
 
+// Fields that may merge (expect heuristic, EvalWeights::field_merge): two occupied, unfinished
+// fields whose majorities differ and that touch the same empty cell may be joined by a tile
+// placed there. Each such cell is a chance p = field_merge * min(1, sqrt(bag / 12)) of the join;
+// the join gives the field's value now (3 per completed city, plus the farm term's expectation of
+// its open cities) of both to the majority of the joined field, so each player gains the chance
+// times the change (a player who ties a larger field gains it; one outnumbered loses its own).
+void add_field_merges(const State& s, const EvalWeights& ew, Values& v) {
+  const int n = s.num_players();
+  // The occupied, unfinished fields (at most one per follower).
+  uint16_t fields[kMaxFollowers];
+  int nf = 0;
+  const Follower* fl = s.followers();
+  for (int i = 0; i < s.num_followers(); ++i) {
+    const uint16_t r = s.root(fl[i].slot);
+    const Feature& f = s.feature(r);
+    if (f.kind != Kind::Field || f.done || std::find(fields, fields + nf, r) != fields + nf) continue;
+    fields[nf++] = r;
+  }
+  if (nf < 2) return;
+  // Pairs of them touching one empty cell, with the number of such cells.
+  struct Pair {
+    uint16_t a, b;
+    int cells;
+  };
+  Pair pairs[64];
+  int np = 0;
+  for (int i = 0; i < s.frontier_size(); ++i) {
+    const FrontierCell& fc = s.frontier_cell(i);
+    uint16_t here[8];
+    int nh = 0;
+    for (uint32_t q = fc.present >> 4; q; q &= q - 1) {
+      const uint16_t r = s.root(fc.port_slot[4 + __builtin_ctz(q)]);
+      if (std::find(fields, fields + nf, r) != fields + nf && std::find(here, here + nh, r) == here + nh)
+        here[nh++] = r;
+    }
+    for (int x = 0; x < nh; ++x)
+      for (int y = x + 1; y < nh; ++y) {
+        const uint16_t a = std::min(here[x], here[y]), b = std::max(here[x], here[y]);
+        int k = 0;
+        while (k < np && !(pairs[k].a == a && pairs[k].b == b)) ++k;
+        if (k < np) {
+          ++pairs[k].cells;
+        } else if (np < 64) {
+          pairs[np++] = Pair{a, b, 1};
+        }
+      }
+  }
+  if (np == 0) return;
+  const int bag = s.bag_size();
+  const double q = ew.city_q * std::min(1.0, std::sqrt(bag / 12.0));
+  const double p1 = ew.field_merge * std::min(1.0, std::sqrt(bag / 12.0));
+  uint16_t cities[kMaxPlaced * 4];
+  auto value = [&](uint16_t r) {
+    const int nc = s.field_cities(r, cities, kMaxPlaced * 4);
+    double val = 0;
+    for (int c = 0; c < nc; ++c) {
+      const Feature& cf = s.feature(cities[c]);
+      val += cf.open ? 3 * ew.farm * std::pow(q, cf.open) : 3.0;
+    }
+    return val;
+  };
+  auto majority = [&](const uint8_t* count, int p) {
+    int best = 0;
+    for (int o = 0; o < n; ++o) best = std::max(best, int(count[o]));
+    return best > 0 && count[p] == best;
+  };
+  for (int k = 0; k < np; ++k) {
+    const Feature& fa = s.feature(pairs[k].a);
+    const Feature& fb = s.feature(pairs[k].b);
+    bool same = true;
+    for (int p = 0; p < n && same; ++p) same = majority(fa.count, p) == majority(fb.count, p);
+    if (same) continue;
+    uint8_t joined[kMaxPlayers];
+    for (int p = 0; p < n; ++p) joined[p] = uint8_t(fa.count[p] + fb.count[p]);
+    const double va = value(pairs[k].a), vb = value(pairs[k].b);
+    const double chance = 1 - std::pow(1 - p1, pairs[k].cells);
+    for (int p = 0; p < n; ++p) {
+      const double before = (majority(fa.count, p) ? va : 0) + (majority(fb.count, p) ? vb : 0);
+      const double after = majority(joined, p) ? va + vb : 0;
+      v[p] += chance * (after - before);
+    }
+  }
+}
+
 // Wheel of Fortune events (expect heuristic): each event's points if the pig stopped on it now,
 // times the expected number of stops on its segment (`visits`), times `weight`. Fortuna (3 for
 // whoever is active then) and the Plague (a follower back) are left out.
@@ -347,6 +431,7 @@ Values evaluate_consuming(State& s, const EvalWeights& ew) {
     if (ew.wheel_events > 0) add_wheel_events(s, fc, ew.wheel_events, v);
   }
   if (ew.expect) add_expectations(s, ew, frac, w, v);
+  if (ew.expect && ew.field_merge > 0) add_field_merges(s, ew, v);
   if (ew.expect && ew.festival > 0 && w > 0) {
     const Values fr = festival_returns(s, ew, w);
     for (int p = 0; p < n; ++p) v[p] += fr[p];
@@ -391,6 +476,8 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
     w.follower_min_wheel = weight("fminw");
   } else if (key == "farm") {
     w.farm = weight("farm");
+  } else if (key == "fmerge") {
+    w.field_merge = weight("fmerge", 0, 1);
   } else {
     return false;
   }
@@ -411,6 +498,7 @@ std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d) {
   if (w.festival != d.festival) s += ":fest=" + num(w.festival);
   if (w.follower_min != d.follower_min) s += ":fmin=" + num(w.follower_min);
   if (w.follower_min_wheel != d.follower_min_wheel) s += ":fminw=" + num(w.follower_min_wheel);
+  if (w.field_merge != d.field_merge) s += ":fmerge=" + num(w.field_merge);
   return s;
 }
 

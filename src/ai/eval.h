@@ -57,6 +57,11 @@ struct EvalWeights {
   // The same floor in games with the Wheel of Fortune (whose events and crowns give followers back
   // often): kept apart because a floor of 5 made the Wheel's games weaker (docs/ai.md, session 7).
   double follower_min_wheel = 0;
+  // Fields that may merge (expect only): for two occupied fields with different majorities that
+  // touch the same empty cell, `field_merge` * min(1, sqrt(bag / 12)) per such cell is the chance
+  // that a tile there joins them; each player gains that chance times what the merge changes for
+  // it (the joined field's value to the new majority, lost by the old one). 0 = off.
+  double field_merge = 0;
   // The tuned "expect" heuristic (docs/ai.md: measured with greedy against greedy).
   static EvalWeights expected() {
     EvalWeights w;
@@ -78,7 +83,7 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
 // The ":key=value" parameters in which `w` differs from `d`, for player names.
 std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d);
 // Names of the parameters apply_eval_param reads, for error messages.
-constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow, wev, tent, fest, fmin, fminw";
+constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow, wev, tent, fest, fmin, fminw, fmerge";
 
 // Evaluates `s` and consumes it (applies the final scoring to it).
 Values evaluate_consuming(State& s, const EvalWeights& w = EvalWeights{});

@@ -16,6 +16,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// Early stop with a time limit: the iterations left are estimated as this factor times the rate
+// so far times the time left (the rate varies a little as the tree grows).
+constexpr double kEarlyStopMargin = 1.25;
+
 // Tree node. Children of an expanded node are contiguous: first .. first + n - 1. A decision
 // node has one child per legal move (legal_moves order); a chance node one per tile type.
 struct Node {
@@ -63,15 +67,53 @@ class Tree {
     if (cfg_.prior > 0 && !cfg_.evaluator && !root_.is_chance() && !root_.is_terminal()) add_root_prior();
   }
 
-  void run(long long iterations, Clock::time_point deadline, bool timed) {
+  // `early`: stop as soon as no other root move can catch the most visited one in the
+  // iterations left (see settled()).
+  void run(long long iterations, Clock::time_point deadline, bool timed, bool early) {
     if (cfg_.evaluator) return run_evaluated(iterations, deadline, timed);
+    const auto start = Clock::now();
     for (long long i = 0; iterations <= 0 || i < iterations; ++i) {
       if ((i & 15) == 0 && ((timed && Clock::now() >= deadline) ||
                             (cfg_.cancel && cfg_.cancel->load(std::memory_order_relaxed))))
         break;
+      if (early && (i & 63) == 0 && i > 0 && settled(iterations_left(i, iterations, start, deadline, timed)))
+        break;
       iterate();
       ++done_;
     }
+  }
+
+  // An upper bound on the iterations this tree still runs: exact for an iteration budget; for a
+  // time limit, the rate so far times the time left, with a margin of kEarlyStopMargin.
+  static long long iterations_left(long long i, long long iterations, Clock::time_point start,
+                                   Clock::time_point deadline, bool timed) {
+    long long left = iterations > 0 ? iterations - i : (1LL << 62);
+    if (timed) {
+      const auto now = Clock::now();
+      const double spent = std::chrono::duration<double>(now - start).count();
+      const double rest = std::chrono::duration<double>(deadline - now).count();
+      if (spent > 0) left = std::min(left, (long long)(kEarlyStopMargin * double(i) * std::max(0.0, rest) / spent) + 1);
+    }
+    return left;
+  }
+
+  // True when the most visited root move leads every other by more than `left` visits: each
+  // iteration adds one visit to one root move, so no other move can reach it and the search
+  // would choose the same move if it went on (with an iteration budget, exactly so).
+  bool settled(long long left) const {
+    const Node& r = nodes_[0];
+    if (!r.first || r.chance) return false;
+    uint32_t a = 0, b = 0;
+    for (int i = 0; i < r.n; ++i) {
+      const uint32_t v = nodes_[r.first + i].visits;
+      if (v > a) {
+        b = a;
+        a = v;
+      } else if (v > b) {
+        b = v;
+      }
+    }
+    return (long long)(a - b) > left;
   }
 
   // Progressive bias at the root: every move starts with `prior` virtual visits whose reward
@@ -554,6 +596,9 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else if (k == "rr") {
         c.rollout_take_back = parse_real(v);
         if (c.rollout_take_back < 0 || c.rollout_take_back > 1) throw std::invalid_argument("rr must be in [0, 1]");
+      } else if (k == "early") {
+        if (v != "0" && v != "1") throw std::invalid_argument("early must be 0 or 1");
+        c.early_stop = v == "1";
       } else if (k == "tb") {
         if (v != "0" && v != "1") throw std::invalid_argument("tb must be 0 or 1");
         c.tree_take_back = v == "1";
@@ -578,7 +623,7 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else {
         throw std::invalid_argument(
             "unknown parameter '" + k +
-            "' (allowed: time, iterations, threads, level, c, depth, rf, rk, rkf, fk, rr, tb, prior, pscale, win, scale, " + kEvalParamNames +
+            "' (allowed: time, iterations, threads, level, early, c, depth, rf, rk, rkf, fk, rr, tb, prior, pscale, win, scale, " + kEvalParamNames +
             ", nodes, seed)");
       }
     } catch (const std::invalid_argument& e) {
@@ -609,6 +654,7 @@ std::string MctsPlayer::name() const {
   if (cfg_.prior_scale != d.prior_scale) s += ":pscale=" + num(cfg_.prior_scale);
   if (cfg_.rollout_follower != d.rollout_follower) s += ":rf=" + num(cfg_.rollout_follower);
   if (cfg_.rollout_take_back != d.rollout_take_back) s += ":rr=" + num(cfg_.rollout_take_back);
+  if (cfg_.early_stop != d.early_stop) s += std::string(":early=") + (cfg_.early_stop ? "1" : "0");
   if (cfg_.tree_take_back != d.tree_take_back) s += std::string(":tb=") + (cfg_.tree_take_back ? "1" : "0");
   if (cfg_.rollout_best_of != d.rollout_best_of) s += ":rk=" + std::to_string(cfg_.rollout_best_of);
   if (cfg_.festival_root_moves != d.festival_root_moves) s += ":fk=" + std::to_string(cfg_.festival_root_moves);
@@ -621,7 +667,7 @@ std::string MctsPlayer::name() const {
   return s;
 }
 
-std::vector<MoveEval> MctsPlayer::search(const State& s) {
+std::vector<MoveEval> MctsPlayer::search(const State& s, bool early) {
   const uint64_t base = rng_.next();  // one draw per decision: same seed, same sequence of searches
   const int T = std::max(1, cfg_.threads);
   std::vector<Move> moves;
@@ -638,10 +684,10 @@ std::vector<MoveEval> MctsPlayer::search(const State& s) {
     return std::max(1LL, cfg_.iterations * (t + 1) / T - cfg_.iterations * t / T);
   };
   if (T == 1) {
-    trees[0]->run(budget(0), deadline, timed);
+    trees[0]->run(budget(0), deadline, timed, early);
   } else {
     std::vector<std::thread> pool;
-    for (int t = 0; t < T; ++t) pool.emplace_back([&, t] { trees[t]->run(budget(t), deadline, timed); });
+    for (int t = 0; t < T; ++t) pool.emplace_back([&, t] { trees[t]->run(budget(t), deadline, timed, early); });
     for (auto& th : pool) th.join();
   }
   stats_ = SearchStats{};
@@ -661,7 +707,7 @@ std::vector<MoveEval> MctsPlayer::search(const State& s) {
 }
 
 std::vector<MoveEval> MctsPlayer::analyse(const State& s) {
-  std::vector<MoveEval> out = search(s);
+  std::vector<MoveEval> out = search(s, false);  // full statistics for the caller
   std::stable_sort(out.begin(), out.end(), [](const MoveEval& a, const MoveEval& b) {
     if (a.visits != b.visits) return a.visits > b.visits;
     return a.win_probability > b.win_probability;
@@ -677,7 +723,11 @@ Move MctsPlayer::choose(const State& s) {
     stats_ = SearchStats{};
     return moves[0];
   }
-  std::vector<MoveEval> out = search(s);
+  // Only the choice matters here, so the search may stop once it cannot change (early_stop): with
+  // one tree and an iteration budget the move is exactly the full search's; with root-parallel
+  // trees, at an iteration budget, the summed visits could differ, so they run in full.
+  const bool early = cfg_.early_stop && !cfg_.evaluator && (cfg_.time > 0 || std::max(1, cfg_.threads) == 1);
+  std::vector<MoveEval> out = search(s, early);
   size_t best = 0;
   for (size_t i = 1; i < out.size(); ++i) {
     const MoveEval &a = out[i], &b = out[best];

@@ -41,6 +41,10 @@ struct MctsConfig {
   double time = 0;              // seconds per decision, 0 = no time limit
   long long iterations = 0;     // iterations per decision (all threads together), 0 = no limit
   int threads = 1;              // root parallelism
+  // choose() stops a search once no other root move can catch the most visited one in the
+  // iterations left (exact at an iteration budget with one tree; estimated from the rate with a
+  // time limit), so the move is the same and answers come sooner. analyse() always runs in full.
+  bool early_stop = true;
   double c = 0.5;               // UCT exploration constant (rewards are in [0, 1])
   int depth = 4;                // rollout moves before the heuristic takes over, -1 = to the end
   double rollout_follower = 1;  // rollouts keep a random move's follower with this probability
@@ -99,7 +103,8 @@ class MctsPlayer : public Player {
 
  private:
   // Runs the search from s and returns per root move (legal_moves order) the summed statistics.
-  std::vector<MoveEval> search(const State& s);
+  // early: the trees may stop once their choice cannot change (choose(), not analyse()).
+  std::vector<MoveEval> search(const State& s, bool early);
 
   MctsConfig cfg_;
   Rng rng_;

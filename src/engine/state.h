@@ -353,6 +353,9 @@ class State : private StateTables {
   int slot_segment(uint16_t slot) const { return slot - placed_[owner_[slot]].slot_base; }
   // Tent followers a player has (Fortune Teller).
   int frontier_size() const { return nfrontier_; }
+  // Frontier cell i (0 <= i < frontier_size()): an empty cell next to a tile, with the slots of
+  // the neighbouring segments on its 12 ports (4 edges, then 8 half-edges).
+  const FrontierCell& frontier_cell(int i) const { return frontier_[size_t(i)]; }
   const std::vector<Draw>& draws() const { return draws_; }
   const std::vector<TurnLog>& history() const { return history_; }
   uint64_t seed() const { return seed_; }
