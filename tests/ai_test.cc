@@ -612,6 +612,44 @@ TEST(Eval, ExpectAddsTheCompletionChanceOfAnOpenCityAndMonastery) {
   EXPECT_NEAR(e2[1] - e[1], 0, 1e-9);
 }
 
+TEST(Eval, FieldMergeValuesTwoFarmersWhoseFieldsMayJoin) {
+  // A's farmer on the field south of the start tile's road (joined to the E city cap at (0,1)
+  // and to the south side of the straight road U at (-1,0)); B's farmer north of the road (on
+  // U, joined to the start tile's north field). The two fields touch the empty cells (1,0) and
+  // (-2,0), on the two sides of the road's ends. Each touches one open city with one open edge,
+  // worth farm * 3 * q = 0.5 * 3 * 0.65 now. A join would give both players both fields (1 to
+  // 1), so each gains chance * 0.975, chance = 1 - (1 - fmerge)^2 with two such cells.
+  const Replay r = test::play(test::scenario(R"([
+    {"tile":"E","x":0,"y":1,"rotation":180,"meeple":"Nw"},
+    {"tile":"U","x":-1,"y":0,"rotation":90,"meeple":"Nw"}])"));
+  const State& s = r.state;
+  ASSERT_EQ(s.num_followers(), 2);
+  ASSERT_EQ(s.feature(s.followers()[0].slot).kind, Kind::Field);
+  ASSERT_EQ(s.feature(s.followers()[1].slot).kind, Kind::Field);
+  ASSERT_NE(s.root(s.followers()[0].slot), s.root(s.followers()[1].slot));
+  EvalWeights w = EvalWeights::expected();
+  const Values off = evaluate(s, w);
+  w.field_merge = 0.1;
+  const Values on = evaluate(s, w);
+  const double chance = 1 - 0.9 * 0.9, value = 0.5 * 3 * 0.65;
+  EXPECT_NEAR(on[0] - off[0], chance * value, 1e-9);
+  EXPECT_NEAR(on[1] - off[1], chance * value, 1e-9);
+  // Fields held by the same player (or the same tie) gain nothing from a join: after A's farmer
+  // leaves (a scenario where both fields are A's) nothing changes.
+  const Replay r2 = test::play(test::scenario(R"([
+    {"tile":"E","x":0,"y":1,"rotation":180,"meeple":"Nw"},
+    {"tile":"U","x":-1,"y":0,"rotation":90},
+    {"tile":"U","x":-2,"y":0,"rotation":90,"meeple":"Nw"}])"));
+  // Turn 3 is A's again (two players): A holds both fields now.
+  ASSERT_EQ(r2.state.num_followers(), 2);
+  EvalWeights w2 = EvalWeights::expected();
+  const Values off2 = evaluate(r2.state, w2);
+  w2.field_merge = 0.1;
+  const Values on2 = evaluate(r2.state, w2);
+  EXPECT_NEAR(on2[0] - off2[0], 0, 1e-12);
+  EXPECT_NEAR(on2[1] - off2[1], 0, 1e-12);
+}
+
 TEST(Eval, ExpectValuesAFarmerByTheOpenCitiesItTouches) {
   // An E city cap south of the start tile, its city facing south (open), A's farmer on its
   // field (joined to D's field south of the road): the farm touches one open city, worth
