@@ -362,3 +362,44 @@ TEST(Cli, LadderRatesTheOutputsOfTournaments) {
   EXPECT_NE(bd.out.find("ladder_deep.json"), std::string::npos) << bd.out;
   EXPECT_NE(bd.out.find("nest"), std::string::npos) << bd.out;
 }
+
+TEST(Cli, TournamentResumeContinuesAStoppedRun) {
+  // A run of 3 games with records, then the same run of 6 with --resume: games 0-2 are read
+  // from their records, 3-5 played; the scores are those of a run of 6 without records.
+  const auto dir = std::filesystem::temp_directory_path() / ("carc_cli_test_" + std::to_string(getpid()) + "_resume");
+  std::filesystem::remove_all(dir);
+  const std::string players = "--players greedy:eval=expect,random ";
+  CmdResult a = run("tournament " + players + "-n 3 --seed 8 --json --out " + dir.string());
+  ASSERT_EQ(a.status, 0) << a.out;
+  CmdResult b = run("tournament " + players + "-n 6 --seed 8 --json --resume --out " + dir.string());
+  ASSERT_EQ(b.status, 0) << b.out;
+  EXPECT_NE(b.out.find("3 of 6 games read from"), std::string::npos) << b.out;
+  CmdResult c = run("tournament " + players + "-n 6 --seed 8 --json");
+  ASSERT_EQ(c.status, 0) << c.out;
+  const auto jb = nlohmann::json::parse(b.out.substr(b.out.find('{')));
+  const auto jc = nlohmann::json::parse(c.out);
+  EXPECT_EQ(jb["games"], 6);
+  for (int p = 0; p < 2; ++p) {
+    EXPECT_EQ(jb["players"][p]["wins"], jc["players"][p]["wins"]);
+    EXPECT_EQ(jb["players"][p]["mean_score"], jc["players"][p]["mean_score"]);
+  }
+  EXPECT_TRUE(std::filesystem::exists(dir / "game_000005.record.json"));
+  // Records of another run are refused, naming the file and what differs.
+  CmdResult seed = run("tournament " + players + "-n 6 --seed 9 --resume --out " + dir.string());
+  EXPECT_NE(seed.status, 0);
+  EXPECT_NE(seed.out.find("game_000000.record.json: not this run's game 0"), std::string::npos) << seed.out;
+  CmdResult who = run("tournament --players greedy,random -n 6 --seed 8 --resume --out " + dir.string());
+  EXPECT_NE(who.status, 0);
+  EXPECT_NE(who.out.find("its players are not this run's"), std::string::npos) << who.out;
+  CmdResult rules = run("tournament " + players + "-n 6 --seed 8 --expansions festival --resume --out " + dir.string());
+  EXPECT_NE(rules.status, 0);
+  CmdResult noout = run("tournament " + players + "-n 6 --resume");
+  EXPECT_NE(noout.status, 0);
+  EXPECT_NE(noout.out.find("--resume needs --out"), std::string::npos) << noout.out;
+  // A damaged record is an error naming it, never a silently different result.
+  { std::ofstream(dir / "game_000001.record.json") << "{\"format\": "; }
+  CmdResult bad = run("tournament " + players + "-n 6 --seed 8 --resume --out " + dir.string());
+  EXPECT_NE(bad.status, 0);
+  EXPECT_NE(bad.out.find("game_000001.record.json"), std::string::npos) << bad.out;
+  std::filesystem::remove_all(dir);
+}

@@ -39,7 +39,7 @@ void register_tournament(CLI::App& app) {
     uint64_t seed = 1;
     std::string tileset = "base", expansions, out;
     int threads = 1;
-    bool json = false;
+    bool json = false, resume = false;
   };
   auto o = std::make_shared<Opts>();
   cmd->add_option("--players", o->players,
@@ -52,6 +52,10 @@ void register_tournament(CLI::App& app) {
   cmd->add_option("-t,--threads", o->threads, "games played in parallel")->check(CLI::Range(1, 256));
   cmd->add_option("--out", o->out, "directory to keep every game's record in");
   cmd->add_flag("--json", o->json, "print one JSON object instead of text");
+  cmd->add_flag("--resume", o->resume,
+                "with --out: a game whose record is already in the directory is read from it (replayed for its "
+                "scores) instead of played, so a stopped run continues where it stopped; a record of another run "
+                "(seed, players or rules) is an error");
   cmd->callback([o] {
     std::vector<std::string> specs = split_players(o->players);
     const int k = int(specs.size());
@@ -60,7 +64,39 @@ void register_tournament(CLI::App& app) {
     for (const auto& sp : specs) names.push_back(make_player_checked(sp, 0)->name());  // validates every spec
     Rules rules = ai_rules_from(k, o->tileset, o->expansions);
     const Game* g = Game::get(rules);
+    if (o->resume && o->out.empty()) throw std::invalid_argument("--resume needs --out DIR (the records to continue from)");
     if (!o->out.empty()) std::filesystem::create_directories(o->out);
+    auto record_path = [&](int64_t i) {
+      char name[64];
+      std::snprintf(name, sizeof name, "/game_%06lld.record.json", static_cast<long long>(i));
+      return o->out + name;
+    };
+    // --resume: game i from its record, checked to be this run's game i (its seed, players and
+    // rules), with the scores of its replay. Iterations are not recorded, so resumed games do not
+    // count in the iterations per search.
+    auto resumed_game = [&](int64_t i, const std::string& path) {
+      const Record rec = load_record(path);
+      const uint64_t gs = ai::derive_seed(o->seed, uint64_t(i));
+      if (rec.seed != gs)
+        throw std::invalid_argument(path + ": not this run's game " + std::to_string(i) + " (its seed is " +
+                                    std::to_string(rec.seed) + ", this run's is " + std::to_string(gs) +
+                                    "; same --seed?)");
+      std::vector<std::string> seats;
+      for (int j = 0; j < k; ++j) seats.push_back(names[size_t(ai::tournament_player(i, j, k))]);
+      if (rec.players != seats) throw std::invalid_argument(path + ": its players are not this run's (same --players?)");
+      if (rules_of(rec).to_string() != rules.to_string())
+        throw std::invalid_argument(path + ": its rules are " + rules_of(rec).to_string() + ", this run's " +
+                                    rules.to_string());
+      Replay rp = replay(rec, true);
+      if (!rp.state.is_terminal()) throw std::invalid_argument(path + ": the game in it is not finished");
+      ai::TournamentGame r;
+      r.iterations.assign(size_t(k), 0);
+      r.decisions.assign(size_t(k), 0);
+      r.scores.assign(size_t(k), 0);
+      for (int j = 0; j < k; ++j) r.scores[size_t(ai::tournament_player(i, j, k))] = rp.state.score(j);
+      return r;
+    };
+    std::atomic<int64_t> nresumed{0};
 
     std::vector<ai::TournamentGame> results(o->games);
     std::atomic<int64_t> next{0}, done{0};
@@ -72,12 +108,15 @@ void register_tournament(CLI::App& app) {
         const int64_t i = next.fetch_add(1);
         if (i >= o->games) return;
         try {
-          results[i] = ai::play_tournament_game(g, specs, o->seed, i, !o->out.empty());
-          if (!o->out.empty()) {
-            char name[64];
-            std::snprintf(name, sizeof name, "/game_%06lld.record.json", static_cast<long long>(i));
-            write_file(o->out + name, record_to_json(*results[i].record));
-            results[i].record.reset();
+          if (o->resume && std::filesystem::exists(record_path(i))) {
+            results[i] = resumed_game(i, record_path(i));
+            nresumed.fetch_add(1);
+          } else {
+            results[i] = ai::play_tournament_game(g, specs, o->seed, i, !o->out.empty());
+            if (!o->out.empty()) {
+              write_file(record_path(i), record_to_json(*results[i].record));
+              results[i].record.reset();
+            }
           }
         } catch (const std::exception& e) {
           std::lock_guard<std::mutex> lk(err_mu);
@@ -104,6 +143,7 @@ void register_tournament(CLI::App& app) {
     if (progress) std::cerr << "\r" << std::string(79, ' ') << "\r" << std::flush;
     if (!error.empty()) throw std::runtime_error(error);
     const double sec = std::chrono::duration<double>(Clock::now() - t0).count();
+    if (o->resume) std::cerr << nresumed.load() << " of " << o->games << " games read from " << o->out << "\n";
 
     ai::Tally tally(k);
     std::vector<std::vector<int>> scores;
