@@ -634,6 +634,12 @@ TEST(Eval, FieldMergeValuesTwoFarmersWhoseFieldsMayJoin) {
   const double chance = 1 - 0.9 * 0.9, value = 0.5 * 3 * 0.65;
   EXPECT_NEAR(on[0] - off[0], chance * value, 1e-9);
   EXPECT_NEAR(on[1] - off[1], chance * value, 1e-9);
+  // Both cells are ends of the road between the two fields: fmroad scales their chance.
+  w.field_merge_road = 0.5;
+  const Values road = evaluate(s, w);
+  const double chance_road = 1 - 0.95 * 0.95;
+  EXPECT_NEAR(road[0] - off[0], chance_road * value, 1e-9);
+  EXPECT_NEAR(road[1] - off[1], chance_road * value, 1e-9);
   // Fields held by the same player (or the same tie) gain nothing from a join: after A's farmer
   // leaves (a scenario where both fields are A's) nothing changes.
   const Replay r2 = test::play(test::scenario(R"([

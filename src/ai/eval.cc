@@ -207,35 +207,43 @@ void add_field_merges(const State& s, const EvalWeights& ew, Values& v) {
   // Pairs of them touching one empty cell, with the number of such cells.
   struct Pair {
     uint16_t a, b;
-    int cells;
+    double miss;  // the chance that no cell joins them
   };
+  const int bag = s.bag_size();
+  const double q = ew.city_q * std::min(1.0, std::sqrt(bag / 12.0));
+  const double p1 = ew.field_merge * std::min(1.0, std::sqrt(bag / 12.0));
   Pair pairs[64];
   int np = 0;
   for (int i = 0; i < s.frontier_size(); ++i) {
     const FrontierCell& fc = s.frontier_cell(i);
     uint16_t here[8];
+    uint8_t edges[8];  // the cell's edges (bits) each field touches it on
     int nh = 0;
-    for (uint32_t q = fc.present >> 4; q; q &= q - 1) {
-      const uint16_t r = s.root(fc.port_slot[4 + __builtin_ctz(q)]);
-      if (std::find(fields, fields + nf, r) != fields + nf && std::find(here, here + nh, r) == here + nh)
-        here[nh++] = r;
+    for (uint32_t m = fc.present >> 4; m; m &= m - 1) {
+      const int half = __builtin_ctz(m);
+      const uint16_t r = s.root(fc.port_slot[4 + half]);
+      if (std::find(fields, fields + nf, r) == fields + nf) continue;
+      int h = int(std::find(here, here + nh, r) - here);
+      if (h == nh) here[nh] = r, edges[nh] = 0, ++nh;
+      edges[h] |= uint8_t(1u << (half >> 1));
     }
     for (int x = 0; x < nh; ++x)
       for (int y = x + 1; y < nh; ++y) {
+        // Two fields on the two sides of one road that ends at this cell join only on a tile
+        // where the road ends (field_merge_road of the chance).
+        const bool road = edges[x] == edges[y] && __builtin_popcount(edges[x]) == 1;
+        const double p = road ? p1 * ew.field_merge_road : p1;
         const uint16_t a = std::min(here[x], here[y]), b = std::max(here[x], here[y]);
         int k = 0;
         while (k < np && !(pairs[k].a == a && pairs[k].b == b)) ++k;
         if (k < np) {
-          ++pairs[k].cells;
+          pairs[k].miss *= 1 - p;
         } else if (np < 64) {
-          pairs[np++] = Pair{a, b, 1};
+          pairs[np++] = Pair{a, b, 1 - p};
         }
       }
   }
   if (np == 0) return;
-  const int bag = s.bag_size();
-  const double q = ew.city_q * std::min(1.0, std::sqrt(bag / 12.0));
-  const double p1 = ew.field_merge * std::min(1.0, std::sqrt(bag / 12.0));
   uint16_t cities[kMaxPlaced * 4];
   auto value = [&](uint16_t r) {
     const int nc = s.field_cities(r, cities, kMaxPlaced * 4);
@@ -260,7 +268,7 @@ void add_field_merges(const State& s, const EvalWeights& ew, Values& v) {
     uint8_t joined[kMaxPlayers];
     for (int p = 0; p < n; ++p) joined[p] = uint8_t(fa.count[p] + fb.count[p]);
     const double va = value(pairs[k].a), vb = value(pairs[k].b);
-    const double chance = 1 - std::pow(1 - p1, pairs[k].cells);
+    const double chance = 1 - pairs[k].miss;
     for (int p = 0; p < n; ++p) {
       const double before = (majority(fa.count, p) ? va : 0) + (majority(fb.count, p) ? vb : 0);
       const double after = majority(joined, p) ? va + vb : 0;
@@ -478,6 +486,8 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
     w.farm = weight("farm");
   } else if (key == "fmerge") {
     w.field_merge = weight("fmerge", 0, 1);
+  } else if (key == "fmroad") {
+    w.field_merge_road = weight("fmroad", 0, 1);
   } else {
     return false;
   }
@@ -499,6 +509,7 @@ std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d) {
   if (w.follower_min != d.follower_min) s += ":fmin=" + num(w.follower_min);
   if (w.follower_min_wheel != d.follower_min_wheel) s += ":fminw=" + num(w.follower_min_wheel);
   if (w.field_merge != d.field_merge) s += ":fmerge=" + num(w.field_merge);
+  if (w.field_merge_road != d.field_merge_road) s += ":fmroad=" + num(w.field_merge_road);
   return s;
 }
 

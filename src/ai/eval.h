@@ -62,6 +62,9 @@ struct EvalWeights {
   // that a tile there joins them; each player gains that chance times what the merge changes for
   // it (the joined field's value to the new majority, lost by the old one). 0 = off.
   double field_merge = 0;
+  // The share of that chance for two fields on the two sides of one road ending at the cell (a
+  // tile joins them only where the road ends).
+  double field_merge_road = 1;
   // The tuned "expect" heuristic (docs/ai.md: measured with greedy against greedy).
   static EvalWeights expected() {
     EvalWeights w;
@@ -83,7 +86,7 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
 // The ":key=value" parameters in which `w` differs from `d`, for player names.
 std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d);
 // Names of the parameters apply_eval_param reads, for error messages.
-constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow, wev, tent, fest, fmin, fminw, fmerge";
+constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow, wev, tent, fest, fmin, fminw, fmerge, fmroad";
 
 // Evaluates `s` and consumes it (applies the final scoring to it).
 Values evaluate_consuming(State& s, const EvalWeights& w = EvalWeights{});
