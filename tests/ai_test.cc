@@ -628,6 +628,7 @@ TEST(Eval, FieldMergeValuesTwoFarmersWhoseFieldsMayJoin) {
   ASSERT_EQ(s.feature(s.followers()[1].slot).kind, Kind::Field);
   ASSERT_NE(s.root(s.followers()[0].slot), s.root(s.followers()[1].slot));
   EvalWeights w = EvalWeights::expected();
+  w.field_merge_road = 1;
   const Values off = evaluate(s, w);
   w.field_merge = 0.1;
   const Values on = evaluate(s, w);
@@ -640,6 +641,27 @@ TEST(Eval, FieldMergeValuesTwoFarmersWhoseFieldsMayJoin) {
   const double chance_road = 1 - 0.95 * 0.95;
   EXPECT_NEAR(road[0] - off[0], chance_road * value, 1e-9);
   EXPECT_NEAR(road[1] - off[1], chance_road * value, 1e-9);
+  // In a Festival game the weight is fmergef, not fmerge (the same board, base tiles only).
+  const Replay rf = test::play(test::scenario(R"([
+    {"tile":"E","x":0,"y":1,"rotation":180,"meeple":"Nw"},
+    {"tile":"U","x":-1,"y":0,"rotation":90,"meeple":"Nw"}])", 2, "", {"festival"}));
+  ASSERT_TRUE(rf.state.rules().festival);
+  EvalWeights wf = EvalWeights::expected();
+  wf.field_merge_festival = 0;
+  wf.field_merge = 0;
+  const Values foff = evaluate(rf.state, wf);
+  wf.field_merge = 0.1;  // other games' weight: no effect here
+  const Values fother = evaluate(rf.state, wf);
+  EXPECT_NEAR(fother[0] - foff[0], 0, 1e-12);
+  wf.field_merge_festival = 0.1;
+  wf.field_merge_road = 1;
+  const Values fon = evaluate(rf.state, wf);
+  EXPECT_NEAR(fon[0] - foff[0], chance * value, 1e-9);
+  EXPECT_NEAR(fon[1] - foff[1], chance * value, 1e-9);
+  w.field_merge_festival = 0.9;  // and the Festival's weight does nothing in a base game
+  w.field_merge_road = 1;
+  const Values base = evaluate(s, w);
+  EXPECT_NEAR(base[0] - on[0], 0, 1e-12);
   // Fields held by the same player (or the same tie) gain nothing from a join: after A's farmer
   // leaves (a scenario where both fields are A's) nothing changes.
   const Replay r2 = test::play(test::scenario(R"([

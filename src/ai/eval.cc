@@ -185,13 +185,14 @@ void add_expectations(const State& s, const EvalWeights& ew, double frac, double
   });
 }
 
-// Fields that may merge (expect heuristic, EvalWeights::field_merge): two occupied, unfinished
+// Fields that may merge (expect heuristic, EvalWeights::field_merge, or field_merge_festival in
+// games with the Festival, as `merge`): two occupied, unfinished
 // fields whose majorities differ and that touch the same empty cell may be joined by a tile
-// placed there. Each such cell is a chance p = field_merge * min(1, sqrt(bag / 12)) of the join;
+// placed there. Each such cell is a chance p = merge * min(1, sqrt(bag / 12)) of the join;
 // the join gives the field's value now (3 per completed city, plus the farm term's expectation of
 // its open cities) of both to the majority of the joined field, so each player gains the chance
 // times the change (a player who ties a larger field gains it; one outnumbered loses its own).
-void add_field_merges(const State& s, const EvalWeights& ew, Values& v) {
+void add_field_merges(const State& s, const EvalWeights& ew, double merge, Values& v) {
   const int n = s.num_players();
   // The occupied, unfinished fields (at most one per follower).
   uint16_t fields[kMaxFollowers];
@@ -211,7 +212,7 @@ void add_field_merges(const State& s, const EvalWeights& ew, Values& v) {
   };
   const int bag = s.bag_size();
   const double q = ew.city_q * std::min(1.0, std::sqrt(bag / 12.0));
-  const double p1 = ew.field_merge * std::min(1.0, std::sqrt(bag / 12.0));
+  const double p1 = merge * std::min(1.0, std::sqrt(bag / 12.0));
   Pair pairs[64];
   int np = 0;
   for (int i = 0; i < s.frontier_size(); ++i) {
@@ -439,7 +440,8 @@ Values evaluate_consuming(State& s, const EvalWeights& ew) {
     if (ew.wheel_events > 0) add_wheel_events(s, fc, ew.wheel_events, v);
   }
   if (ew.expect) add_expectations(s, ew, frac, w, v);
-  if (ew.expect && ew.field_merge > 0) add_field_merges(s, ew, v);
+  const double merge = s.rules().festival ? ew.field_merge_festival : ew.field_merge;
+  if (ew.expect && merge > 0) add_field_merges(s, ew, merge, v);
   if (ew.expect && ew.festival > 0 && w > 0) {
     const Values fr = festival_returns(s, ew, w);
     for (int p = 0; p < n; ++p) v[p] += fr[p];
@@ -486,6 +488,8 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
     w.farm = weight("farm");
   } else if (key == "fmerge") {
     w.field_merge = weight("fmerge", 0, 1);
+  } else if (key == "fmergef") {
+    w.field_merge_festival = weight("fmergef", 0, 1);
   } else if (key == "fmroad") {
     w.field_merge_road = weight("fmroad", 0, 1);
   } else {
@@ -509,6 +513,7 @@ std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d) {
   if (w.follower_min != d.follower_min) s += ":fmin=" + num(w.follower_min);
   if (w.follower_min_wheel != d.follower_min_wheel) s += ":fminw=" + num(w.follower_min_wheel);
   if (w.field_merge != d.field_merge) s += ":fmerge=" + num(w.field_merge);
+  if (w.field_merge_festival != d.field_merge_festival) s += ":fmergef=" + num(w.field_merge_festival);
   if (w.field_merge_road != d.field_merge_road) s += ":fmroad=" + num(w.field_merge_road);
   return s;
 }
