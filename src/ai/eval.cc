@@ -205,7 +205,7 @@ void add_field_merges(const State& s, const EvalWeights& ew, double merge, Value
     fields[nf++] = r;
   }
   if (nf < 2) return;
-  // Pairs of them touching one empty cell, with the number of such cells.
+  // Pairs of them touching one empty cell, with the chance that no such cell joins them.
   struct Pair {
     uint16_t a, b;
     double miss;  // the chance that no cell joins them
