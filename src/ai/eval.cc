@@ -137,7 +137,15 @@ void for_each_open_occupied(const State& s, Fn&& fn) {
   }
 }
 
-void add_expectations(const State& s, const EvalWeights& ew, double frac, double fv, Values& v) {
+// The occupied, unfinished fields' values now (3 per completed city, plus farm * 3 * q^open per
+// open one), recorded by add_expectations for add_field_merges (one walk over each field).
+struct FieldValues {
+  uint16_t root[kMaxFollowers];
+  double value[kMaxFollowers];
+  int n = 0;
+};
+
+void add_expectations(const State& s, const EvalWeights& ew, double frac, double fv, Values& v, FieldValues* fvals) {
   const int n = s.num_players();
   const int bag = s.bag_size();
   const double q = ew.city_q * std::min(1.0, std::sqrt(bag / 12.0));
@@ -167,9 +175,17 @@ void add_expectations(const State& s, const EvalWeights& ew, double frac, double
         break;
       case Kind::Field: {
         const int nc = s.field_cities(r, cities, kMaxPlaced * 4);
+        int completed = 0;
         for (int c = 0; c < nc; ++c) {
           const Feature& cf = s.feature(cities[c]);
-          if (cf.open) gain += 3 * ew.farm * qpow(cf.open);
+          if (cf.open)
+            gain += 3 * ew.farm * qpow(cf.open);
+          else
+            ++completed;
+        }
+        if (fvals && fvals->n < kMaxFollowers) {
+          fvals->root[fvals->n] = r;
+          fvals->value[fvals->n++] = 3.0 * completed + gain;
         }
         break;
       }
@@ -192,49 +208,66 @@ void add_expectations(const State& s, const EvalWeights& ew, double frac, double
 // the join gives the field's value now (3 per completed city, plus the farm term's expectation of
 // its open cities) of both to the majority of the joined field, so each player gains the chance
 // times the change (a player who ties a larger field gains it; one outnumbered loses its own).
-void add_field_merges(const State& s, const EvalWeights& ew, double merge, Values& v) {
+void add_field_merges(const State& s, const EvalWeights& ew, double merge, const FieldValues& fvals, Values& v) {
   const int n = s.num_players();
-  // The occupied, unfinished fields (at most one per follower).
+  // The players with the most followers on a feature, as a bit mask.
+  auto majority = [&](const uint8_t* count) {
+    int best = 0;
+    for (int o = 0; o < n; ++o) best = std::max(best, int(count[o]));
+    uint32_t m = 0;
+    for (int o = 0; o < n; ++o)
+      if (best > 0 && count[o] == best) m |= 1u << o;
+    return m;
+  };
+  // The occupied, unfinished fields (at most one per follower) and their majorities.
   uint16_t fields[kMaxFollowers];
+  uint32_t major[kMaxFollowers];
   int nf = 0;
+  bool differ = false;
   const Follower* fl = s.followers();
   for (int i = 0; i < s.num_followers(); ++i) {
     const uint16_t r = s.root(fl[i].slot);
     const Feature& f = s.feature(r);
     if (f.kind != Kind::Field || f.done || std::find(fields, fields + nf, r) != fields + nf) continue;
+    major[nf] = majority(f.count);
+    differ = differ || major[nf] != major[0];
     fields[nf++] = r;
   }
-  if (nf < 2) return;
-  // Pairs of them touching one empty cell, with the chance that no such cell joins them.
+  if (!differ) return;  // fewer than two fields, or every field has the same majority
+  // Field index + 1 by root slot, for the scan below (set here, cleared before returning).
+  thread_local std::array<uint8_t, kMaxSlots> index_of{};
+  for (int f = 0; f < nf; ++f) index_of[fields[f]] = uint8_t(f + 1);
+  // Pairs of them (indices into fields) touching one empty cell, with the chance that no such
+  // cell joins them.
   struct Pair {
-    uint16_t a, b;
-    double miss;  // the chance that no cell joins them
+    uint8_t a, b;
+    double miss;
   };
   const int bag = s.bag_size();
-  const double q = ew.city_q * std::min(1.0, std::sqrt(bag / 12.0));
   const double p1 = merge * std::min(1.0, std::sqrt(bag / 12.0));
   Pair pairs[64];
   int np = 0;
   for (int i = 0; i < s.frontier_size(); ++i) {
     const FrontierCell& fc = s.frontier_cell(i);
-    uint16_t here[8];
+    uint8_t here[8];
     uint8_t edges[8];  // the cell's edges (bits) each field touches it on
     int nh = 0;
     for (uint32_t m = fc.present >> 4; m; m &= m - 1) {
       const int half = __builtin_ctz(m);
-      const uint16_t r = s.root(fc.port_slot[4 + half]);
-      if (std::find(fields, fields + nf, r) == fields + nf) continue;
-      int h = int(std::find(here, here + nh, r) - here);
-      if (h == nh) here[nh] = r, edges[nh] = 0, ++nh;
+      const int f = index_of[s.root(fc.port_slot[4 + half])] - 1;
+      if (f < 0) continue;
+      int h = int(std::find(here, here + nh, uint8_t(f)) - here);
+      if (h == nh) here[nh] = uint8_t(f), edges[nh] = 0, ++nh;
       edges[h] |= uint8_t(1u << (half >> 1));
     }
     for (int x = 0; x < nh; ++x)
       for (int y = x + 1; y < nh; ++y) {
+        if (major[here[x]] == major[here[y]]) continue;  // a join changes nothing
         // Two fields on the two sides of one road that ends at this cell join only on a tile
         // where the road ends (field_merge_road of the chance).
         const bool road = edges[x] == edges[y] && __builtin_popcount(edges[x]) == 1;
         const double p = road ? p1 * ew.field_merge_road : p1;
-        const uint16_t a = std::min(here[x], here[y]), b = std::max(here[x], here[y]);
+        const uint8_t a = std::min(here[x], here[y]), b = std::max(here[x], here[y]);
         int k = 0;
         while (k < np && !(pairs[k].a == a && pairs[k].b == b)) ++k;
         if (k < np) {
@@ -244,35 +277,26 @@ void add_field_merges(const State& s, const EvalWeights& ew, double merge, Value
         }
       }
   }
+  for (int f = 0; f < nf; ++f) index_of[fields[f]] = 0;
   if (np == 0) return;
-  uint16_t cities[kMaxPlaced * 4];
-  auto value = [&](uint16_t r) {
-    const int nc = s.field_cities(r, cities, kMaxPlaced * 4);
-    double val = 0;
-    for (int c = 0; c < nc; ++c) {
-      const Feature& cf = s.feature(cities[c]);
-      val += cf.open ? 3 * ew.farm * std::pow(q, cf.open) : 3.0;
-    }
-    return val;
-  };
-  auto majority = [&](const uint8_t* count, int p) {
-    int best = 0;
-    for (int o = 0; o < n; ++o) best = std::max(best, int(count[o]));
-    return best > 0 && count[p] == best;
+  // Each field's value now, from add_expectations (which saw every occupied, unfinished field).
+  auto value_of = [&](int f) {
+    for (int i = 0; i < fvals.n; ++i)
+      if (fvals.root[i] == fields[f]) return fvals.value[i];
+    return 0.0;  // not reached: add_expectations records every field listed here
   };
   for (int k = 0; k < np; ++k) {
-    const Feature& fa = s.feature(pairs[k].a);
-    const Feature& fb = s.feature(pairs[k].b);
-    bool same = true;
-    for (int p = 0; p < n && same; ++p) same = majority(fa.count, p) == majority(fb.count, p);
-    if (same) continue;
+    const int a = pairs[k].a, b = pairs[k].b;
+    const Feature& fa = s.feature(fields[a]);
+    const Feature& fb = s.feature(fields[b]);
     uint8_t joined[kMaxPlayers];
     for (int p = 0; p < n; ++p) joined[p] = uint8_t(fa.count[p] + fb.count[p]);
-    const double va = value(pairs[k].a), vb = value(pairs[k].b);
+    const uint32_t mj = majority(joined);
+    const double va = value_of(a), vb = value_of(b);
     const double chance = 1 - pairs[k].miss;
     for (int p = 0; p < n; ++p) {
-      const double before = (majority(fa.count, p) ? va : 0) + (majority(fb.count, p) ? vb : 0);
-      const double after = majority(joined, p) ? va + vb : 0;
+      const double before = (major[a] >> p & 1 ? va : 0) + (major[b] >> p & 1 ? vb : 0);
+      const double after = mj >> p & 1 ? va + vb : 0;
       v[p] += chance * (after - before);
     }
   }
@@ -439,9 +463,10 @@ Values evaluate_consuming(State& s, const EvalWeights& ew) {
     }
     if (ew.wheel_events > 0) add_wheel_events(s, fc, ew.wheel_events, v);
   }
-  if (ew.expect) add_expectations(s, ew, frac, w, v);
   const double merge = s.rules().festival ? ew.field_merge_festival : ew.field_merge;
-  if (ew.expect && merge > 0) add_field_merges(s, ew, merge, v);
+  FieldValues fvals;
+  if (ew.expect) add_expectations(s, ew, frac, w, v, merge > 0 ? &fvals : nullptr);
+  if (ew.expect && merge > 0) add_field_merges(s, ew, merge, fvals, v);
   if (ew.expect && ew.festival > 0 && w > 0) {
     const Values fr = festival_returns(s, ew, w);
     for (int p = 0; p < n; ++p) v[p] += fr[p];
