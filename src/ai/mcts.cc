@@ -580,8 +580,7 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
           throw std::invalid_argument("depth must be 0.." + std::to_string(kMaxSpecSmallInt) + " or end");
         c.depth = v == "end" ? -1 : int(parse_count(v));
       } else if (k == "rf") {
-        c.rollout_follower = parse_real(v);
-        if (c.rollout_follower < 0 || c.rollout_follower > 1) throw std::invalid_argument("rf must be in [0, 1]");
+        c.rollout_follower = parse_real_in(v, "rf", 0, 1);
       } else if (k == "rk") {
         c.rollout_best_of = int(parse_count(v));
         if (c.rollout_best_of < 1 || c.rollout_best_of > 1000) throw std::invalid_argument("rk must be 1..1000");
@@ -594,8 +593,7 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
         if (k2 > 10000) throw std::invalid_argument("fk must be 0..10000");
         c.festival_root_moves = int(k2);
       } else if (k == "rr") {
-        c.rollout_take_back = parse_real(v);
-        if (c.rollout_take_back < 0 || c.rollout_take_back > 1) throw std::invalid_argument("rr must be in [0, 1]");
+        c.rollout_take_back = parse_real_in(v, "rr", 0, 1);
       } else if (k == "early") {
         if (v != "0" && v != "1") throw std::invalid_argument("early must be 0 or 1");
         c.early_stop = v == "1";
@@ -610,8 +608,7 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
         c.prior_scale = parse_real_in(v, "pscale", 0, kMaxSpecWeight);
         if (c.prior_scale <= 0) throw std::invalid_argument("pscale must be > 0");
       } else if (k == "win") {
-        c.win_weight = parse_real(v);
-        if (c.win_weight < 0 || c.win_weight > 1) throw std::invalid_argument("win must be in [0, 1]");
+        c.win_weight = parse_real_in(v, "win", 0, 1);
       } else if (k == "scale") {
         c.margin_scale = parse_real_in(v, "scale", 0, kMaxSpecWeight);
         if (c.margin_scale <= 0) throw std::invalid_argument("scale must be > 0");
