@@ -364,6 +364,63 @@ TEST(Mcts, FkSearchesOnlyTheBestRootMovesAtAFestivalDecision) {
   for (size_t i = 0; i < ea.size(); ++i) EXPECT_EQ(ea[i].visits, eb[i].visits);
 }
 
+// tprior=P: a decision node below the root, once visited tpmin times, gives its children P
+// virtual visits valued by the heuristic. It changes the search once nodes reach tpmin, not
+// before; it stays deterministic; and its parameters are named and bounded. (Without the root
+// prior, which in a won position can keep every visit on one move: see the next test.)
+TEST(Mcts, TreePriorActsOnceNodesReachTpmin) {
+  const Game* g = Game::get(Rules{});
+  int changed = 0, positions = 0;
+  for (int k = 0; k < 4; ++k) {
+    const State s = random_position(g, 70 + k, 6 + 8 * k);
+    if (s.is_terminal() || s.is_chance() || s.count_legal_moves() < 2) continue;
+    ++positions;
+    const auto off = make_player("mcts:iterations=3000:prior=0", 9)->analyse(s);
+    const auto unreached = make_player("mcts:iterations=3000:prior=0:tprior=10:tpmin=100000", 9)->analyse(s);
+    const auto on = make_player("mcts:iterations=3000:prior=0:tprior=10:tpmin=2", 9)->analyse(s);
+    const auto again = make_player("mcts:iterations=3000:prior=0:tprior=10:tpmin=2", 9)->analyse(s);
+    ASSERT_EQ(off.size(), on.size());
+    bool differs = false;
+    int visits = 0;
+    for (size_t i = 0; i < off.size(); ++i) {
+      EXPECT_EQ(off[i].move, unreached[i].move);
+      EXPECT_EQ(off[i].visits, unreached[i].visits) << "no node reaches tpmin: the search is unchanged";
+      EXPECT_EQ(on[i].move, again[i].move);
+      EXPECT_EQ(on[i].visits, again[i].visits);
+      differs = differs || on[i].visits != off[i].visits;
+      visits += on[i].visits;
+    }
+    EXPECT_EQ(visits, 3000) << "virtual visits below the root are not reported at the root";
+    changed += differs;
+  }
+  EXPECT_GE(positions, 3);
+  EXPECT_EQ(changed, positions);
+  EXPECT_EQ(make_player("mcts:iterations=10:tprior=10:tpmin=32")->name(), "mcts:iterations=10:tprior=10:tpmin=32");
+  EXPECT_THROW(make_player("mcts:tpmin=0"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:tprior=1000001"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:tprior=-1"), std::invalid_argument);
+}
+
+// pmode=2 values the root prior's virtual visits at the mean real reward plus the move's
+// offset. In a position that the player to move is winning (win estimate about 0.96 here), the
+// fixed prior (the best move at 0.5, moves 5 points worse near 0) looks worse than any real
+// visit of the first move searched, so the search never leaves that move; with pmode=2 the
+// other moves stay in reach.
+TEST(Mcts, MeanPriorKeepsExploringAWonPosition) {
+  const State s = random_position(Game::get(Rules{}), 71, 14);
+  ASSERT_FALSE(s.is_chance());
+  ASSERT_GE(s.count_legal_moves(), 20);
+  auto tried = [&](const std::string& spec) {
+    int n = 0;
+    for (const MoveEval& e : make_player(spec, 9)->analyse(s)) n += e.visits > 0;
+    return n;
+  };
+  EXPECT_EQ(tried("mcts:iterations=3000"), 1);
+  EXPECT_GE(tried("mcts:iterations=3000:pmode=2"), 5);
+  EXPECT_EQ(make_player("mcts:iterations=10:pmode=2")->name(), "mcts:iterations=10:pmode=2");
+  EXPECT_THROW(make_player("mcts:pmode=3"), std::invalid_argument);
+}
+
 TEST(Mcts, DecisionDoesNotDependOnTheBagOrder) {
   // Two states equal in everything a player may see, but whose generators (the future bag
   // order) differ: the search must behave identically. If MCTS drew with the state's own

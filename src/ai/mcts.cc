@@ -28,6 +28,7 @@ struct Node {
   int8_t player = -1;   // who chose the move leading here (-1 below a chance node)
   uint8_t chance : 1 = 0;  // this node is a chance node (set on expansion)
   uint8_t full : 1 = 0;    // every child has been visited (select() then skips its scan for one)
+  uint8_t primed : 1 = 0;  // its children got the tree prior's virtual visits (tprior)
   uint32_t visits = 0;
   float value = 0;      // summed reward of `player`
 };
@@ -139,9 +140,60 @@ class Tree {
     for (size_t i = 0; i < m.size(); ++i) {
       Node& c = nodes_[r.first + i];
       c.visits = prior_;
-      c.value = float(prior_ * (0.5 + 0.5 * std::tanh((m[i] - best) / cfg_.prior_scale)));
+      if (cfg_.prior_mode == 2)
+        root_delta_.push_back(prior_delta(m[i], best));  // valued at selection (select_root_mean)
+      else
+        c.value = float(prior_ * prior_reward(m[i], best));
       nodes_[0].visits += prior_;
     }
+  }
+
+  // The reward of a prior's virtual visits for a move whose heuristic margin one move ahead is
+  // m, the best move's being best: 0.5 + 0.5 tanh((m - best) / pscale), so that the best move
+  // starts at 0.5; with pabs=1 that is scaled by the best margin's squashed value,
+  // (0.5 + 0.5 tanh(best / scale)) * (1 + tanh((m - best) / pscale)), the same at an even
+  // position but on the scale of real rewards in a won or lost one (where the relative prior
+  // would look worse than any real visit of a winning move and stop the search exploring).
+  double prior_reward(double m, double best) const {
+    const double rel = std::tanh((m - best) / cfg_.prior_scale);
+    if (cfg_.prior_mode == 1) return (0.5 + 0.5 * std::tanh(best / cfg_.margin_scale)) * (1 + rel);
+    return 0.5 + 0.5 * rel;
+  }
+  // pmode=2: a move's virtual reward is the mean real reward of its siblings plus this offset
+  // (0 for the best move by the prior, down to -0.5), clamped to [0, 1].
+  double prior_delta(double m, double best) const { return 0.5 * std::tanh((m - best) / cfg_.prior_scale); }
+
+  // The tree prior (tprior > 0): a decision node below the root that has been visited tpmin
+  // times gives each child tprior virtual visits valued like the root prior (the decider's
+  // heuristic margin one move ahead, relative to the best child's), so that from then on its
+  // replies are searched in the heuristic's order rather than uniformly. s is the node's
+  // (determinized) state, mv its moves.
+  void prime(Node& nd, const State& s, const Move* mv) {
+    nd.primed = 1;
+    const int me = s.current_player();
+    prime_base_ = s;
+    prime_scratch_ = prime_base_;
+    prime_m_.resize(nd.n);
+    double best = -1e300;
+    for (int i = 0; i < nd.n; ++i) {
+      State& c = prime_scratch_;
+      if (i > 0) c.restore(prime_base_);
+      c.apply(mv[i]);
+      prime_m_[size_t(i)] = margin(evaluate_consuming(c, cfg_.eval), me, s.num_players());
+      best = std::max(best, prime_m_[size_t(i)]);
+    }
+    const uint32_t p = uint32_t(cfg_.tree_prior);
+    double w = 0, v = 0;  // the decider's mean reward so far (pmode=2)
+    for (int i = 0; i < nd.n; ++i) w += nodes_[nd.first + i].value, v += nodes_[nd.first + i].visits;
+    const double mean = v > 0 ? w / v : 0.5;
+    for (int i = 0; i < nd.n; ++i) {
+      Node& c = nodes_[nd.first + i];
+      const double r = cfg_.prior_mode == 2 ? std::clamp(mean + prior_delta(prime_m_[size_t(i)], best), 0.0, 1.0)
+                                            : prior_reward(prime_m_[size_t(i)], best);
+      c.visits += p;
+      c.value += float(p * r);
+    }
+    nd.full = 1;
   }
 
   // Festival (festival_root_moves = K > 0): at a root that offers take-backs and more than K
@@ -256,6 +308,7 @@ class Tree {
   }
 
   int select(Node& nd) {
+    if (&nd == nodes_.data() && !root_delta_.empty()) return select_root_mean(nd);
     if (&nd == nodes_.data() && !pruned_.empty()) return select_unpruned(nd);
     // Unvisited children first, from a random offset so that no move order is favoured. (The
     // offset is drawn even when all are visited, so the generator's sequence does not depend
@@ -275,6 +328,26 @@ class Tree {
     for (int i = 0; i < nd.n; ++i) {
       const Node& c = nodes_[nd.first + i];
       const double u = c.value / c.visits + cfg_.c * std::sqrt(logn / c.visits);
+      if (u > best) best = u, bi = i;
+    }
+    return bi;
+  }
+
+  // UCT at the root with pmode=2: each move's prior_ virtual visits are valued at the mean real
+  // reward of the root's moves plus the move's offset (prior_delta), so that the prior ranks the
+  // moves on the scale of the rewards the search finds, in a won or lost position too.
+  int select_root_mean(Node& nd) {
+    double w = 0, v = 0;
+    for (int i = 0; i < nd.n; ++i) w += nodes_[nd.first + i].value, v += nodes_[nd.first + i].visits - prior_;
+    const double mean = v > 0 ? w / v : 0.5;
+    const double logn = std::log(double(nd.visits));
+    double best = -1e300;
+    int bi = 0;
+    for (int i = 0; i < nd.n; ++i) {
+      if (!pruned_.empty() && pruned_[size_t(i)]) continue;
+      const Node& c = nodes_[nd.first + i];
+      const double q = (c.value + prior_ * std::clamp(mean + root_delta_[size_t(i)], 0.0, 1.0)) / c.visits;
+      const double u = q + cfg_.c * std::sqrt(logn / c.visits);
       if (u > best) best = u, bi = i;
     }
     return bi;
@@ -328,6 +401,8 @@ class Tree {
           if (int(moves_.size()) != nd.n) break;  // defensive: hidden information changed the options
           mv = moves_.data();
         }
+        if (id != 0 && cfg_.tree_prior > 0 && !nd.primed && nd.visits >= uint32_t(cfg_.tree_prior_min))
+          prime(nd, s, mv);
         const int i = select(nd);
         s.apply(mv[i]);
         if (id == 0) root_child = i;
@@ -523,6 +598,9 @@ class Tree {
   std::vector<double> win_sum_, margin_sum_;
   long long done_ = 0;
   uint32_t prior_ = 0;
+  State prime_base_{root_}, prime_scratch_{root_};  // prime()'s copies of a node's state
+  std::vector<double> prime_m_;
+  std::vector<double> root_delta_;  // pmode=2: per root move, prior_delta
   std::vector<char> pruned_;  // per root child: left out by prune_festival_root
 };
 
@@ -604,6 +682,17 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
         const long long p = parse_count(v);
         if (p > kMaxSpecSmallInt) throw std::invalid_argument("prior must be 0.." + std::to_string(kMaxSpecSmallInt));
         c.prior = int(p);
+      } else if (k == "pmode") {
+        if (v != "0" && v != "1" && v != "2") throw std::invalid_argument("pmode must be 0, 1 or 2");
+        c.prior_mode = v[0] - '0';
+      } else if (k == "tprior") {
+        const long long p = parse_count(v);
+        if (p > kMaxSpecSmallInt) throw std::invalid_argument("tprior must be 0.." + std::to_string(kMaxSpecSmallInt));
+        c.tree_prior = int(p);
+      } else if (k == "tpmin") {
+        const long long p = parse_count(v);
+        if (p < 1 || p > kMaxSpecSmallInt) throw std::invalid_argument("tpmin must be 1.." + std::to_string(kMaxSpecSmallInt));
+        c.tree_prior_min = int(p);
       } else if (k == "pscale") {
         c.prior_scale = parse_real_in(v, "pscale", 0, kMaxSpecWeight);
         if (c.prior_scale <= 0) throw std::invalid_argument("pscale must be > 0");
@@ -620,7 +709,7 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else {
         throw std::invalid_argument(
             "unknown parameter '" + k +
-            "' (allowed: time, iterations, threads, level, early, c, depth, rf, rk, rkf, fk, rr, tb, prior, pscale, win, scale, " + kEvalParamNames +
+            "' (allowed: time, iterations, threads, level, early, c, depth, rf, rk, rkf, fk, rr, tb, prior, pmode, tprior, tpmin, pscale, win, scale, " + kEvalParamNames +
             ", nodes, seed)");
       }
     } catch (const std::invalid_argument& e) {
@@ -648,6 +737,9 @@ std::string MctsPlayer::name() const {
   const auto num = format_real;
   if (cfg_.depth != d.depth) s += ":depth=" + (cfg_.depth < 0 ? std::string("end") : std::to_string(cfg_.depth));
   if (cfg_.prior != d.prior) s += ":prior=" + std::to_string(cfg_.prior);
+  if (cfg_.prior_mode != d.prior_mode) s += ":pmode=" + std::to_string(cfg_.prior_mode);
+  if (cfg_.tree_prior != d.tree_prior) s += ":tprior=" + std::to_string(cfg_.tree_prior);
+  if (cfg_.tree_prior_min != d.tree_prior_min) s += ":tpmin=" + std::to_string(cfg_.tree_prior_min);
   if (cfg_.prior_scale != d.prior_scale) s += ":pscale=" + num(cfg_.prior_scale);
   if (cfg_.rollout_follower != d.rollout_follower) s += ":rf=" + num(cfg_.rollout_follower);
   if (cfg_.rollout_take_back != d.rollout_take_back) s += ":rr=" + num(cfg_.rollout_take_back);

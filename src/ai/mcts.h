@@ -63,6 +63,14 @@ struct MctsConfig {
   // root prior (the heuristic one move ahead) are searched; 0 = all (needs prior > 0).
   int festival_root_moves = 0;
   int prior = 10;               // root moves start with this many virtual visits valued by the heuristic
+  // Tree prior: a decision node below the root, once visited tree_prior_min times, gives each
+  // child tree_prior virtual visits valued like the root prior (0 = off).
+  int tree_prior = 0;
+  int tree_prior_min = 64;
+  // How the priors' virtual visits are valued (mcts.cc, prior_reward and select_root_mean):
+  // 0 = 0.5 for the best move by the heuristic and less for the others; 1 = the same scaled by
+  // the best move's squashed margin; 2 = the mean real reward of the moves plus an offset.
+  int prior_mode = 0;
   double prior_scale = 5;       // prior reward = 0.5 + 0.5 tanh((margin - best margin) / prior_scale)
   double win_weight = 0.5;      // reward = w * win + (1 - w) * squashed score margin
   double margin_scale = 20;     // points for which the squashed margin reaches tanh(1)
