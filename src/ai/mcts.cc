@@ -428,7 +428,11 @@ class Tree {
         double best_m = -1e300;
         for (int k = 0; k < best_of; ++k) {
           const Move m = k == 0 ? best : s.sample_move(rng_);
-          State c = s;
+          State& c = rollout_scratch_;  // one copy of s per rollout move, then restores
+          if (k == 0)
+            c = s;
+          else
+            c.restore(s);
           c.apply(m);
           const double mg = margin(evaluate_consuming(c, cfg_.eval), me, s.num_players());
           if (mg > best_m) best_m = mg, best = m;
@@ -598,7 +602,8 @@ class Tree {
   std::vector<double> win_sum_, margin_sum_;
   long long done_ = 0;
   uint32_t prior_ = 0;
-  State prime_base_{root_}, prime_scratch_{root_};  // prime()'s copies of a node's state
+  State rollout_scratch_{root_};  // rk > 1: the rollout's candidate moves are tried on it
+    State prime_base_{root_}, prime_scratch_{root_};  // prime()'s copies of a node's state
   std::vector<double> prime_m_;
   std::vector<double> root_delta_;  // pmode=2: per root move, prior_delta
   std::vector<char> pruned_;  // per root child: left out by prune_festival_root
