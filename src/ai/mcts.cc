@@ -150,7 +150,7 @@ class Tree {
 
   // The reward of a prior's virtual visits for a move whose heuristic margin one move ahead is
   // m, the best move's being best: 0.5 + 0.5 tanh((m - best) / pscale), so that the best move
-  // starts at 0.5; with pabs=1 that is scaled by the best margin's squashed value,
+  // starts at 0.5; with pmode=1 that is scaled by the best margin's squashed value,
   // (0.5 + 0.5 tanh(best / scale)) * (1 + tanh((m - best) / pscale)), the same at an even
   // position but on the scale of real rewards in a won or lost one (where the relative prior
   // would look worse than any real visit of a winning move and stop the search exploring).
@@ -171,13 +171,14 @@ class Tree {
   void prime(Node& nd, const State& s, const Move* mv) {
     nd.primed = 1;
     const int me = s.current_player();
-    prime_base_ = s;
-    prime_scratch_ = prime_base_;
+    if (!prime_base_) prime_base_ = std::make_unique<State>(s), prime_scratch_ = std::make_unique<State>(s);
+    *prime_base_ = s;
+    *prime_scratch_ = *prime_base_;
     prime_m_.resize(nd.n);
     double best = -1e300;
     for (int i = 0; i < nd.n; ++i) {
-      State& c = prime_scratch_;
-      if (i > 0) c.restore(prime_base_);
+      State& c = *prime_scratch_;
+      if (i > 0) c.restore(*prime_base_);
       c.apply(mv[i]);
       prime_m_[size_t(i)] = margin(evaluate_consuming(c, cfg_.eval), me, s.num_players());
       best = std::max(best, prime_m_[size_t(i)]);
@@ -428,7 +429,8 @@ class Tree {
         double best_m = -1e300;
         for (int k = 0; k < best_of; ++k) {
           const Move m = k == 0 ? best : s.sample_move(rng_);
-          State& c = rollout_scratch_;  // one copy of s per rollout move, then restores
+          if (!rollout_scratch_) rollout_scratch_ = std::make_unique<State>(s);
+          State& c = *rollout_scratch_;  // one copy of s per rollout move, then restores
           if (k == 0)
             c = s;
           else
@@ -602,8 +604,10 @@ class Tree {
   std::vector<double> win_sum_, margin_sum_;
   long long done_ = 0;
   uint32_t prior_ = 0;
-  State rollout_scratch_{root_};  // rk > 1: the rollout's candidate moves are tried on it
-    State prime_base_{root_}, prime_scratch_{root_};  // prime()'s copies of a node's state
+  // Made on first use (most searches need none): rk > 1 tries a rollout's candidate moves on
+  // rollout_scratch_; prime() copies a node's state to prime_base_ and tries its moves on
+  // prime_scratch_.
+  std::unique_ptr<State> rollout_scratch_, prime_base_, prime_scratch_;
   std::vector<double> prime_m_;
   std::vector<double> root_delta_;  // pmode=2: per root move, prior_delta
   std::vector<char> pruned_;  // per root child: left out by prune_festival_root
