@@ -396,6 +396,8 @@ TEST(Mcts, TreePriorActsOnceNodesReachTpmin) {
   EXPECT_GE(positions, 3);
   EXPECT_EQ(changed, positions);
   EXPECT_EQ(make_player("mcts:iterations=10:tprior=10:tpmin=32")->name(), "mcts:iterations=10:tprior=10:tpmin=32");
+  EXPECT_NO_THROW(make_player("mcts:tprior=1000000:tpmin=1000000"));  // at the caps (kMaxSpecSmallInt)
+  EXPECT_THROW(make_player("mcts:tpmin=1000001"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:tpmin=0"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:tprior=1000001"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:tprior=-1"), std::invalid_argument);
