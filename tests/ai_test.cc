@@ -405,7 +405,7 @@ TEST(Mcts, TreePriorActsOnceNodesReachTpmin) {
 
 // pmode=2 values the root prior's virtual visits at the mean real reward plus the move's
 // offset. In a position that the player to move is winning (win estimate about 0.96 here), the
-// fixed prior (the best move at 0.5, moves 5 points worse near 0) looks worse than any real
+// fixed prior (the best move at 0.5, a move 5 points worse at 0.12) looks worse than any real
 // visit of the first move searched, so the search never leaves that move; with pmode=2 the
 // other moves stay in reach.
 TEST(Mcts, MeanPriorKeepsExploringAWonPosition) {

@@ -141,7 +141,7 @@ class Tree {
       Node& c = nodes_[r.first + i];
       c.visits = prior_;
       if (cfg_.prior_mode == 2)
-        root_delta_.push_back(prior_delta(m[i], best));  // valued at selection (select_root_mean)
+        root_delta_.push_back(prior_delta(m[i], best));  // valued at selection (select_root)
       else
         c.value = float(prior_ * prior_reward(m[i], best));
       nodes_[0].visits += prior_;
@@ -309,8 +309,7 @@ class Tree {
   }
 
   int select(Node& nd) {
-    if (&nd == nodes_.data() && !root_delta_.empty()) return select_root_mean(nd);
-    if (&nd == nodes_.data() && !pruned_.empty()) return select_unpruned(nd);
+    if (&nd == nodes_.data() && (!root_delta_.empty() || !pruned_.empty())) return select_root(nd);
     // Unvisited children first, from a random offset so that no move order is favoured. (The
     // offset is drawn even when all are visited, so the generator's sequence does not depend
     // on the `full` shortcut; visits never decrease, so a full node stays full.)
@@ -334,36 +333,27 @@ class Tree {
     return bi;
   }
 
-  // UCT at the root with pmode=2: each move's prior_ virtual visits are valued at the mean real
-  // reward of the root's moves plus the move's offset (prior_delta), so that the prior ranks the
-  // moves on the scale of the rewards the search finds, in a won or lost position too.
-  int select_root_mean(Node& nd) {
-    double w = 0, v = 0;
-    for (int i = 0; i < nd.n; ++i) w += nodes_[nd.first + i].value, v += nodes_[nd.first + i].visits - prior_;
-    const double mean = v > 0 ? w / v : 0.5;
+  // UCT at the root when the prior is valued at selection (pmode=2: each move's prior_ virtual
+  // visits are worth the mean real reward of the root's moves plus the move's offset,
+  // prior_delta, so that the prior ranks the moves on the scale of the rewards the search finds)
+  // or when moves are left out (prune_festival_root). Every move has the prior's virtual
+  // visits, so there are no unvisited ones.
+  int select_root(Node& nd) {
+    const bool mean_prior = !root_delta_.empty();
+    double mean = 0.5;
+    if (mean_prior) {
+      double w = 0, v = 0;
+      for (int i = 0; i < nd.n; ++i) w += nodes_[nd.first + i].value, v += nodes_[nd.first + i].visits - prior_;
+      if (v > 0) mean = w / v;
+    }
     const double logn = std::log(double(nd.visits));
     double best = -1e300;
     int bi = 0;
     for (int i = 0; i < nd.n; ++i) {
       if (!pruned_.empty() && pruned_[size_t(i)]) continue;
       const Node& c = nodes_[nd.first + i];
-      const double q = (c.value + prior_ * std::clamp(mean + root_delta_[size_t(i)], 0.0, 1.0)) / c.visits;
-      const double u = q + cfg_.c * std::sqrt(logn / c.visits);
-      if (u > best) best = u, bi = i;
-    }
-    return bi;
-  }
-
-  // UCT at a root with left-out moves (prune_festival_root); every kept move has the prior's
-  // virtual visits, so there are no unvisited ones.
-  int select_unpruned(Node& nd) {
-    const double logn = std::log(double(nd.visits));
-    double best = -1e300;
-    int bi = 0;
-    for (int i = 0; i < nd.n; ++i) {
-      if (pruned_[size_t(i)]) continue;
-      const Node& c = nodes_[nd.first + i];
-      const double u = c.value / c.visits + cfg_.c * std::sqrt(logn / c.visits);
+      const double virt = mean_prior ? prior_ * std::clamp(mean + root_delta_[size_t(i)], 0.0, 1.0) : 0.0;
+      const double u = (c.value + virt) / c.visits + cfg_.c * std::sqrt(logn / c.visits);
       if (u > best) best = u, bi = i;
     }
     return bi;

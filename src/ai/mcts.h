@@ -67,11 +67,11 @@ struct MctsConfig {
   // child tree_prior virtual visits valued like the root prior (0 = off).
   int tree_prior = 0;
   int tree_prior_min = 64;
-  // How the priors' virtual visits are valued (mcts.cc, prior_reward and select_root_mean):
+  // How the priors' virtual visits are valued (mcts.cc, prior_reward and select_root):
   // 0 = 0.5 for the best move by the heuristic and less for the others; 1 = the same scaled by
   // the best move's squashed margin; 2 = the mean real reward of the moves plus an offset.
   int prior_mode = 0;
-  double prior_scale = 5;       // prior reward = 0.5 + 0.5 tanh((margin - best margin) / prior_scale)
+  double prior_scale = 5;       // pmode=0: prior reward = 0.5 + 0.5 tanh((margin - best margin) / prior_scale)
   double win_weight = 0.5;      // reward = w * win + (1 - w) * squashed score margin
   double margin_scale = 20;     // points for which the squashed margin reaches tanh(1)
   EvalWeights eval = EvalWeights::expected();  // heuristic at the rollout cut
