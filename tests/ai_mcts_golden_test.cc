@@ -81,8 +81,10 @@ std::string all_signatures() {
     got += signature(v.name, mid, "iterations=3000:seed=1:threads=2") + "\n";
     if (std::string(v.name) == "base" || std::string(v.name) == "all-three" ||
         std::string(v.name) == "wheel+all-three") {
-      // The non-default rollout paths: listed moves without a follower, best of K, to the end.
+      // The non-default rollout paths: listed moves without a follower, best of K, uniform random
+      // rollout moves (rk=1, the default before session 10), to the end.
       got += signature(v.name, mid, "iterations=1000:seed=3:rf=0.5:rk=2") + "\n";
+      got += signature(v.name, mid, "iterations=1000:seed=5:rk=1:fmerge=0") + "\n";
       got += signature(v.name, mid, "iterations=500:seed=4:depth=end:prior=0") + "\n";
     }
   }
@@ -92,7 +94,7 @@ std::string all_signatures() {
 TEST(MctsGolden, RootVisitsMatchTheGoldenFile) {
   const int lines = test::expect_golden("mcts_signatures.txt", all_signatures(), "the search decides differently");
   if (test::updating_golden()) GTEST_SKIP() << "rewrote tests/golden/mcts_signatures.txt";
-  EXPECT_GE(lines, 21) << "tests/golden/mcts_signatures.txt lists too few positions";
+  EXPECT_GE(lines, 24) << "tests/golden/mcts_signatures.txt lists too few positions";
 }
 
 }  // namespace

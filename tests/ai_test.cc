@@ -301,12 +301,13 @@ TEST(Mcts, RolloutsCompareRkfMovesAtFestivalTiles) {
     const int t = st.current_tile();
     return st.phase() == Phase::Place && t >= 0 && !st.game().type(t).festival;
   };
-  const MctsConfig rkf4 = mcts_config_from({{"rkf", "4"}}, 1);
+  const MctsConfig rkf4 = mcts_config_from({{"rkf", "4"}, {"rk", "1"}}, 1);
   const MctsConfig rk6 = mcts_config_from({{"rkf", "4"}, {"rk", "6"}}, 1);
   const MctsConfig rk2 = mcts_config_from({{"rkf", "4"}, {"rk", "2"}}, 1);
   State s(Game::get(Rules{}), 1);
   ASSERT_TRUE(walk_festival(3, s, festival_tile));
-  EXPECT_EQ(rollout_sample_count(MctsConfig{}, s), 1);
+  EXPECT_EQ(rollout_sample_count(MctsConfig{}, s), 3);  // rk's default
+  EXPECT_EQ(rollout_sample_count(mcts_config_from({{"rk", "1"}}, 1), s), 1);
   EXPECT_EQ(rollout_sample_count(rkf4, s), 4);
   EXPECT_EQ(rollout_sample_count(rk6, s), 6);
   EXPECT_EQ(rollout_sample_count(rk2, s), 4);
@@ -541,8 +542,10 @@ TEST(Specs, ParseAndName) {
   EXPECT_EQ(make_player("mcts")->name(), "mcts:time=1s");
   EXPECT_EQ(make_player("greedy")->name(), "greedy");
   EXPECT_EQ(make_player("greedy:eval=expect:follower=7")->name(), "greedy:eval=expect:follower=7");
-  EXPECT_EQ(make_player("mcts:iterations=10:eval=plain:follower=2:rk=3")->name(),
-            "mcts:iterations=10:rk=3:eval=plain:follower=2");
+  EXPECT_EQ(make_player("mcts:iterations=10:eval=plain:follower=2:rk=1")->name(),
+            "mcts:iterations=10:rk=1:eval=plain:follower=2");
+  EXPECT_EQ(make_player("mcts:iterations=10:rk=3:fmerge=0.2")->name(), "mcts:iterations=10");  // the defaults
+  EXPECT_EQ(make_player("mcts:level=easy:rk=1:fmerge=0")->name(), "mcts:level=easy");  // easy's own
   EXPECT_THROW(make_player("greedy:eval=magic"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:cq=2"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:rk=0"), std::invalid_argument);
@@ -687,6 +690,8 @@ TEST(Eval, FieldMergeValuesTwoFarmersWhoseFieldsMayJoin) {
   ASSERT_EQ(s.feature(s.followers()[1].slot).kind, Kind::Field);
   ASSERT_NE(s.root(s.followers()[0].slot), s.root(s.followers()[1].slot));
   EvalWeights w = EvalWeights::expected();
+  EXPECT_EQ(w.field_merge, kDefaultFieldMerge);  // on by default in the expect heuristic
+  w.field_merge = 0;
   w.field_merge_road = 1;
   const Values off = evaluate(s, w);
   w.field_merge = 0.1;

@@ -27,6 +27,9 @@ constexpr double kDefaultFollowerMin = 5;
 // Default of EvalWeights::field_merge_festival in the expect heuristic (docs/ai.md, session 8).
 constexpr double kDefaultFieldMergeFestival = 0.2;
 
+// Default of EvalWeights::field_merge in the expect heuristic (docs/ai.md, session 10).
+constexpr double kDefaultFieldMerge = 0.2;
+
 // Weights of the heuristic. With `expect` off (the "plain" heuristic, greedy's default), the
 // value is the one above. With it on ("expect", MCTS's default), open features also count
 // what they are expected to gain before the end (see docs/ai.md): a city its doubling times
@@ -63,10 +66,11 @@ struct EvalWeights {
   // Fields that may merge (expect only): for two occupied fields with different majorities that
   // touch the same empty cell, `field_merge` * min(1, sqrt(bag / 12)) per such cell is the chance
   // that a tile there joins them; each player gains that chance times what the merge changes for
-  // it (the joined field's value to the new majority, lost by the old one). 0 = off.
+  // it (the joined field's value to the new majority, lost by the old one). 0 = off (the plain
+  // heuristic's default), kDefaultFieldMerge in the expect heuristic.
   double field_merge = 0;
-  // The same in games with the Festival (kept apart: it was measured to help there, and the other
-  // rule sets keep the search their strength was measured with; docs/ai.md, session 8).
+  // The same in games with the Festival (kept apart: it was tuned and measured there first,
+  // docs/ai.md, session 8; since session 10 both are 0.2 in the expect heuristic).
   double field_merge_festival = 0;
   // The share of that chance for two fields on the two sides of one road ending at the cell (a
   // tile joins them only where the road ends).
@@ -81,6 +85,7 @@ struct EvalWeights {
     w.tent = 1;
     w.festival = kDefaultFestivalWeight;
     w.follower_min = kDefaultFollowerMin;
+    w.field_merge = kDefaultFieldMerge;
     w.field_merge_festival = kDefaultFieldMergeFestival;
     return w;
   }

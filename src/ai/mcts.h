@@ -48,7 +48,9 @@ struct MctsConfig {
   double c = 0.5;               // UCT exploration constant (rewards are in [0, 1])
   int depth = 4;                // rollout moves before the heuristic takes over, -1 = to the end
   double rollout_follower = 1;  // rollouts keep a random move's follower with this probability
-  int rollout_best_of = 1;      // a rollout move is the best by the heuristic of this many sampled moves
+  // A rollout move is the best by the heuristic of this many sampled moves (1 = uniform random;
+  // 3 since session 10: stronger at equal time in every rule set, docs/ai.md).
+  int rollout_best_of = 3;
   // Festival: at a festival tile a rollout move is the best by the heuristic of this many sampled
   // moves (1 = as any other tile; with rollout_best_of > 1, the larger of the two).
   int rollout_festival_best_of = 1;

@@ -92,9 +92,9 @@ const std::vector<PlayerInfo>& player_registry() {
        "information-set Monte-Carlo tree search; time=1s | iterations=N (default time=1s), "
        "threads=N (root parallel), level=easy|medium|hard (300 iterations without prior/3000/30000), "
        "early=1 (stop once the choice cannot change; 0 = use the whole budget), c=0.5, "
-       "depth=4 (rollout moves before the heuristic, end = to the end of the game), rf=1, rk=1, rkf=1, fk=0, rr=1, tb=0, "
+       "depth=4 (rollout moves before the heuristic, end = to the end of the game), rf=1, rk=3, rkf=1, fk=0, rr=1, tb=0, "
        "prior=10, pscale=5, win=0.5, scale=20, eval=expect (or plain), follower=7, cq=0.65, mk=15, farm=0.5, grow=0.5, "
-       "fmin=5, fminw=0, fmerge=0, fmergef=0.2 (with the Festival), fmroad=1, wev=1.5, tent=1, fest=0, nodes=4000000, seed=N; weights at most 1000 (docs/ai.md)"},
+       "fmin=5, fminw=0, fmerge=0.2, fmergef=0.2 (with the Festival), fmroad=1, wev=1.5, tent=1, fest=0, nodes=4000000, seed=N; weights at most 1000 (docs/ai.md)"},
   };
   return reg;
 }
