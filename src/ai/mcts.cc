@@ -831,15 +831,23 @@ Move MctsPlayer::choose(const State& s) {
 
 namespace carc::ai {
 
-double mcts_iterations_per_second(const Game* game, double seconds, int positions) {
+MctsConfig mcts_speed_config() {
+  MctsConfig c;
+  c.rollout_best_of = 1;
+  c.eval.field_merge = 0;
+  return c;
+}
+
+double mcts_iterations_per_second(const Game* game, const MctsConfig& base, double seconds, int positions) {
   long long iters = 0;
   double sec = 0;
   for (int i = 0; i < positions; ++i) {
     State s(game, 1000 + i);
     while (s.is_chance()) s.draw_random();
     if (s.is_terminal()) continue;
-    MctsConfig cfg;
+    MctsConfig cfg = base;
     cfg.time = seconds;
+    cfg.iterations = 0;
     cfg.seed = uint64_t(i);
     MctsPlayer p(cfg);
     p.analyse(s);

@@ -126,8 +126,11 @@ class MctsPlayer : public Player {
 namespace carc::ai {
 
 // MCTS throughput on one core: searches from the opening (first decision) of `positions`
-// seeded games of `game`, `seconds` each, with the default configuration. Returns iterations
-// per second (for `carcassonne bench` and docs/ai.md).
-double mcts_iterations_per_second(const Game* game, double seconds = 0.5, int positions = 4);
+// seeded games of `game`, `seconds` each, with `cfg` (its time and seed are set here). Returns
+// iterations per second (for `carcassonne bench` and docs/performance.md).
+double mcts_iterations_per_second(const Game* game, const MctsConfig& cfg, double seconds = 0.5, int positions = 4);
+// The configuration whose speed `bench` has tracked since session 2: the defaults with uniformly
+// random rollout moves (rk=1) and no field-merge term, the defaults before session 10.
+MctsConfig mcts_speed_config();
 
 }  // namespace carc::ai
