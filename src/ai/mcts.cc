@@ -124,17 +124,8 @@ class Tree {
     expand(0, root_);
     Node& r = nodes_[0];
     if (!r.first || r.chance) return;
-    const int me = root_.current_player();
-    std::vector<double> m(r.n);
-    double best = -1e300;
-    for (size_t i = 0; i < m.size(); ++i) {
-      State& c = scratch_;
-      c.restore(root_);  // a copy of the root at the cost of the cells the last move touched
-      c.resample_hidden(rng_);
-      c.apply(child_move_[r.first + i]);
-      m[i] = margin(evaluate_consuming(c, cfg_.eval), me, root_.num_players());
-      best = std::max(best, m[i]);
-    }
+    std::vector<double> m;
+    const double best = one_move_margins(scratch_, root_, &child_move_[r.first], r.n, m, true);
     prior_ = uint32_t(cfg_.prior);
     prune_festival_root(m);
     for (size_t i = 0; i < m.size(); ++i) {
@@ -146,6 +137,25 @@ class Tree {
         c.value = float(prior_ * prior_reward(m[i], best));
       nodes_[0].visits += prior_;
     }
+  }
+
+  // The margin (by the search's heuristic) of the player to move in `base` one move ahead, for
+  // each of the n moves mv, into m; returns the best. Each move is tried on `c`, which holds
+  // `base` or a state restore() brings back to it (a copy at the cost of the cells the last try
+  // touched); with `resample` each try first redraws the hidden part (the root prior: no margin
+  // rests on the real draw order).
+  double one_move_margins(State& c, const State& base, const Move* mv, int n, std::vector<double>& m, bool resample) {
+    const int me = base.current_player();
+    m.resize(size_t(n));
+    double best = -1e300;
+    for (int i = 0; i < n; ++i) {
+      c.restore(base);
+      if (resample) c.resample_hidden(rng_);
+      c.apply(mv[i]);
+      m[size_t(i)] = margin(evaluate_consuming(c, cfg_.eval), me, base.num_players());
+      best = std::max(best, m[size_t(i)]);
+    }
+    return best;
   }
 
   // The reward of a prior's virtual visits for a move whose heuristic margin one move ahead is
@@ -170,19 +180,10 @@ class Tree {
   // (determinized) state, mv its moves.
   void prime(Node& nd, const State& s, const Move* mv) {
     nd.primed = 1;
-    const int me = s.current_player();
     if (!prime_base_) prime_base_ = std::make_unique<State>(s), prime_scratch_ = std::make_unique<State>(s);
     *prime_base_ = s;
     *prime_scratch_ = *prime_base_;
-    prime_m_.resize(nd.n);
-    double best = -1e300;
-    for (int i = 0; i < nd.n; ++i) {
-      State& c = *prime_scratch_;
-      if (i > 0) c.restore(*prime_base_);
-      c.apply(mv[i]);
-      prime_m_[size_t(i)] = margin(evaluate_consuming(c, cfg_.eval), me, s.num_players());
-      best = std::max(best, prime_m_[size_t(i)]);
-    }
+    const double best = one_move_margins(*prime_scratch_, *prime_base_, mv, nd.n, prime_m_, false);
     const uint32_t p = uint32_t(cfg_.tree_prior);
     double w = 0, v = 0;  // the decider's mean reward so far (pmode=2)
     for (int i = 0; i < nd.n; ++i) w += nodes_[nd.first + i].value, v += nodes_[nd.first + i].visits;
