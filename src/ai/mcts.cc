@@ -631,8 +631,9 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       c.iterations = 300;
       c.prior = 0;  // no heuristic prior: about greedy's strength (docs/ai.md, "Levels")
       // ... and the rollouts and heuristic it was calibrated with before session 10's defaults.
-      c.rollout_best_of = 1;
-      c.eval.field_merge = 0;
+      const MctsConfig old = mcts_speed_config();
+      c.rollout_best_of = old.rollout_best_of;
+      c.eval.field_merge = old.eval.field_merge;
     } else if (v == "medium") {
       c.iterations = 3000;
     } else if (v == "hard") {
