@@ -411,13 +411,17 @@ void Api::hint(const Request& req, Response& res, const std::string& id) {
     s->hint_running = true;
     copy = std::make_unique<State>(st);
   }
+  // The interval counts from the end of the search too, so that a slow search (a loaded
+  // machine, a large budget) cannot be followed by another at once.
   struct Running {
     Session& s;
+    size_t seat;
     ~Running() {
       std::lock_guard lk(s.m);
       s.hint_running = false;
+      if (seat < s.last_hint.size()) s.last_hint[seat] = std::chrono::steady_clock::now();
     }
-  } running{*s};
+  } running{*s, size_t(seat)};
   const std::vector<ai::MoveEval> evals = games_.hint(*copy);
   json moves = json::array();
   for (const ai::MoveEval& e : evals)
