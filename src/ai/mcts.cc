@@ -409,8 +409,8 @@ class Tree {
     const uint32_t keep = uint32_t(cfg_.rollout_follower * 65536);
     const uint32_t keep_ret = uint32_t(cfg_.rollout_take_back * 65536);
     // While `twin`, rollout_scratch_ equals s: it follows s's moves and draws, so that trying a
-    // move's candidates needs restores only, not a full copy of s per move (about 28% of a
-    // default iteration's time before, docs/performance.md "Session 11").
+    // move's candidates needs restores only, not a full copy of s per move (about 25% more
+    // default iterations per second, docs/performance.md "Session 11").
     bool twin = false;
     while (!s.is_terminal() && left > 0) {
       if (s.is_chance()) {
