@@ -403,3 +403,63 @@ TEST(Cli, TournamentResumeContinuesAStoppedRun) {
   EXPECT_NE(bad.out.find("game_000001.record.json"), std::string::npos) << bad.out;
   std::filesystem::remove_all(dir);
 }
+
+// Fair draws (docs/security.md): `replay --draws-from K` checks that every tile drawn after
+// turn K is the seed's, and `--commitment --salt` that the published commitment opens.
+TEST(Cli, ReplayChecksThatTheDrawsFollowTheSeedAndTheCommitment) {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::temp_directory_path() / ("carc_cli_fair_" + std::to_string(getpid()));
+  fs::remove_all(dir);
+  ASSERT_EQ(run("simulate --games 1 --seed 3 --out " + dir.string()).status, 0);
+  std::string file;
+  for (const auto& f : fs::directory_iterator(dir)) file = f.path().string();
+  ASSERT_FALSE(file.empty());
+  CmdResult ok = run("replay " + file + " --draws-from 0");
+  EXPECT_EQ(ok.status, 0) << ok.out;
+  EXPECT_NE(ok.out.find("is the seed's"), std::string::npos) << ok.out;
+  std::ifstream in(file);
+  nlohmann::json rec = nlohmann::json::parse(in);
+  const uint64_t seed = rec["setup"]["seed"];
+  // The commitment: SHA-256 of "salt:seed", computed here by sha256sum as anyone could.
+  const std::string salt = "00112233445566778899aabbccddeeff";
+  FILE* p = popen(("printf '%s' '" + salt + ":" + std::to_string(seed) + "' | sha256sum").c_str(), "r");
+  char hex[65] = {};
+  ASSERT_EQ(fread(hex, 1, 64, p), 64u);
+  pclose(p);
+  CmdResult opened = run("replay " + file + " --draws-from 0 --salt " + salt + " --commitment " + hex);
+  EXPECT_EQ(opened.status, 0) << opened.out;
+  EXPECT_NE(opened.out.find("open the commitment"), std::string::npos) << opened.out;
+  CmdResult wrong_salt = run("replay " + file + " --draws-from 0 --salt ff --commitment " + hex);
+  EXPECT_EQ(wrong_salt.status, 1) << wrong_salt.out;
+  // Another seed: the same turns replay (they list their draws) but were not the seed's.
+  rec["setup"]["seed"] = seed + 1;
+  const std::string other = temp_file("other_seed.json", rec.dump());
+  EXPECT_EQ(run("replay " + other).status, 0);
+  CmdResult bad = run("replay " + other + " --draws-from 0");
+  EXPECT_EQ(bad.status, 1) << bad.out;
+  EXPECT_NE(bad.out.find("do not follow the seed"), std::string::npos) << bad.out;
+  EXPECT_NE(bad.out.find("turn "), std::string::npos) << bad.out;
+  // Checked only after the given turn: from the last turn on, nothing is left to check.
+  EXPECT_EQ(run("replay " + other + " --draws-from " + std::to_string(rec["turns"].size())).status, 0);
+  fs::remove_all(dir);
+}
+
+// The operator's command on a server's database: list, and clear errors.
+TEST(Cli, GamesListsAServersDatabaseAndRefusesUnknownGames) {
+  namespace fs = std::filesystem;
+  const std::string db = (fs::temp_directory_path() / ("carc_cli_games_" + std::to_string(getpid()) + ".sqlite")).string();
+  fs::remove(db);
+  EXPECT_EQ(run("games --db " + db + " list").status, 2) << "no such database: not created";
+  EXPECT_FALSE(fs::exists(db));
+  // A server creates it (stopped by timeout at once).
+  run_env("timeout 2 ", "serve --port 0 --db " + db);
+  ASSERT_TRUE(fs::exists(db));
+  CmdResult list = run("games --db " + db + " list");
+  EXPECT_EQ(list.status, 0) << list.out;
+  EXPECT_NE(list.out.find("0 game(s)"), std::string::npos) << list.out;
+  CmdResult pause = run("games --db " + db + " pause nosuchgame");
+  EXPECT_EQ(pause.status, 2) << pause.out;
+  EXPECT_NE(pause.out.find("no game 'nosuchgame'"), std::string::npos) << pause.out;
+  EXPECT_EQ(run("games --db " + db + " expire --days 1").status, 0);
+  for (const char* ext : {"", "-wal", "-shm"}) fs::remove(db + ext);
+}

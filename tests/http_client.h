@@ -166,6 +166,22 @@ inline Reply request(int port, const std::string& method, const std::string& pat
   return r;
 }
 
+// One request on a fresh connection from the local address `from` (any 127.x.y.z on Linux's
+// loopback): the server sees another client address (per-client quotas and shares).
+inline Reply request_as(const char* from, int port, const std::string& method, const std::string& path,
+                        const std::string& body = "", int timeout_ms = 30000) {
+  const int fd = connect_to(port, "127.0.0.1", from);
+  if (fd < 0) return {};
+  std::string req = method + " " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n";
+  if (!body.empty() || method == "POST")
+    req += "Content-Type: application/json\r\nContent-Length: " + std::to_string(body.size()) + "\r\n";
+  req += "\r\n" + body;
+  Reply r;
+  if (send_all(fd, req)) r = read_reply(fd, timeout_ms);
+  ::close(fd);
+  return r;
+}
+
 inline Reply get(int port, const std::string& path) { return request(port, "GET", path); }
 inline Reply post(int port, const std::string& path, const std::string& body) { return request(port, "POST", path, body); }
 

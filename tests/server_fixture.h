@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -26,6 +27,7 @@ struct Resp {
   int status = 0;
   nlohmann::json body;
   std::string text;
+  std::map<std::string, std::string> headers;  // names in lower case
 };
 
 inline Resp wrap(const testhttp::Reply& r) {
@@ -33,6 +35,7 @@ inline Resp wrap(const testhttp::Reply& r) {
   out.status = r.status;
   if (r.status < 0) return out;
   out.text = r.body;
+  out.headers = r.headers;
   out.body = nlohmann::json::parse(r.body, nullptr, false);
   return out;
 }
@@ -79,6 +82,12 @@ class ServerFixture : public ::testing::Test {
   Resp post(const std::string& path, const json& body) { return post_raw(path, body.dump()); }
   Resp post_raw(const std::string& path, const std::string& body) {
     return wrap(testhttp::request(port_, "POST", path, body));
+  }
+
+  // The same from another client address (127.x.y.z): per-client quotas and shares.
+  Resp get_as(const char* from, const std::string& path) { return wrap(testhttp::request_as(from, port_, "GET", path)); }
+  Resp post_as(const char* from, const std::string& path, const json& body) {
+    return wrap(testhttp::request_as(from, port_, "POST", path, body.dump()));
   }
 
   // Waits until a human seat is to move (the AI has moved) or the game is over.

@@ -4,6 +4,8 @@
 // your turn (409), the rate limit (429); games stored before hints existed (the default from
 // their seats); and the lobby's levels in GET /api/players.
 #include <gtest/gtest.h>
+
+#include <algorithm>
 #include <sqlite3.h>
 
 #include <filesystem>
@@ -27,7 +29,9 @@ class HintsTest : public servertest::ServerFixture {
 
   json create(const json& players, json extra = json::object()) {
     extra["players"] = players;
-    extra["seed"] = 11;
+    // A game with a remote seat takes no chosen seed (fair draws, docs/security.md).
+    if (std::none_of(players.begin(), players.end(), [](const json& p) { return p.value("type", "") == "remote"; }))
+      extra["seed"] = 11;
     Resp r = post("/api/games", extra);
     EXPECT_EQ(r.status, 201) << r.text;
     return r.body;
@@ -131,6 +135,27 @@ TEST_F(HintsTest, OnlyTheSeatToMoveWithItsTokenAndNotTooOften) {
   // A finished game has no hints.
   ASSERT_EQ(post("/api/games/" + id + "/resign", {{"token", token(g, 0)}}).status, 200);
   EXPECT_EQ(hint(id, token(g, 1)).status, 409);
+}
+
+// The interval counts from the end of the previous hint's search as well as from its start: a
+// search that outlasts the interval (a loaded machine, a large budget) cannot be followed by
+// another at once. Counted from the start only, the second request here would be served.
+TEST_F(HintsTest, TheIntervalAlsoCountsFromTheEndOfTheSearch) {
+  opts_.hint_interval_ms = 300;
+  opts_.hint_iterations = 100'000;  // about a second or more: stopped by kHintTime at the latest
+  restart();
+  json g = create(kHotSeat);
+  const std::string id = g["id"];
+  const auto t0 = std::chrono::steady_clock::now();
+  ASSERT_EQ(hint(id, token(g, 0)).status, 200);
+  const auto took = std::chrono::steady_clock::now() - t0;
+  ASSERT_GT(took, std::chrono::milliseconds(300)) << "the search must outlast the interval for this test to mean anything";
+  Resp soon = hint(id, token(g, 0));
+  EXPECT_EQ(soon.status, 429) << soon.text;
+  EXPECT_NE(soon.text.find("one hint per player every 300 ms"), std::string::npos) << soon.text;
+  // Once the interval has passed since the end, the next hint is served.
+  std::this_thread::sleep_for(std::chrono::milliseconds(450));
+  EXPECT_EQ(hint(id, token(g, 0)).status, 200);
 }
 
 // Every kind of decision of every expansion: a hot-seat game with the Wheel of Fortune and all

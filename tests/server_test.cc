@@ -5,6 +5,8 @@
 // decisions (Festival take-back, Fortune Teller choice, Fruit-Bearing Trees harvest and sale).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <atomic>
 #include <chrono>
 #include <filesystem>
@@ -31,7 +33,9 @@ class ServerTest : public servertest::ServerFixture {
   json create(const json& players, uint64_t seed = 7, json extra = json::object()) {
     json body = extra;
     body["players"] = players;
-    body["seed"] = seed;
+    // A game with a remote seat takes no chosen seed (fair draws, docs/security.md).
+    if (std::none_of(players.begin(), players.end(), [](const json& p) { return p.value("type", "") == "remote"; }))
+      body["seed"] = seed;
     Resp r = post("/api/games", body);
     EXPECT_EQ(r.status, 201) << r.text;
     return r.body;

@@ -4,6 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#ifdef CARC_HAVE_SERVER
+#include "secure.h"
+#endif
 
 namespace carc::cli {
 
@@ -17,8 +20,44 @@ void register_replay(CLI::App& app) {
   cmd->add_flag("--final", *final, "apply the end-of-game scoring to the position reached");
   cmd->add_flag("--json", *json, "print one JSON object: scores, finished, events");
   cmd->add_flag("-v,--verbose", *verbose, "print every scoring event and the scores after each turn");
+  // Fair draws (docs/security.md): a finished server game with several people publishes its
+  // secret seed, the salt and the turn from which the seed draws; this checks them.
+  auto draws_from = std::make_shared<int>(-1);
+  auto salt = std::make_shared<std::string>();
+  auto commitment = std::make_shared<std::string>();
+  cmd->add_option("--draws-from", *draws_from,
+                  "check that every tile drawn after this turn is the one the record's seed draws (fair draws)")
+      ->check(CLI::Range(0, 1000));
+  cmd->add_option("--commitment", *commitment, "with --draws-from: the game's published commitment, checked against --salt and the seed");
+  cmd->add_option("--salt", *salt, "with --commitment: the salt published at the end of the game");
   cmd->callback([=] {
     Record rec = load_record(*file);
+    if (*draws_from >= 0) {
+      const std::string why = [&] {
+        try {
+          return check_draws_follow_seed(rec, *draws_from);
+        } catch (const RecordError& e) {
+          throw RecordError(*file + ": " + e.what(), e.turn());
+        }
+      }();
+      if (!why.empty()) {
+        std::cerr << *file << ": the draws do not follow the seed " << rec.seed << ": " << why << "\n";
+        throw Exit{1};
+      }
+      std::cout << "every tile drawn after turn " << *draws_from << " is the seed's (" << rec.seed << ")\n";
+      if (!commitment->empty()) {
+#ifdef CARC_HAVE_SERVER
+        if (server::draw_commitment(*salt, rec.seed) != *commitment) {
+          std::cerr << *file << ": the seed " << rec.seed << " and this salt do not open the commitment\n";
+          throw Exit{1};
+        }
+        std::cout << "the seed and the salt open the commitment " << *commitment << "\n";
+#else
+        std::cerr << "error: --commitment needs a build with the server layer (SHA-256)\n";
+        throw Exit{kExitBadInput};
+#endif
+      }
+    }
     Replay rp = [&] {
       try {
         return replay(rec, *final);

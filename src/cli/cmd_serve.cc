@@ -85,6 +85,20 @@ void register_serve(CLI::App& app) {
            std::string(what) + " in ms [" + std::to_string(v->count()) + "]")
         ->check(CLI::Range(1, 3'600'000));
   };
+  cmd->add_option_function<int>(
+         "--game-lifetime-days", [opts](int d) { opts->game_lifetime = std::chrono::hours(24 * d); },
+         "delete an unfinished game after this many days without a move (0: never) [" +
+             std::to_string(opts->game_lifetime.count() / 24) + "]")
+      ->check(CLI::Range(0, 36500));
+  cmd->add_option("--games-per-client", opts->quotas.create_burst,
+                  "games one client address may create at once; then one more every " +
+                      std::to_string(opts->quotas.create_refill.count() / 1000) + " s (429 beyond)")
+      ->capture_default_str()
+      ->check(CLI::Range(1, 1'000'000));
+  cmd->add_option("--ai-games-per-client", opts->quotas.ai_games_per_address,
+                  "unfinished games with a computer player one client address may have (429 beyond)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1'000'000));
   ms_option("--header-timeout", &opts->header_timeout, "time for a request line and headers");
   ms_option("--body-timeout", &opts->body_timeout, "time for a request body");
   ms_option("--idle-timeout", &opts->idle_timeout, "time a kept-alive connection may stay silent");

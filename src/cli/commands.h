@@ -18,6 +18,7 @@ void register_ladder(CLI::App& app);
 void register_play(CLI::App& app);
 void register_analyse(CLI::App& app);
 void register_serve(CLI::App& app);
+void register_games(CLI::App& app);
 
 // Exit status for bad input (invalid record, bad arguments).
 constexpr int kExitBadInput = 2;

@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
 #endif
 #ifdef CARC_HAVE_SERVER
   register_serve(app);
+  register_games(app);
 #endif
   try {
     app.parse(argc, argv);

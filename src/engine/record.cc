@@ -461,6 +461,35 @@ void apply_turn(State& s, const TurnRecord& t, int n) {
   s.apply(m);
 }
 
+std::string check_draws_follow_seed(const Record& r, int from_turn) {
+  State s = initial_state(r);
+  const Game& g = s.game();
+  for (size_t i = 0; i < r.turns.size(); ++i) {
+    const TurnRecord& t = r.turns[i];
+    const int n = int(i) + 1;
+    if (n > from_turn && s.is_chance()) {
+      // What the seed draws: a copy draws at random as many tiles as the record lists.
+      std::vector<std::string> recorded = t.discarded;
+      if (t.drawn.empty()) recorded.push_back(t.tile);
+      else recorded.insert(recorded.end(), t.drawn.begin(), t.drawn.end());
+      State c = s;
+      for (const std::string& want : recorded) {
+        if (!c.is_chance()) break;  // apply_turn below names what does not fit
+        std::vector<int> before(size_t(g.num_types()));
+        for (int ty = 0; ty < g.num_types(); ++ty) before[size_t(ty)] = c.bag_count(ty);
+        c.draw_random();
+        int got = -1;
+        for (int ty = 0; ty < g.num_types() && got < 0; ++ty)
+          if (c.bag_count(ty) < before[size_t(ty)]) got = ty;
+        if (got >= 0 && g.type(got).id != want)
+          return "turn " + std::to_string(n) + ": drew " + want + ", but the seed draws " + g.type(got).id;
+      }
+    }
+    apply_turn(s, t, n);
+  }
+  return "";
+}
+
 Replay replay(const Record& r, bool final) {
   Replay out{initial_state(r), {}, {}};
   out.state.set_event_log(&out.events);

@@ -77,6 +77,11 @@ struct Replay {
 
 // Replays every turn, checking each. With `final`, applies the end-of-game scoring at the end.
 Replay replay(const Record& r, bool final = false);
+// Fair draws (a server game with several people, docs/security.md): "" when every tile drawn
+// after turn `from_turn` is the tile the record's seed draws (State::draw_random's generator),
+// otherwise the first turn where it is not ("turn 12: drew C, but the seed draws D"). Throws
+// RecordError for a record that does not replay.
+std::string check_draws_follow_seed(const Record& r, int from_turn);
 // A new game in the record's setup (start tile placed), at the first chance node.
 State initial_state(const Record& r);
 // The record of a game so far (setup from `names`/`scripted`, every placed turn).

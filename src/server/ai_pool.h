@@ -34,9 +34,11 @@ struct AiLimits {
 
 // The player for an AI spec ("greedy", "mcts:level=hard"); throws std::invalid_argument for a
 // bad spec or one beyond `limits` (the message names the limit). `cancel`, when set, stops a
-// search early (the best move so far is played).
+// search early (the best move so far is played). `time_cap` > 0 (a game of computers only,
+// limits::kAiOnlyMoveTime): a search stops after that many seconds, on one thread, whatever
+// the spec says (not refused: the spec was accepted when the game was created).
 std::unique_ptr<ai::Player> make_ai(const std::string& spec, uint64_t seed, const AiLimits& limits = {},
-                                    const std::atomic<bool>* cancel = nullptr);
+                                    const std::atomic<bool>* cancel = nullptr, double time_cap = 0);
 // The player that computes hints (POST /api/games/{id}/hint): MCTS of at most
 // limits::kHintIterations iterations and limits::kHintTime, within `limits`, stopped by `cancel`.
 // Its analyse() lists the candidate moves best first.
@@ -47,11 +49,22 @@ json ai_registry();
 // means not calibrated yet), for GET /api/players.
 json ai_levels();
 
-// Worker threads running tasks at or after their ready time, earliest first. Each game has at
-// most one task queued or running, and a finished move queues the game's next one behind
-// every game already waiting: the games' AIs take turns (round robin), and each move is
-// bounded by AiLimits, so no game can hold the workers from another for longer than one
-// move of at most max_seconds.
+// How urgent an AI task is: a game with a person at the table (an AI reply a human waits for,
+// a hint) comes before a game of computers only (docs/security.md, "Fair AI scheduling").
+enum class AiPriority { Interactive = 0, Background = 1 };
+
+// Worker threads running tasks at or after their ready time, fairly (docs/security.md, "Fair AI
+// scheduling"). Each task has an owner (the client address that caused it: a game's creator,
+// a hint's requester) and a priority. A free worker takes, among the ready tasks:
+//  - only tasks whose owner runs fewer than owner_share() tasks now (an address's share of the
+//    pool: half the workers, at least one), and Background tasks only while fewer than
+//    background_share() of them run (half the workers, at least one), so with two or more
+//    workers one address, or all the games of computers together, can never hold every worker;
+//  - Interactive before Background; then the owner with the fewest tasks running, then the
+//    owner served longest ago; then the earliest ready time (first in, first out).
+// A worker leaves a task waiting rather than break a share, even when it is idle: the free
+// worker is the reserve that keeps everyone else's replies quick. Each game has at most one
+// task queued or running (Games), so an address's many games take turns on its share.
 //
 // Stopping a search: one way only, the cancel flag of its task (MctsConfig::cancel, checked
 // every 16 iterations; the search returns its best move so far, which the task then drops).
@@ -65,25 +78,43 @@ class AiPool {
   AiPool() = default;
   ~AiPool() { stop(); }
   void start(int threads);
-  // Runs `task` on a worker at or after `when`. `cancel` (may be null) is set by cancel_all()
-  // and stop(), also when the task is dropped from the queue before it ran.
-  void post(Clock::time_point when, std::function<void()> task, Cancel cancel = nullptr);
+  // Runs `task` on a worker at or after `when`, by the rules above. `cancel` (may be null) is
+  // set by cancel_all() and stop(), also when the task is dropped from the queue before it ran.
+  void post(Clock::time_point when, std::function<void()> task, Cancel cancel = nullptr, std::string owner = {},
+            AiPriority priority = AiPriority::Interactive);
   // Sets the cancel flag of every queued and running task (the workers keep running).
   void cancel_all();
   // Cancels every task, drops the queued ones and joins the workers.
   void stop();
+  // The most tasks of one owner, and of Background priority, running at once.
+  int owner_share() const { return share_; }
+  int background_share() const { return share_; }
+  // Tasks queued (ready or not) and running now, for tests and the operator.
+  size_t queued() const;
+  size_t running() const;
 
  private:
   struct Task {
+    Clock::time_point when;
+    uint64_t seq = 0;
     std::function<void()> run;
     Cancel cancel;
+    std::string owner;
+    AiPriority priority = AiPriority::Interactive;
   };
   void work();
-  std::mutex m_;
+  mutable std::mutex m_;
   std::condition_variable cv_;
   bool stopping_ = false;
-  std::multimap<Clock::time_point, Task> queue_;
+  int share_ = 1;
+  uint64_t seq_ = 0;
+  std::vector<Task> queue_;                    // small: at most one task per game with an AI to move, plus hints
   std::multiset<std::atomic<bool>*> running_;  // cancel flags of the tasks running now
+  size_t running_count_ = 0;
+  int background_running_ = 0;
+  std::map<std::string, int> owner_running_;             // owner -> tasks running now (no entry: none)
+  std::map<std::string, uint64_t> owner_last_start_;     // owner -> when its last task started (a counter)
+  uint64_t starts_ = 0;
   std::vector<std::thread> workers_;
 };
 

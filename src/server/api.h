@@ -21,8 +21,12 @@ using json = nlohmann::json;
 struct ApiError {
   int status;
   std::string message;
+  long long retry_after = 0;  // > 0: sent as "Retry-After" (seconds), with a 429 or 503
 };
 [[noreturn]] inline void fail(int status, const std::string& msg) { throw ApiError{status, msg}; }
+[[noreturn]] inline void fail_retry(int status, const std::string& msg, long long retry_after_s) {
+  throw ApiError{status, msg, retry_after_s};
+}
 
 struct Request {
   std::string method;                          // "GET", "POST", ...

@@ -58,6 +58,7 @@ void Db::open(const std::string& path, Durability durability, int busy_timeout_m
         " meta TEXT NOT NULL,"
         " record TEXT NOT NULL)");
     exec("CREATE INDEX IF NOT EXISTS games_updated ON games(updated)");
+    exec("CREATE TABLE IF NOT EXISTS game_control (id TEXT PRIMARY KEY, paused INTEGER NOT NULL DEFAULT 0)");
   } catch (const std::exception& e) {
     sqlite3_close(db_);
     db_ = nullptr;
@@ -85,6 +86,87 @@ void Db::save(const GameRow& row) {
   // One statement outside an explicit transaction is its own transaction: either all of it is
   // committed when step returns DONE, or nothing.
   if (sqlite3_step(st.s) != SQLITE_DONE) throw DbError(std::string("database: ") + sqlite3_errmsg(db_));
+}
+
+Db::Update Db::update(const GameRow& row) {
+  std::lock_guard lk(m_);
+  if (!db_) throw DbError("database is closed");
+  Stmt st(db_,
+          "UPDATE games SET updated = ?2, meta = ?3, record = ?4 WHERE id = ?1 AND NOT EXISTS "
+          "(SELECT 1 FROM game_control WHERE game_control.id = ?1 AND paused != 0)");
+  st.text(1, row.id);
+  st.int64(2, row.updated);
+  st.text(3, row.meta);
+  st.text(4, row.record);
+  if (sqlite3_step(st.s) != SQLITE_DONE) throw DbError(std::string("database: ") + sqlite3_errmsg(db_));
+  if (sqlite3_changes(db_) == 1) return Update::Done;
+  Stmt q(db_, "SELECT 1 FROM games WHERE id = ?1");
+  q.text(1, row.id);
+  return sqlite3_step(q.s) == SQLITE_ROW ? Update::Paused : Update::Gone;
+}
+
+bool Db::paused(const std::string& id) {
+  std::lock_guard lk(m_);
+  if (!db_) throw DbError("database is closed");
+  Stmt st(db_, "SELECT paused FROM game_control WHERE id = ?1");
+  st.text(1, id);
+  return sqlite3_step(st.s) == SQLITE_ROW && sqlite3_column_int64(st.s, 0) != 0;
+}
+
+void Db::set_paused(const std::string& id, bool paused) {
+  std::lock_guard lk(m_);
+  if (!db_) throw DbError("database is closed");
+  Stmt st(db_, "INSERT INTO game_control(id, paused) VALUES(?1, ?2) ON CONFLICT(id) DO UPDATE SET paused = excluded.paused");
+  st.text(1, id);
+  st.int64(2, paused ? 1 : 0);
+  if (sqlite3_step(st.s) != SQLITE_DONE) throw DbError(std::string("database: ") + sqlite3_errmsg(db_));
+}
+
+bool Db::remove(const std::string& id) {
+  std::lock_guard lk(m_);
+  if (!db_) throw DbError("database is closed");
+  exec("BEGIN IMMEDIATE");
+  try {
+    Stmt st(db_, "DELETE FROM games WHERE id = ?1");
+    st.text(1, id);
+    if (sqlite3_step(st.s) != SQLITE_DONE) throw DbError(std::string("database: ") + sqlite3_errmsg(db_));
+    const bool found = sqlite3_changes(db_) > 0;
+    Stmt c(db_, "DELETE FROM game_control WHERE id = ?1");
+    c.text(1, id);
+    if (sqlite3_step(c.s) != SQLITE_DONE) throw DbError(std::string("database: ") + sqlite3_errmsg(db_));
+    exec("COMMIT");
+    return found;
+  } catch (...) {
+    sqlite3_exec(db_, "ROLLBACK", nullptr, nullptr, nullptr);
+    throw;
+  }
+}
+
+std::vector<GameRow> Db::unfinished(int64_t before_ms) {
+  std::lock_guard lk(m_);
+  if (!db_) throw DbError("database is closed");
+  Stmt st(db_,
+          "SELECT id, created, updated, meta FROM games WHERE updated < ?1 AND "
+          "instr(meta, '\"status\":\"finished\"') = 0 ORDER BY updated");
+  st.int64(1, before_ms);
+  std::vector<GameRow> out;
+  int rc;
+  while ((rc = sqlite3_step(st.s)) == SQLITE_ROW)
+    out.push_back(GameRow{st.col_text(0), sqlite3_column_int64(st.s, 1), sqlite3_column_int64(st.s, 2), st.col_text(3), {}});
+  if (rc != SQLITE_DONE) throw DbError(std::string("database: ") + sqlite3_errmsg(db_));
+  return out;
+}
+
+std::vector<GameRow> Db::all() {
+  std::lock_guard lk(m_);
+  if (!db_) throw DbError("database is closed");
+  Stmt st(db_, "SELECT id, created, updated, meta FROM games ORDER BY updated");
+  std::vector<GameRow> out;
+  int rc;
+  while ((rc = sqlite3_step(st.s)) == SQLITE_ROW)
+    out.push_back(GameRow{st.col_text(0), sqlite3_column_int64(st.s, 1), sqlite3_column_int64(st.s, 2), st.col_text(3), {}});
+  if (rc != SQLITE_DONE) throw DbError(std::string("database: ") + sqlite3_errmsg(db_));
+  return out;
 }
 
 void Db::save_meta(const std::string& id, const std::string& meta) {

@@ -2,6 +2,7 @@
 // JSON document of server-side data (seats, tokens, status summary). Thread-safe.
 #pragma once
 
+#include <climits>
 #include <cstdint>
 #include <mutex>
 #include <optional>
@@ -49,6 +50,22 @@ class Db {
   // Inserts or replaces a game, in one transaction: when it returns the row is committed (and,
   // with Durability::Full, on disk); when it throws DbError nothing was written.
   void save(const GameRow& row);
+  // Replaces an existing game that is not paused (see game_control below), in one statement.
+  // Gone: the row is not there (deleted by the operator); Paused: it is paused. Nothing is
+  // written unless Done.
+  enum class Update { Done, Gone, Paused };
+  Update update(const GameRow& row);
+  // The operator's controls (`carcassonne games`), kept in their own table so that the server's
+  // saves never overwrite them: a paused game takes no change (update() answers Paused).
+  bool paused(const std::string& id);
+  void set_paused(const std::string& id, bool paused);
+  // Deletes a game (and its controls). Returns whether it was there.
+  bool remove(const std::string& id);
+  // Games that are not finished (status "playing" or "view" in their meta, or no summary),
+  // updated before `before_ms` (unix ms; default: all), oldest first, without the record.
+  std::vector<GameRow> unfinished(int64_t before_ms = INT64_MAX);
+  // Every game, oldest update first, without the record (the operator's list).
+  std::vector<GameRow> all();
   // Replaces only a game's meta (token migration).
   void save_meta(const std::string& id, const std::string& meta);
   // Every game whose meta contains `needle` (id and meta only); `without`: whose meta does not.

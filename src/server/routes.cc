@@ -41,7 +41,9 @@ Response Api::handle(const Request& req) {
   try {
     return dispatch(req);
   } catch (const ApiError& e) {
-    return error_response(e.status, e.message);
+    Response r = error_response(e.status, e.message);
+    if (e.retry_after > 0) r.set_header("Retry-After", std::to_string(e.retry_after));
+    return r;
   } catch (const DbError& e) {
     return error_response(503, std::string("the database is unavailable, try again: ") + e.what());
   } catch (const json::exception& e) {
@@ -216,23 +218,45 @@ void Api::list_games(const Request& req, Response& res) {
   res.send({{"games", games}});
 }
 
+namespace {
+// Takes one of the client's `what` from `bucket`, or refuses with 429 and Retry-After.
+void take_quota(RateLimiter& bucket, const std::string& owner, const char* what, int burst,
+                std::chrono::milliseconds refill) {
+  const std::chrono::milliseconds wait = bucket.take(owner);
+  if (wait.count() == 0) return;
+  const long long s = retry_after_seconds(wait);
+  fail_retry(429,
+             std::string("too many ") + what + " from your address: at most " + std::to_string(burst) + ", then one every " +
+                 std::to_string(refill.count() / 1000) + " s; try again in " + std::to_string(s) + " s",
+             s);
+}
+}  // namespace
+
 void Api::create_game(const Request& req, Response& res) {
   json body = parse_body(req.body);
+  const std::string owner = address_key(req.client);
   std::vector<Seat> seats = seats_from_request(body, nullptr, games_.ai_limits());
   Record rec;
   for (const Seat& s : seats) rec.players.push_back(s.name);
   rec.tileset = str_field(body, "tileset", "base");
   rec.expansions = expansions_of(body);
   rules_from(rec.tileset, rec.expansions, int(seats.size()));  // validates
+  // Fair draws: with a seat another person plays, nobody may know the coming tiles, the creator
+  // included: no chosen seed, and a secret one committed to (docs/security.md, "Fair draws").
+  const bool fair = std::any_of(seats.begin(), seats.end(), [](const Seat& x) { return x.type == "remote"; });
   auto it = body.find("seed");
   if (it != body.end() && !it->is_null()) {
     if (!it->is_number_unsigned()) fail(400, "'seed' must be a non-negative integer");
+    if (fair)
+      fail(400, "'seed' is not allowed in a game with remote players: its draw order is secret to everyone "
+                "(the server's secret seed is published when the game is over)");
     rec.seed = it->get<uint64_t>();
   } else {
     rec.seed = random_seed();
   }
   const bool hints = allow_hints_of(body, seats);
-  auto s = games_.add_session(std::move(seats), rec, false, hints);
+  take_quota(creates_, owner, "new games", quotas_.create_burst, quotas_.create_refill);
+  auto s = games_.add_session(std::move(seats), rec, false, hints, owner, fair);
   std::lock_guard lk(s->m);
   res.send(created_json(*s), 201);
   for (Seat& seat : s->seats) seat.token.clear();  // from now on only its hash is kept
@@ -240,6 +264,7 @@ void Api::create_game(const Request& req, Response& res) {
 
 void Api::upload_game(const Request& req, Response& res) {
   json body = parse_body(req.body);
+  const std::string owner = address_key(req.client);
   auto it = body.find("record");
   if (it == body.end()) fail(400, "'record' is required: a game record (object or text)");
   std::string text = it->is_string() ? it->get<std::string>() : it->dump();
@@ -254,7 +279,11 @@ void Api::upload_game(const Request& req, Response& res) {
   std::vector<Seat> seats = seats_from_request(body, &rec.players, games_.ai_limits());
   for (size_t i = 0; i < seats.size(); ++i) rec.players[i] = seats[i].name;
   const bool hints = allow_hints_of(body, seats);
-  auto s = games_.add_session(std::move(seats), rec, mode == "view", hints);
+  // Continued with a seat another person plays: the uploader chose the record's seed, so the
+  // draws from here on follow a secret one instead (docs/security.md, "Fair draws").
+  const bool fair = mode == "continue" && std::any_of(seats.begin(), seats.end(), [](const Seat& x) { return x.type == "remote"; });
+  take_quota(uploads_, owner, "uploads", quotas_.upload_burst, quotas_.upload_refill);
+  auto s = games_.add_session(std::move(seats), rec, mode == "view", hints, owner, fair);
   std::lock_guard lk(s->m);
   res.send(created_json(*s), 201);
   for (Seat& seat : s->seats) seat.token.clear();  // from now on only its hash is kept
@@ -285,6 +314,7 @@ void Api::move(const Request& req, Response& res, const std::string& id) {
   const int seat = seat_for(*s, body, req);
   if (s->view_only) fail(409, "this game is only for viewing");
   if (s->over()) fail(409, "the game is over");
+  if (s->paused) fail(423, "this game is paused by the server's operator");
   State& st = *s->state;
   if (st.current_player() != seat) {
     if (st.phase() == Phase::Plague)
@@ -393,6 +423,7 @@ void Api::hint(const Request& req, Response& res, const std::string& id) {
                     " human players and was not created with \"allow_hints\": true");
     if (s->view_only) fail(409, "this game is only for viewing");
     if (s->over()) fail(409, "the game is over");
+    if (s->paused) fail(423, "this game is paused by the server's operator");
     const State& st = *s->state;
     if (st.current_player() != seat)
       fail(409, "hints are for the player to move: it is " + s->seats[st.current_player()].name + "'s turn, not " +
@@ -422,7 +453,7 @@ void Api::hint(const Request& req, Response& res, const std::string& id) {
       if (seat < s.last_hint.size()) s.last_hint[seat] = std::chrono::steady_clock::now();
     }
   } running{*s, size_t(seat)};
-  const std::vector<ai::MoveEval> evals = games_.hint(*copy);
+  const std::vector<ai::MoveEval> evals = games_.hint(*copy, address_key(req.client));
   json moves = json::array();
   for (const ai::MoveEval& e : evals)
     moves.push_back({{"move", move_body_json(*copy, e.move)},

@@ -4,6 +4,8 @@
 #include <string>
 
 #include "api.h"
+#include "quota.h"
+#include "server_limits.h"
 
 namespace carc::server {
 
@@ -13,7 +15,13 @@ struct Session;
 
 class Api {
  public:
-  Api(Games& games, Db& db, std::string web_dir) : games_(games), db_(db), web_dir_(std::move(web_dir)) {}
+  Api(Games& games, Db& db, std::string web_dir, const Quotas& quotas = {})
+      : games_(games),
+        db_(db),
+        web_dir_(std::move(web_dir)),
+        quotas_(quotas),
+        creates_(quotas.create_burst, quotas.create_refill, limits::kMaxTrackedAddresses),
+        uploads_(quotas.upload_burst, quotas.upload_refill, limits::kMaxTrackedAddresses) {}
 
   // Answers one request. Never throws: a refusal is a JSON error response (4xx), anything
   // unexpected a 500.
@@ -44,6 +52,10 @@ class Api {
   Games& games_;
   Db& db_;
   std::string web_dir_;
+  // Per-client quotas (docs/security.md, "Quotas and lifetimes").
+  Quotas quotas_;
+  RateLimiter creates_;
+  RateLimiter uploads_;
 };
 
 }  // namespace carc::server

@@ -8,6 +8,9 @@
 //   db.cc        SQLite
 #include "server.h"
 
+#include <cstdio>
+#include <thread>
+
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -31,6 +34,9 @@ struct Server::Impl {
   std::atomic<bool> running{false};
   std::mutex stop_m;
   std::condition_variable stop_cv;
+  // Maintenance (docs/security.md, "Quotas and lifetimes"): expires idle unfinished games and
+  // applies the operator's pauses and deletions to the games in memory.
+  std::thread upkeep;
 
   static HttpOptions http_options(const ServerOptions& o) {
     HttpOptions h;
@@ -52,8 +58,8 @@ struct Server::Impl {
   explicit Impl(ServerOptions o)
       : opts(std::move(o)),
         games(db, ai, opts.ai_delay_ms, AiLimits{opts.ai_max_seconds, opts.ai_max_iterations, opts.ai_max_threads, opts.ai_max_nodes, opts.hint_interval_ms,
-                                    opts.hint_iterations}),
-        api(games, db, opts.web_dir),
+                                    opts.hint_iterations}, opts.quotas),
+        api(games, db, opts.web_dir, opts.quotas),
         http(http_options(opts), [this](const Request& r) { return api.handle(r); }) {}
 
   int start() {
@@ -63,13 +69,53 @@ struct Server::Impl {
     bound_port = http.bind();
     running = true;
     ai.start(opts.ai_threads);
+    games.load_ai_games();  // each client's unfinished AI games, for its caps
+    expire();
     http.start();
     games.resume();  // games whose AI was to move when the server stopped
+    upkeep = std::thread([this] { upkeep_loop(); });
     return bound_port;
+  }
+
+  void expire() {
+    if (opts.game_lifetime.count() <= 0) return;
+    const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(
+                            std::chrono::system_clock::now().time_since_epoch()).count();
+    try {
+      const int n = games.expire(now - std::chrono::duration_cast<std::chrono::milliseconds>(opts.game_lifetime).count());
+      if (n > 0) std::fprintf(stderr, "carcassonne serve: %d idle unfinished game(s) expired\n", n);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "carcassonne serve: expiring idle games failed (tried again later): %s\n", e.what());
+    }
+  }
+
+  void upkeep_loop() {
+    auto next_expiry = std::chrono::steady_clock::now() + limits::kExpirySweepInterval;
+    std::unique_lock lk(stop_m);
+    while (running) {
+      stop_cv.wait_for(lk, limits::kOperatorSyncInterval, [&] { return !running.load(); });
+      if (!running) break;
+      lk.unlock();
+      try {
+        games.sync_operator_changes();
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "carcassonne serve: reading the operator's changes failed: %s\n", e.what());
+      }
+      if (std::chrono::steady_clock::now() >= next_expiry) {
+        expire();
+        next_expiry = std::chrono::steady_clock::now() + limits::kExpirySweepInterval;
+      }
+      lk.lock();
+    }
   }
 
   void stop() {
     if (!running.exchange(false)) return;
+    {
+      std::lock_guard lk(stop_m);
+      stop_cv.notify_all();
+    }
+    if (upkeep.joinable()) upkeep.join();
     games.stop();
     http.stop();
     ai.stop();

@@ -33,6 +33,11 @@ struct ServerOptions {
   // MCTS iterations of one hint (`serve --hint-iterations`; also capped by ai_max_iterations).
   long long hint_iterations = limits::kHintIterations;
   bool log_requests = false;       // one line per request on stderr
+  // An unfinished game without a change for this long is deleted (0: never;
+  // `serve --game-lifetime-days`; docs/security.md "Quotas and lifetimes").
+  std::chrono::hours game_lifetime = limits::kUnfinishedGameLifetime;
+  // Per-client quotas: games created and uploaded, AI games, hints (docs/security.md).
+  Quotas quotas;
   // The transport's limits an operator may tune (defaults and the others: limits.h,
   // docs/security.md "Transport limits").
   int io_threads = limits::kIoThreads;            // threads running every connection

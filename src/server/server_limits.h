@@ -58,4 +58,55 @@ inline constexpr int kMaxHintsRunning = 2;
 // search together; then its search is cancelled and the answer is 503.
 inline constexpr milliseconds kHintWait{15'000};
 
+// --- fair AI scheduling (docs/security.md, "Fair AI scheduling") -------------------------
+// One client address's AI tasks (its games' AI moves, its hints) run on at most
+// 1/kAiShareDivisor of the AI workers at once (at least one), and so do the tasks of all
+// games of computers only together; with two or more workers, the rest stays free for others.
+inline constexpr int kAiShareDivisor = 2;
+// A game of computers only (no human or remote seat) runs at the lowest priority, and each of
+// its AI moves searches at most this long on one thread, whatever its specs say.
+inline constexpr milliseconds kAiOnlyMoveTime{1'000};
+// Unfinished games with an AI seat that one client address may have (429 beyond), and of
+// those, games of computers only.
+inline constexpr int kMaxAiGamesPerAddress = 8;
+inline constexpr int kMaxAiOnlyGamesPerAddress = 2;
+// Hints being computed for one client address at once (429 beyond).
+inline constexpr int kMaxHintsPerAddress = 1;
+
+// --- quotas (docs/security.md, "Quotas and lifetimes") ------------------------------------
+// Games created by one client address: a bucket of kCreateBurst games, refilled by one every
+// kCreateRefill (429 with Retry-After when empty). Uploads (POST /api/games/upload) have their
+// own bucket.
+inline constexpr int kCreateBurst = 20;
+inline constexpr milliseconds kCreateRefill{30'000};
+inline constexpr int kUploadBurst = 10;
+inline constexpr milliseconds kUploadRefill{60'000};
+// Client addresses whose buckets are remembered; beyond it, full buckets are forgotten first.
+inline constexpr std::size_t kMaxTrackedAddresses = 100'000;
+// IPv6 clients are counted by their /64 network (one subscriber's usual allocation).
+inline constexpr int kIpv6PrefixBits = 64;
+// An unfinished game (or an uploaded one for viewing) without a change for this long is
+// deleted (`serve --game-lifetime-days`); the server looks for them at start and this often.
+inline constexpr std::chrono::hours kUnfinishedGameLifetime{24 * 14};
+inline constexpr std::chrono::minutes kExpirySweepInterval{60};
+// The server applies the operator's pauses and deletions (`carcassonne games`) to the games in
+// memory this often; a change to a paused or deleted game is refused at once (423, 410).
+inline constexpr milliseconds kOperatorSyncInterval{5'000};
+
 }  // namespace carc::server::limits
+
+namespace carc::server {
+
+// The per-client quotas as one value (ServerOptions::quotas, `serve` options): the defaults are
+// the named limits above. An operator may raise them for a club server behind one address.
+struct Quotas {
+  int create_burst = limits::kCreateBurst;
+  std::chrono::milliseconds create_refill = limits::kCreateRefill;
+  int upload_burst = limits::kUploadBurst;
+  std::chrono::milliseconds upload_refill = limits::kUploadRefill;
+  int ai_games_per_address = limits::kMaxAiGamesPerAddress;
+  int ai_only_games_per_address = limits::kMaxAiOnlyGamesPerAddress;
+  int hints_per_address = limits::kMaxHintsPerAddress;
+};
+
+}  // namespace carc::server

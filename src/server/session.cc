@@ -16,6 +16,7 @@
 #include "decode.h"
 #include "ids.h"
 #include "input_limits.h"
+#include "quota.h"
 #include "secure.h"
 #include "views.h"
 
@@ -109,7 +110,12 @@ json meta_json(const Session& s) {
                      {"token_sha256", seat.token_hash},
                      {"resigned", seat.resigned},
                      {"joined", seat.joined}});
+  json fair = nullptr;
+  if (s.draw_from_turn >= 0)
+    fair = {{"from_turn", s.draw_from_turn}, {"commitment", s.draw_commitment}, {"salt", s.draw_salt}};
   return {{"seats", seats},
+          {"creator", s.owner},
+          {"fair_draws", fair},
           {"allow_hints", s.allow_hints},
           {"pending", pending_json(*s.state)},
           {"view_only", s.view_only},
@@ -171,6 +177,13 @@ std::shared_ptr<Session> Games::find(const std::string& id) {
     s->seats = seats_from_meta(meta);
     s->view_only = meta.value("view_only", false);
     s->end_reason = meta.value("end_reason", "");
+    s->owner = meta.contains("creator") && meta["creator"].is_string() ? meta["creator"].get<std::string>() : "";
+    if (meta.contains("fair_draws") && meta["fair_draws"].is_object()) {
+      const json& f = meta["fair_draws"];
+      s->draw_from_turn = f.value("from_turn", 0);
+      s->draw_commitment = f.value("commitment", "");
+      s->draw_salt = f.value("salt", "");
+    }
     // Games stored before hints existed have no "allow_hints": the default for their seats.
     s->allow_hints = meta.contains("allow_hints") && meta["allow_hints"].is_boolean() ? meta["allow_hints"].get<bool>()
                                                                                       : hints_default(s->seats);
@@ -204,6 +217,8 @@ std::shared_ptr<Session> Games::find(const std::string& id) {
   }
   s->players.resize(s->seats.size());
   s->last_hint.resize(s->seats.size());
+  s->stored = true;
+  s->paused = db_.paused(id);
   sessions_[id] = s;
   {
     std::lock_guard sl(s->m);
@@ -212,13 +227,26 @@ std::shared_ptr<Session> Games::find(const std::string& id) {
   return s;
 }
 
-std::shared_ptr<Session> Games::add_session(std::vector<Seat> seats, const Record& rec, bool view_only, bool allow_hints) {
+std::shared_ptr<Session> Games::add_session(std::vector<Seat> seats, Record rec, bool view_only, bool allow_hints,
+                                            const std::string& owner, bool fair_draws) {
   auto s = std::make_shared<Session>();
   s->created = now_ms();
   s->seats = std::move(seats);
   s->view_only = view_only;
   s->allow_hints = allow_hints;
+  s->owner = owner;
   s->last_hint.resize(s->seats.size());
+  if (fair_draws && !view_only) {
+    // The draws from now on follow a secret seed that nobody chose, committed to now and
+    // published at the end (docs/security.md, "Fair draws"). The turns so far (an uploaded
+    // record's) replay exactly whatever the seed: they list every draw. Fruit stacks given by
+    // the record would tell its uploader the face-down tokens: they are drawn afresh too.
+    rec.seed = random_seed();
+    rec.fruit_stacks.reset();
+    s->draw_from_turn = int(rec.turns.size());
+    s->draw_salt = new_token();
+    s->draw_commitment = draw_commitment(s->draw_salt, rec.seed);
+  }
   try {
     Replay rp = replay(rec);
     s->state = std::make_unique<State>(std::move(rp.state));
@@ -236,19 +264,136 @@ std::shared_ptr<Session> Games::add_session(std::vector<Seat> seats, const Recor
       seat.token = new_token();
       seat.token_hash = sha256_hex(seat.token);
     }
+  // The client's AI games are capped (docs/security.md, "Fair AI scheduling"): counted here,
+  // before the game exists, and given back if it is not saved.
+  const bool counts = !view_only && s->has_ai() && !s->over();
   std::lock_guard lk(sessions_m_);
   evict_idle();
   do s->id = new_game_id();
   while (sessions_.count(s->id) || db_.load(s->id));
+  if (counts) {
+    std::lock_guard ql(quota_m_);
+    auto& mine = ai_games_[owner];
+    const int all = int(mine.size());
+    const int only = int(std::count_if(mine.begin(), mine.end(), [](const auto& kv) { return kv.second; }));
+    if (all >= quotas_.ai_games_per_address)
+      fail(429, "you have " + std::to_string(all) + " unfinished games with computer players, this server's limit per client; "
+                "finish or resign one first");
+    if (s->ai_only() && only >= quotas_.ai_only_games_per_address)
+      fail(429, "you have " + std::to_string(only) + " unfinished games of computers only, this server's limit per client; "
+                "wait until one is over");
+    mine[s->id] = s->ai_only();
+  }
   sessions_[s->id] = s;
   std::lock_guard sl(s->m);
   try {
     commit(*s, s);
   } catch (...) {
     sessions_.erase(s->id);  // not saved: the game does not exist
+    forget_ai_game(*s);
     throw;
   }
   return s;
+}
+
+void Games::forget_ai_game(const Session& s) {
+  std::lock_guard ql(quota_m_);
+  auto it = ai_games_.find(s.owner);
+  if (it == ai_games_.end()) return;
+  it->second.erase(s.id);
+  if (it->second.empty()) ai_games_.erase(it);
+}
+
+int Games::ai_games_of(const std::string& owner) {
+  std::lock_guard ql(quota_m_);
+  auto it = ai_games_.find(owner);
+  return it == ai_games_.end() ? 0 : int(it->second.size());
+}
+
+void Games::load_ai_games() {
+  std::map<std::string, std::map<std::string, bool>> found;
+  for (const GameRow& row : db_.unfinished()) {
+    json meta = json::parse(row.meta, nullptr, false);
+    if (meta.is_discarded() || !meta.contains("seats") || !meta["seats"].is_array()) continue;
+    if (meta.value("view_only", false)) continue;
+    bool ai = false, person = false;
+    for (const auto& seat : meta["seats"]) {
+      if (!seat.is_object()) continue;
+      const std::string t = seat.value("type", "");
+      ai |= t == "ai";
+      person |= t == "human" || t == "remote";
+    }
+    if (!ai) continue;
+    const std::string owner = meta.contains("creator") && meta["creator"].is_string() ? meta["creator"].get<std::string>() : "";
+    found[owner][row.id] = !person;
+  }
+  std::lock_guard ql(quota_m_);
+  ai_games_ = std::move(found);
+}
+
+int Games::expire(int64_t cutoff_ms) {
+  int n = 0;
+  for (const GameRow& row : db_.unfinished(cutoff_ms)) {
+    std::shared_ptr<Session> sp;
+    {
+      std::lock_guard lk(sessions_m_);
+      auto it = sessions_.find(row.id);
+      if (it != sessions_.end()) sp = it->second;
+    }
+    if (sp) {
+      std::lock_guard sl(sp->m);
+      sp->ai_cancel->store(true);  // its AI, if thinking, stops and its move is not played
+      sp->paused = true;           // nothing more happens to it while it is being removed
+    }
+    if (!db_.remove(row.id)) continue;
+    ++n;
+    {
+      std::lock_guard lk(sessions_m_);
+      sessions_.erase(row.id);
+    }
+    std::lock_guard ql(quota_m_);
+    for (auto it = ai_games_.begin(); it != ai_games_.end();) {
+      it->second.erase(row.id);
+      it = it->second.empty() ? ai_games_.erase(it) : std::next(it);
+    }
+  }
+  return n;
+}
+
+void Games::sync_operator_changes() {
+  std::vector<std::shared_ptr<Session>> cached;
+  {
+    std::lock_guard lk(sessions_m_);
+    for (auto& [id, sp] : sessions_) cached.push_back(sp);
+  }
+  for (auto& sp : cached) {
+    const bool exists = db_.load(sp->id).has_value();
+    if (!exists) {  // deleted by the operator
+      {
+        std::lock_guard sl(sp->m);
+        sp->ai_cancel->store(true);
+        sp->paused = true;
+        sp->view_only = true;
+        ++sp->version;
+        notify(*sp);
+        forget_ai_game(*sp);
+      }
+      std::lock_guard lk(sessions_m_);  // never while holding a game's lock (the order is sessions_m_, then s.m)
+      sessions_.erase(sp->id);
+      continue;
+    }
+    std::lock_guard sl(sp->m);
+    const bool paused = db_.paused(sp->id);
+    if (paused == sp->paused) continue;
+    sp->paused = paused;
+    ++sp->version;
+    if (paused) {
+      sp->thinking = -1;
+    } else {
+      schedule_ai(*sp, sp);
+    }
+    notify(*sp);
+  }
 }
 
 // Keeps memory bounded: games nobody is using (no request, event stream or AI task holds
@@ -280,11 +425,21 @@ void Games::commit(Session& s, const std::shared_ptr<Session>& sp) {
   row.meta = meta_json(s).dump();
   row.record = record_to_json(record_of(*s.state, s.names()));
   try {
-    db_.save(row);
+    if (!s.stored) {
+      db_.save(row);
+    } else if (const Db::Update u = db_.update(row); u != Db::Update::Done) {
+      // The operator deleted or paused it since it was loaded (`carcassonne games`).
+      s.version = before;
+      s.paused = true;
+      if (u == Db::Update::Gone) fail(410, "this game was deleted by the server's operator");
+      fail(423, "this game is paused by the server's operator");
+    }
   } catch (const DbError& e) {
     s.version = before;
     fail(503, std::string("the game could not be saved, nothing was changed; try again (") + e.what() + ")");
   }
+  s.stored = true;
+  if (s.over()) forget_ai_game(s);
   if (s.auto_seat() < 0) s.thinking = -1;  // e.g. an undo while the AI was thinking
   schedule_ai(s, sp);
   notify(s);
@@ -346,7 +501,7 @@ void Games::schedule_ai(Session& s, const std::shared_ptr<Session>& sp, int extr
           sp->thinking = -1;
         }
       },
-      s.ai_cancel);
+      s.ai_cancel, s.owner, s.ai_only() ? AiPriority::Background : AiPriority::Interactive);
 }
 
 void Games::run_ai(const std::shared_ptr<Session>& sp) {
@@ -366,7 +521,9 @@ void Games::run_ai(const std::shared_ptr<Session>& sp) {
     const std::string spec = s.seats[seat].type == "ai" ? s.seats[seat].ai : "greedy";
     const uint64_t seed = s.state->seed() ^ (0x9E3779B97F4A7C15ull * uint64_t(seat + 1));
     try {
-      s.players[seat] = make_ai(spec, seed, limits_, s.ai_cancel.get());
+      // A game of computers only searches within limits::kAiOnlyMoveTime on one thread.
+      const double cap = s.ai_only() ? std::chrono::duration<double>(limits::kAiOnlyMoveTime).count() : 0.0;
+      s.players[seat] = make_ai(spec, seed, limits_, s.ai_cancel.get(), cap);
     } catch (const std::invalid_argument& e) {  // stored before the caps (or with lower ones now)
       std::cerr << "server: game " << s.id << " seat " << seat << ": " << e.what() << "; playing greedy\n";
       s.players[seat] = make_ai("greedy", seed, limits_, s.ai_cancel.get());
@@ -408,12 +565,37 @@ void Games::run_ai(const std::shared_ptr<Session>& sp) {
       advance(*s.state);
     });
   } catch (const ApiError& e) {  // not saved: the game is as it was; try the move again later
+    if (s.paused) return;       // deleted or paused by the operator: no retry
     std::cerr << "server: AI move in game " << s.id << " not saved: " << e.message << "\n";
     schedule_ai(s, sp, 1000);
   }
 }
-std::vector<ai::MoveEval> Games::hint(const State& s) {
+std::vector<ai::MoveEval> Games::hint(const State& s, const std::string& owner) {
   if (stopping_) fail(503, "the server is stopping");
+  // At most kMaxHintsPerAddress hints of one client at once: one client asking in many games
+  // cannot hold every hint slot.
+  struct OwnerSlot {
+    Games& g;
+    const std::string& owner;
+    bool held = false;
+    OwnerSlot(Games& games, const std::string& o) : g(games), owner(o) {
+      std::lock_guard ql(g.quota_m_);
+      int& n = g.hints_by_owner_[owner];
+      if (n < g.quotas_.hints_per_address) {
+        ++n;
+        held = true;
+      } else if (n == 0) {
+        g.hints_by_owner_.erase(owner);
+      }
+    }
+    ~OwnerSlot() {
+      std::lock_guard ql(g.quota_m_);
+      if (held && --g.hints_by_owner_[owner] == 0) g.hints_by_owner_.erase(owner);
+    }
+  } owner_slot(*this, owner);
+  if (!owner_slot.held)
+    fail(429, "a hint of yours is being computed (at most " + std::to_string(quotas_.hints_per_address) +
+                  " per client at once); try again when it is shown");
   // At most kMaxHintsRunning hints at once on the whole server (each holds a handler thread).
   struct Slot {
     std::atomic<int>& n;
@@ -458,7 +640,7 @@ std::vector<ai::MoveEval> Games::hint(const State& s) {
         result->error = std::move(error);
         result->cv.notify_all();
       },
-      cancel);
+      cancel, owner, AiPriority::Interactive);
   std::unique_lock lk(result->m);
   const auto until = std::chrono::steady_clock::now() + limits::kHintWait;
   while (!result->done && !cancel->load() && !stopping_) {

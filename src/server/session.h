@@ -53,9 +53,22 @@ struct Session {
   std::vector<ScoreEvent> events;
   bool view_only = false;
   std::string end_reason;  // set when the game ended early (resignation)
+  // The client that created (or uploaded) the game, by its quota key (address_key): its AI
+  // tasks count against that client's share of the AI pool (docs/security.md). "" for games
+  // stored before this was kept.
+  std::string owner;
+  // Paused by the server's operator (`carcassonne games pause`): no change, no AI move.
+  bool paused = false;
+  // Fair draws (games with a seat another person plays, docs/security.md "Fair draws"): the
+  // draws from turn draw_from_turn + 1 on follow the game's secret seed, committed to at the
+  // start by draw_commitment = SHA-256(draw_salt + ":" + seed); the salt and the seed are
+  // published when the game is over. draw_from_turn < 0: not a fair-draw game.
+  int draw_from_turn = -1;
+  std::string draw_salt, draw_commitment;
   // Grows at every change seen by clients, also across restarts: it is saved with the game, and
   // a game loaded from the database continues from max(saved + 1, the time in microseconds).
   uint64_t version = 1;
+  bool stored = false;      // saved at least once (later saves must find the row: see Games::commit)
   int thinking = -1;        // seat of the AI that is thinking, or -1
   bool ai_busy = false;     // an AI task is queued or running
   // The cancel flag of this game's AI searches (MctsConfig::cancel of its players): set by the
@@ -87,12 +100,19 @@ struct Session {
     for (const Seat& x : seats) n += x.type == "remote";
     return n;
   }
+  // A game of computers only: no seat a person plays (it runs at the lowest AI priority).
+  bool ai_only() const {
+    return std::none_of(seats.begin(), seats.end(), [](const Seat& x) { return x.type == "human" || x.type == "remote"; });
+  }
+  bool has_ai() const {
+    return std::any_of(seats.begin(), seats.end(), [](const Seat& x) { return x.type == "ai"; });
+  }
   bool has_remote() const {
     return std::any_of(seats.begin(), seats.end(), [](const Seat& s) { return s.type == "remote"; });
   }
   // The seat that plays automatically now (an AI, or a resigned player), or -1.
   int auto_seat() const {
-    if (over()) return -1;
+    if (over() || paused) return -1;
     const int p = state->current_player();
     if (p < 0) return -1;
     return seats[p].type == "ai" || seats[p].resigned ? p : -1;
@@ -121,13 +141,17 @@ void notify(Session& s);
 // The table of games in memory over the database; thread-safe.
 class Games {
  public:
-  Games(Db& db, AiPool& ai, int ai_delay_ms, AiLimits limits = {})
-      : db_(db), ai_(ai), ai_delay_ms_(ai_delay_ms), limits_(limits) {}
+  Games(Db& db, AiPool& ai, int ai_delay_ms, AiLimits limits = {}, Quotas quotas = {})
+      : db_(db), ai_(ai), ai_delay_ms_(ai_delay_ms), limits_(limits), quotas_(quotas) {}
 
   // The game with this id, loaded from the database when not in memory (404 when unknown).
   std::shared_ptr<Session> find(const std::string& id);
   // A new game from a record (created or uploaded); committed before it is returned.
-  std::shared_ptr<Session> add_session(std::vector<Seat> seats, const Record& rec, bool view_only, bool allow_hints);
+  // `owner`: the creating client's address_key (its AI games are capped: 429 beyond
+  // limits::kMaxAiGamesPerAddress). `fair_draws`: the record's seed is replaced by a secret one,
+  // committed to in the game (its draws from now on are secret to everyone).
+  std::shared_ptr<Session> add_session(std::vector<Seat> seats, Record rec, bool view_only, bool allow_hints,
+                                       const std::string& owner = {}, bool fair_draws = false);
   // Saves the game, then (only once the write committed) publishes the new version and starts
   // the AI when it is its turn. A write that fails throws ApiError 503. Caller holds s.m.
   void commit(Session& s, const std::shared_ptr<Session>& sp);
@@ -136,6 +160,7 @@ class Games {
   // (503 for a failed write). Caller holds s.m.
   template <class F>
   void change(Session& s, const std::shared_ptr<Session>& sp, F&& mutate) {
+    if (s.paused) fail(423, "this game is paused by the server's operator");
     SessionSnapshot snap = s.snapshot();
     try {
       mutate();
@@ -165,8 +190,20 @@ class Games {
   // on the AI pool within limits::kHintIterations / kHintTime. Throws ApiError 503 when too
   // many hints are being computed, when the pool does not get to it in time, or when the
   // server stops.
-  std::vector<ai::MoveEval> hint(const State& s);
+  // `owner`: the asking client's address_key (at most limits::kMaxHintsPerAddress at once: 429).
+  std::vector<ai::MoveEval> hint(const State& s, const std::string& owner = {});
   void clear();
+  // Reads the unfinished games with an AI seat of every client (for the per-address caps) from
+  // the database; called at start.
+  void load_ai_games();
+  // Deletes the games without a change since `cutoff` (unix ms) that are not finished
+  // (unfinished, or uploaded for viewing), from the database and from memory. Returns how many.
+  int expire(int64_t cutoff_ms);
+  // Applies what the operator changed in the database (`carcassonne games pause|resume|delete`)
+  // to the games in memory: deleted ones are dropped, paused ones stop, resumed ones continue.
+  void sync_operator_changes();
+  // Unfinished games with an AI seat of one client (for tests and the operator).
+  int ai_games_of(const std::string& owner);
   bool stopping() const { return stopping_; }
 
  private:
@@ -178,8 +215,15 @@ class Games {
   AiPool& ai_;
   int ai_delay_ms_;
   AiLimits limits_;
+  Quotas quotas_;
   std::atomic<bool> stopping_{false};
   std::atomic<int> hints_running_{0};
+  // Per client (address_key): its unfinished games with an AI seat (id -> computers only?), and
+  // its hints being computed. Guarded by quota_m_.
+  std::mutex quota_m_;
+  std::map<std::string, std::map<std::string, bool>> ai_games_;
+  std::map<std::string, int> hints_by_owner_;
+  void forget_ai_game(const Session& s);
   std::mutex sessions_m_;
   std::map<std::string, std::shared_ptr<Session>> sessions_;
 };

@@ -490,6 +490,17 @@ json view_json(const Session& s) {
   j["can_undo"] = !s.over() && !s.has_remote() && has_human_turn;
   j["winners"] = s.over() && !s.view_only ? json(winners(*s.state)) : json::array();
   if (s.over()) j["current_player"] = -1;
+  j["paused"] = s.paused;
+  // Fair draws (docs/security.md): the commitment from the start; the salt and the seed that
+  // open it once the game is over.
+  if (s.draw_from_turn >= 0) {
+    json f = {{"from_turn", s.draw_from_turn}, {"commitment", s.draw_commitment}};
+    if (s.over()) {
+      f["salt"] = s.draw_salt;
+      f["seed"] = s.state->seed();
+    }
+    j["fair_draws"] = f;
+  }
   return j;
 }
 

@@ -148,6 +148,10 @@ export interface GameView {
   can_undo?: boolean;
   allow_hints?: boolean;  // "Suggest a move" is allowed in this game (chosen at creation)
   winners?: number[];
+  paused?: boolean;  // paused by the server's operator: no move until resumed
+  // Games with a remote seat: the commitment to the secret seed; salt and seed once over
+  // (docs/security.md, "Fair draws").
+  fair_draws?: { from_turn: number; commitment: string; salt?: string; seed?: number };
   replay_turn?: number;
   move?: {
     player: number; tile: string; x: number; y: number; rotation: number; meeple: string;

@@ -1,0 +1,46 @@
+// Per-client quotas (docs/security.md, "Quotas and lifetimes"): token buckets keyed by client
+// address, and the key itself (an IPv4 address, or an IPv6 address's /64 network).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <map>
+#include <mutex>
+#include <string>
+
+namespace carc::server {
+
+// The key a client address is counted under: IPv4 as it is ("203.0.113.7"; an IPv4-mapped
+// IPv6 address "::ffff:203.0.113.7" is the IPv4 address), IPv6 by its first
+// limits::kIpv6PrefixBits bits ("2001:db8:1:2::/64"); anything else as it is.
+std::string address_key(const std::string& address);
+
+// A token bucket per key: `burst` tokens, refilled by one every `refill`. Thread-safe.
+class RateLimiter {
+ public:
+  using Clock = std::chrono::steady_clock;
+  RateLimiter(int burst, std::chrono::milliseconds refill, std::size_t max_keys);
+  // Takes one token of `key`'s bucket: 0 when taken, otherwise how long until one is there
+  // (nothing is taken).
+  std::chrono::milliseconds take(const std::string& key, Clock::time_point now = Clock::now());
+
+ private:
+  struct Bucket {
+    double tokens;
+    Clock::time_point at;
+  };
+  double level(const Bucket& b, Clock::time_point now) const;
+  int burst_;
+  std::chrono::milliseconds refill_;
+  std::size_t max_keys_;
+  std::mutex m_;
+  std::map<std::string, Bucket> buckets_;
+};
+
+// "Retry-After" seconds for a wait (rounded up, at least 1).
+inline long long retry_after_seconds(std::chrono::milliseconds wait) {
+  const long long s = (wait.count() + 999) / 1000;
+  return s < 1 ? 1 : s;
+}
+
+}  // namespace carc::server
