@@ -337,6 +337,9 @@ TEST_F(ServerTest, UndoResignAndJoin) {
   ASSERT_EQ(rs.status, 200);
   EXPECT_EQ(rs.body["status"], "finished");
   EXPECT_EQ(rs.body["end_reason"], "Ann resigned");
+  // Whoever resigns loses, whatever the scores (0:0 here): Ben alone wins (issue #39, item 9).
+  EXPECT_EQ(rs.body["scores"], json::array({0, 0}));
+  EXPECT_EQ(rs.body["winners"], json::array({1}));
   EXPECT_EQ(play_one(id, tokens).status, 409);
 
   // Joining by link: the remote seat's token claims it.

@@ -437,12 +437,16 @@ json seats_public(const Session& s) {
   return out;
 }
 
-std::vector<int> winners(const State& st) {
+// Who won: the best score among the players who did not resign. Whoever resigns loses, whatever
+// the scores (the one rule for every front end: the web client shows `winners`).
+std::vector<int> winners(const State& st, const std::vector<Seat>& seats) {
+  auto resigned = [&](int p) { return size_t(p) < seats.size() && seats[size_t(p)].resigned; };
   std::vector<int> w;
   int best = -1;
-  for (int p = 0; p < st.num_players(); ++p) best = std::max(best, st.score(p));
   for (int p = 0; p < st.num_players(); ++p)
-    if (st.score(p) == best) w.push_back(p);
+    if (!resigned(p)) best = std::max(best, st.score(p));
+  for (int p = 0; p < st.num_players(); ++p)
+    if (!resigned(p) && st.score(p) == best) w.push_back(p);
   return w;
 }
 
@@ -488,7 +492,7 @@ json view_json(const Session& s) {
     return false;
   }();
   j["can_undo"] = !s.over() && !s.has_remote() && has_human_turn;
-  j["winners"] = s.over() && !s.view_only ? json(winners(*s.state)) : json::array();
+  j["winners"] = s.over() && !s.view_only ? json(winners(*s.state, s.seats)) : json::array();
   if (s.over()) j["current_player"] = -1;
   j["paused"] = s.paused;
   // Fair draws (docs/security.md): the commitment from the start; the salt and the seed that

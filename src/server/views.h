@@ -13,6 +13,7 @@
 namespace carc::server {
 
 struct Session;
+struct Seat;
 
 json tile_type_json(const TileType& t);
 json follower_json(const State& s, int i);
@@ -25,7 +26,8 @@ json board_json(const State& s, const std::vector<ScoreEvent>& events, const std
 // The legal moves for the tile to place, grouped by placement (see views.cc).
 json legal_json(const State& s);
 json seats_public(const Session& s);
-std::vector<int> winners(const State& st);
+// The best score among the players who did not resign: whoever resigns loses, whatever the scores.
+std::vector<int> winners(const State& st, const std::vector<Seat>& seats);
 // A legal move at `s` as the body of POST /api/games/ID/move names it (for hints): "kind"
 // (place, choose, plague), and for a placement "choice", "tile", "x", "y", "rotation" and,
 // when used, "meeple", "return", "fruit_type", "fruit".

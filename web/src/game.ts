@@ -1042,7 +1042,7 @@ export class GamePage {
       finished = true;
       skip.remove();
       const w = (v.winners ?? []).map((k) => players[k]?.name).join(' and ');
-      if (w) list.append(h('div', { class: 'winner', 'data-testid': 'winner' }, icon('trophy', 22), ` ${w} ${v.winners!.length > 1 ? 'win' : 'wins'} with ${Math.max(...v.scores)} points`));
+      if (w) list.append(h('div', { class: 'winner', 'data-testid': 'winner' }, icon('trophy', 22), ` ${w} ${v.winners!.length > 1 ? 'win' : 'wins'} with ${v.scores[v.winners![0]]} points`));
       list.scrollTop = list.scrollHeight;
       byKind.append(h('h4', {}, 'Points by kind'), this.breakdownTable(v, window.innerWidth < 600));
     };
