@@ -33,6 +33,7 @@ final scores (general sum). Rewards come only at the end (``rewards() == returns
 """
 from __future__ import annotations
 
+import bisect
 import enum
 import re
 from typing import Any, Iterable, NamedTuple
@@ -500,16 +501,21 @@ class SpielState:
             values = self._reveal_fruit()[1]
             T = self._game.num_tile_types
             return [(T + v - 2, values.count(v) / len(values)) for v in sorted(set(values))]
-        if not self._s.is_chance_node() or self._s.is_terminal():
-            return []
-        idx = self._game._tile_index
-        return sorted((idx[t], p) for t, p in self._s.chance_outcomes())
+        return self._s.flat_chance_outcomes()
 
     # --- decisions ---
     def _legal_tables(self):
         if self._legal is None:
             self._legal = self._s.legal_flat_actions()
         return self._legal
+
+    def _fruit_parts(self, first: int) -> list[int] | None:
+        """The legal fruit parts of a first decision (Fruit-Bearing Trees), None when it is not legal."""
+        firsts, starts, parts = self._legal_tables()
+        i = bisect.bisect_left(firsts, first)
+        if i == len(firsts) or firsts[i] != first:
+            return None
+        return parts[starts[i]:starts[i + 1]]
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """Sorted legal actions of the player to move (the outcome actions at a chance node); [] for
@@ -521,10 +527,10 @@ class SpielState:
             return []
         if cp == CHANCE_PLAYER_ID:
             return [a for a, _ in self.chance_outcomes()]
-        firsts, table = self._legal_tables()
+        firsts = self._legal_tables()[0]
         if self._first >= 0:
             base = self._game.flat.f_fruit
-            return [base + f for f in table[self._first]]
+            return [base + f for f in self._fruit_parts(self._first)]
         return list(firsts)
 
     def legal_actions_mask(self, player: int | None = None) -> list[int]:
@@ -563,7 +569,26 @@ class SpielState:
     def apply_action(self, action: int) -> None:
         """Applies a chance outcome or a player action (ValueError when it is not legal here)."""
         action = int(action)
-        player, first, reveal = self._s.flat_step(self._first, self._reveal, action)
+        legal = self._legal
+        if legal is not None and legal[1] is not None and self._reveal < 0:
+            # Fruit-Bearing Trees with the legal table at hand: the engine action without a new move
+            # generation (flat_step would generate the legal moves again).
+            flat = self._game.flat
+            if self._first >= 0:
+                parts = self._fruit_parts(self._first)
+                if action - flat.f_fruit not in parts:
+                    raise ValueError(f"action {action} is not a legal fruit part here ({self.legal_actions()})")
+                player, first, reveal = self._s.flat_apply_engine(flat.join(self._first, action - flat.f_fruit))
+            else:
+                parts = self._fruit_parts(action)
+                if parts is None:
+                    raise ValueError(f"action {action} is not legal here (see legal_actions())")
+                if len(parts) > 1:
+                    player, first, reveal = self._s.current_player(), action, -1
+                else:
+                    player, first, reveal = self._s.flat_apply_engine(flat.join(action, parts[0]))
+        else:
+            player, first, reveal = self._s.flat_step(self._first, self._reveal, action)
         self._history.append(action)
         self._players.append(player)
         self._first, self._reveal = first, reveal
@@ -766,8 +791,8 @@ class SpielState:
             return "fruit: " + ", ".join(parts)
         try:
             if self.current_player() >= 0 and self._first < 0:
-                firsts, table = self._legal_tables()
-                fruits = table.get(action, [0]) if table is not None else [0]
+                self._legal_tables()
+                fruits = (self._fruit_parts(action) or [0]) if self._game._fruit else [0]
                 return self._s.describe(self._s.action_to_move(fs.join(action, max(fruits[0], 0))))
         except ValueError:
             pass

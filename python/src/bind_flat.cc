@@ -31,6 +31,14 @@ struct Flat {
         f_fruit(f_plague + (a.size() - a.plague_base())),
         size(f_fruit + (a.fruit > 1 ? a.fruit : 0)),
         fruit(a.fruit > 1) {}
+  // The engine action of a first decision and a fruit part (-1 when they do not go together).
+  int64_t join(int64_t first, int64_t fr) const {
+    if (first < 0 || first >= f_fruit || fr < 0 || fr >= (fruit ? kFruitCodes : 1)) return -1;
+    if (first < f_crown) return fr * P + first;
+    if (first < f_plague)
+      return fr % kFruitActions ? -1 : crown_base + (fr / kFruitActions) * crown_pl + (first - f_crown);
+    return fr ? -1 : first - f_plague + plague_base;
+  }
   // (first decision, fruit part) of an engine action; the fruit part is 0 when it has none.
   std::pair<int64_t, int64_t> split(int64_t a) const {
     if (a < crown_base) return {a % P, a / P};
@@ -145,7 +153,7 @@ void bind_flat(pyb::module_&, StateClass& cls) {
           [](const PyState& ps) -> pyb::tuple {
             const Flat f(ps.space);
             std::vector<int64_t> firsts;
-            if (ps.s.is_chance() || ps.s.is_terminal()) return pyb::make_tuple(firsts, pyb::none());
+            if (ps.s.is_chance() || ps.s.is_terminal()) return pyb::make_tuple(firsts, pyb::none(), pyb::none());
             const std::vector<int64_t> acts = legal_engine_actions(ps);
             std::vector<std::pair<int64_t, int64_t>> pairs;
             pairs.reserve(acts.size());
@@ -154,20 +162,33 @@ void bind_flat(pyb::module_&, StateClass& cls) {
             firsts.reserve(pairs.size());
             for (const auto& p : pairs)
               if (firsts.empty() || firsts.back() != p.first) firsts.push_back(p.first);
-            if (!f.fruit) return pyb::make_tuple(firsts, pyb::none());
-            pyb::dict table;
-            for (size_t i = 0; i < pairs.size();) {
-              size_t j = i;
-              pyb::list parts;
-              while (j < pairs.size() && pairs[j].first == pairs[i].first) parts.append(pairs[j++].second);
-              table[pyb::int_(pairs[i].first)] = parts;
-              i = j;
+            if (!f.fruit) return pyb::make_tuple(firsts, pyb::none(), pyb::none());
+            std::vector<int64_t> starts, parts;
+            starts.reserve(firsts.size() + 1);
+            parts.reserve(pairs.size());
+            for (size_t i = 0; i < pairs.size(); ++i) {
+              if (i == 0 || pairs[i].first != pairs[i - 1].first) starts.push_back(int64_t(i));
+              parts.push_back(pairs[i].second);
             }
-            return pyb::make_tuple(firsts, table);
+            starts.push_back(int64_t(pairs.size()));
+            return pyb::make_tuple(firsts, starts, parts);
           },
-          "(firsts, table) of the flat action space: the sorted legal first decisions, and with the "
-          "Fruit-Bearing Trees a dict {first: sorted legal fruit parts} (None without: every first decision "
-          "is one whole move). ([], None) at a chance node or the end.")
+          "(firsts, starts, parts) of the flat action space: the sorted legal first decisions and, with the "
+          "Fruit-Bearing Trees, the sorted legal fruit parts of firsts[i] in parts[starts[i]:starts[i + 1]] "
+          "(None, None without: every first decision is one whole move). ([], None, None) at a chance node or "
+          "the end.")
+      .def(
+          "flat_chance_outcomes",
+          [](const PyState& ps) {
+            std::vector<std::pair<int, double>> out;
+            if (ps.s.is_terminal() || !ps.s.is_chance()) return out;
+            const double total = ps.s.bag_size();
+            for (auto [t, c] : ps.s.chance_outcomes()) out.emplace_back(t, c / total);
+            std::sort(out.begin(), out.end());
+            return out;
+          },
+          "[(tile type index, probability)] of the next draw, sorted by index (empty unless at a chance node): "
+          "the chance outcomes of carcassonne.spiel.")
       .def(
           "legal_flat_mask",
           [](const PyState& ps, std::optional<pyb::array_t<bool>> out) {
@@ -206,6 +227,17 @@ void bind_flat(pyb::module_&, StateClass& cls) {
           "outcome (tile type index, or num_tile_types + value - 2) or a decision, checked by the engine "
           "(ValueError with the reason). Returns (player who acted or -1 for chance, first, reveal) after it.")
       .def(
+          "flat_apply_engine",
+          [](PyState& ps, int64_t e) {
+            require_decision(ps.s);
+            const FlatStep r = apply_fruit_engine(ps, ps.s.current_player(), e);
+            return pyb::make_tuple(r.player, r.first, r.reveal);
+          },
+          pyb::arg("engine_action"),
+          "The last part of flat_step for a decision whose engine action is known (carcassonne.spiel, from its "
+          "cached legal table): applies it after the engine's check, or with the Fruit-Bearing Trees leaves a "
+          "harvest waiting for its revealed value. Returns (player, -1, reveal).")
+      .def(
           "flat_replay",
           [](PyState& ps, const std::vector<int64_t>& actions) {
             const Flat f(ps.space);
@@ -215,7 +247,25 @@ void bind_flat(pyb::module_&, StateClass& cls) {
             players.reserve(actions.size());
             for (size_t i = 0; i < actions.size(); ++i) {
               try {
-                at = flat_step(ps, f, T, at.first, at.reveal, actions[i]);
+                const int64_t a = actions[i];
+                const bool decision = f.fruit && at.reveal < 0 && !ps.s.is_chance() && !ps.s.is_terminal();
+                if (decision && at.first >= 0) {
+                  // The fruit part of a pending first decision: one engine action, checked.
+                  const int64_t e = f.join(at.first, a - f.f_fruit);
+                  if (a < f.f_fruit || e < 0)
+                    throw std::invalid_argument("action " + std::to_string(a) + " is no fruit part of the pending decision");
+                  at = apply_fruit_engine(ps, ps.s.current_player(), e);
+                } else if (decision && a < f.f_fruit && i + 1 < actions.size() && actions[i + 1] >= f.f_fruit) {
+                  // A first decision followed by its fruit part: it was pending (checked with the part).
+                  at = {ps.s.current_player(), a, -1};
+                } else if (const int64_t e0 = f.join(a, 0);
+                           decision && i + 1 < actions.size() && e0 >= 0 && ps.s.check_move(ps.space.decode(ps.s, e0)).empty()) {
+                  // A whole move in one action whose no-fruit form is legal: the history says it had one
+                  // fruit part (else its part would follow), so it is that one; no move generation.
+                  at = apply_fruit_engine(ps, ps.s.current_player(), e0);
+                } else {
+                  at = flat_step(ps, f, T, at.first, at.reveal, a);
+                }
               } catch (const std::invalid_argument& e) {
                 throw std::invalid_argument("action number " + std::to_string(i + 1) + " (" +
                                             std::to_string(actions[i]) + "): " + e.what());
