@@ -78,6 +78,8 @@ class Discrete:
         mask = np.asarray(mask)
         if mask.shape != (self.n,):
             raise ValueError(f"the mask must have shape ({self.n},), not {mask.shape}")
+        if mask.dtype == np.int8 and mask.flags.c_contiguous:
+            mask = mask.view(np.bool_)  # the same bytes; numpy scans a bool array several times faster
         idx = np.flatnonzero(mask)
         if len(idx) == 0:
             return 0  # as gymnasium: start when the mask allows nothing
