@@ -813,6 +813,73 @@ def _from_snapshot(game: SpielGame, data: bytes) -> SpielState:
     return game.from_snapshot(data)
 
 
+class EvaluatorBatch(NamedTuple):
+    """What a research evaluator (make_evaluator) receives for B leaves of the search."""
+
+    states: list
+    """B SpielState views of the leaves (copies; no action history: history() is empty)."""
+    players: np.ndarray
+    """int64 (B,): current_player() of each leaf (CHANCE_PLAYER_ID at a chance node)."""
+    observations: np.ndarray | None
+    """float32 (B, observation_tensor_size()): observation_tensor() of the player to move (the turn player
+    at a chance node); None with make_evaluator(..., observations=False)."""
+    masks: np.ndarray
+    """bool (B, num_distinct_actions()): the legal first decisions of the flat action space (all False at a
+    chance node)."""
+
+
+def make_evaluator(game: "SpielGame", fn, observations: bool = True):
+    """Adapts a research evaluator to the engine's MCTS hook: ``Player("mcts:iterations=N",
+    evaluator=make_evaluator(game, fn), batch=B)``.
+
+    ``fn(batch: EvaluatorBatch) -> (priors, values)``, called once per batch of leaves of the search:
+    ``priors`` a (B, num_distinct_actions()) array of non-negative weights over the flat action space
+    (or None, or a None row: uniform), ``values`` (B, num_players()) in [0, 1] (the search's reward:
+    1 for a win). A move's prior is its first decision's weight, times (Fruit-Bearing Trees, when
+    the move's first decision has several fruit parts) its fruit part's share among them, read at
+    ``num_distinct_actions() - 441 + part``; so one policy head over the flat space serves both
+    decisions. The adapter returns the engine's priors over ``legal_moves()`` order."""
+    if game.engine.radius != _core.DEFAULT_RADIUS:
+        raise ValueError(f"the engine's search hands over states with the default radius {_core.DEFAULT_RADIUS}")
+    flat = game.flat
+    n_obs = game.observation_tensor_size()
+    n_act = flat.size
+
+    def hook(engine_states):
+        B = len(engine_states)
+        states = [SpielState(game, st) for st in engine_states]
+        players = np.fromiter((s.current_player() for s in states), np.int64, B)
+        obs = np.empty((B, n_obs), np.float32) if observations else None
+        masks = np.zeros((B, n_act), np.bool_)
+        for i, s in enumerate(states):
+            if obs is not None:
+                s.observation_tensor(None, out=obs[i])
+            if players[i] >= 0:
+                s._s.legal_flat_mask(masks[i])
+        priors, values = fn(EvaluatorBatch(states, players, obs, masks))
+        out = []
+        for i, st in enumerate(engine_states):
+            row = None if priors is None else priors[i]
+            if row is None or players[i] < 0:
+                out.append(None)
+                continue
+            row = np.asarray(row, dtype=np.float64)
+            firsts, parts = st.flat_moves()
+            p = np.where(firsts >= 0, row[np.maximum(firsts, 0)], 0.0)
+            if flat.fruit:
+                # Moves sharing a first decision split its weight by their fruit parts' weights.
+                w = row[flat.f_fruit + np.maximum(parts, 0)]
+                uniq, inv = np.unique(firsts, return_inverse=True)
+                tot = np.bincount(inv, weights=w, minlength=len(uniq))
+                cnt = np.bincount(inv, minlength=len(uniq))
+                share = np.where(tot[inv] > 0, w / np.where(tot[inv] > 0, tot[inv], 1), 1.0 / cnt[inv])
+                p = p * np.where(cnt[inv] > 1, share, 1.0)
+            out.append(p.tolist() if p.sum() > 0 else None)
+        return out, [list(map(float, v)) for v in values]
+
+    return hook
+
+
 def registered_game_names() -> list[str]:
     """The names load_game() knows (OpenSpiel's registered_names())."""
     return [GAME_NAME]

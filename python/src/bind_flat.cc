@@ -178,6 +178,29 @@ void bind_flat(pyb::module_&, StateClass& cls) {
           "(None, None without: every first decision is one whole move). ([], None, None) at a chance node or "
           "the end.")
       .def(
+          "flat_moves",
+          [](const PyState& ps) {
+            const Flat f(ps.space);
+            std::vector<Move> moves;
+            if (!ps.s.is_chance() && !ps.s.is_terminal()) ps.s.legal_moves(moves);
+            pyb::array_t<int64_t> firsts(int64_t(moves.size())), parts(int64_t(moves.size()));
+            int64_t* fp = firsts.mutable_data();
+            int64_t* pp = parts.mutable_data();
+            for (size_t i = 0; i < moves.size(); ++i) {
+              const int64_t a = ps.space.encode(ps.s, moves[i]);
+              if (a < 0) {
+                fp[i] = pp[i] = -1;
+              } else {
+                const auto [fi, fr] = f.split(a);
+                fp[i] = fi, pp[i] = fr;
+              }
+            }
+            return pyb::make_tuple(firsts, parts);
+          },
+          "(firsts, parts): int64 arrays with one entry per legal_moves() move, in that order: the move's first "
+          "decision in the flat action space and its fruit part (0 for none; -1, -1 for a move outside the action "
+          "window). Maps a flat-space policy to the engine's move order (carcassonne.spiel.make_evaluator).")
+      .def(
           "flat_chance_outcomes",
           [](const PyState& ps) {
             std::vector<std::pair<int, double>> out;
