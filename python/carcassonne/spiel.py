@@ -822,10 +822,11 @@ class EvaluatorBatch(NamedTuple):
     """int64 (B,): current_player() of each leaf (CHANCE_PLAYER_ID at a chance node)."""
     observations: np.ndarray | None
     """float32 (B, observation_tensor_size()): observation_tensor() of the player to move (the turn player
-    at a chance node); None with make_evaluator(..., observations=False)."""
+    at a chance node); None with make_evaluator(..., observations=False). A buffer reused by the next
+    call: copy what must outlive this one."""
     masks: np.ndarray
     """bool (B, num_distinct_actions()): the legal first decisions of the flat action space (all False at a
-    chance node)."""
+    chance node). Reused by the next call like ``observations``."""
 
 
 def make_evaluator(game: "SpielGame", fn, observations: bool = True):
@@ -845,17 +846,24 @@ def make_evaluator(game: "SpielGame", fn, observations: bool = True):
     n_obs = game.observation_tensor_size()
     n_act = flat.size
 
+    buffers = {}
+
     def hook(engine_states):
         B = len(engine_states)
         states = [SpielState(game, st) for st in engine_states]
         players = np.fromiter((s.current_player() for s in states), np.int64, B)
-        obs = np.empty((B, n_obs), np.float32) if observations else None
-        masks = np.zeros((B, n_act), np.bool_)
+        if buffers.get("rows", 0) < B:  # reused between calls: valid until the next call
+            buffers.update(rows=B, masks=np.empty((B, n_act), np.bool_),
+                           obs=np.empty((B, n_obs), np.float32) if observations else None)
+        obs = buffers["obs"][:B] if observations else None
+        masks = buffers["masks"][:B]
         for i, s in enumerate(states):
             if obs is not None:
                 s.observation_tensor(None, out=obs[i])
             if players[i] >= 0:
                 s._s.legal_flat_mask(masks[i])
+            else:
+                masks[i] = False
         priors, values = fn(EvaluatorBatch(states, players, obs, masks))
         out = []
         for i, st in enumerate(engine_states):
