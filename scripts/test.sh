@@ -18,7 +18,14 @@ if [ -z "$ctest_ran" ] || [ "$ctest_ran" -eq 0 ]; then
 fi
 # The Python suite always runs: a module that was not built fails it (the tests import it plainly).
 echo "== Python tests (pytest)"
-CARC_BUILD_DIR="$PWD/build" PYTHONPATH="$PWD/build/python" /usr/bin/python3 -m pytest -q python/tests
+pytest_rc=0
+CARC_BUILD_DIR="$PWD/build" PYTHONPATH="$PWD/build/python" /usr/bin/python3 -m pytest -q python/tests || pytest_rc=$?
+if [ "$pytest_rc" -eq 5 ]; then
+  echo "error: pytest collected no test" >&2
+  exit 1
+elif [ "$pytest_rc" -ne 0 ]; then
+  exit "$pytest_rc"
+fi
 if [ -f web/package.json ] && grep -q '"test"' web/package.json; then
   echo "== Browser tests"
   CARC_BIN="$PWD/build/carcassonne" npm --prefix web test

@@ -20,9 +20,13 @@ agent selected is the one who decides next, which during the Plague (Wheel of Fo
 player other than the turn player. Actions are the flat space of ``carcassonne.spiel`` (at most
 2**20 for every rule combination; with the Fruit-Bearing Trees a move with several legal fruit
 parts is two steps of the same agent). ``observe(agent)`` returns ``{"observation": float32
-(observation_tensor of carcassonne.spiel, seen by that agent), "action_mask": int8 mask}``.
-Rewards come at the end: the zero-sum returns of ``carcassonne.spiel`` (``returns="score"`` for
-the final scores).
+(observation_tensor of carcassonne.spiel, seen by that agent), "action_mask": int8 mask}``, with a
+``Dict`` of ``Box`` spaces as PettingZoo's classic environments (chess, connect four).
+Rewards follow PettingZoo's AEC convention: ``rewards`` holds every agent's reward of the last
+step (the zero-sum returns of ``carcassonne.spiel`` on the step that ends the game, ``returns="score"``
+for the final scores; zeros before), ``last()`` the selected agent's reward accumulated since it last
+acted, and the dead step ``step(None)`` clears ``rewards``. ``observe()`` is computed once per step and
+agent; the action mask is built in C++.
 
 ``env()`` wraps ``raw_env`` in PettingZoo's order-enforcing wrapper when ``pettingzoo`` is
 importable; without pettingzoo/gymnasium, ``raw_env`` is a plain class and the spaces are stand-ins

@@ -29,7 +29,12 @@ Returns (``returns="win"``, the default): zero-sum, +1 for the sole winner, -1/(
 other player; players tied for the top score share the winner's part. ``returns="score"``: the
 final scores (general sum). Rewards come only at the end (``rewards() == returns()`` there).
 
-``register()`` registers the game with OpenSpiel when ``pyspiel`` is importable.
+The game type uses OpenSpiel's enums: ``get_type().reward_model is GameType.RewardModel.TERMINAL`` and so
+on, with ``GameType``/``PlayerId`` pyspiel's own when ``pyspiel`` is importable (so OpenSpiel's Python
+algorithms accept the game unchanged) and same-named real enums otherwise. ``register()`` registers
+the game with OpenSpiel as ``python_carcassonne``, the name ``load_game`` accepts too (``carcassonne`` is
+an alias). ``make_py_observer`` is OpenSpiel's observation API; ``snapshot()``/``from_snapshot`` a
+compact form for replay buffers; ``make_evaluator`` the engine's MCTS evaluator hook in these terms.
 """
 from __future__ import annotations
 
