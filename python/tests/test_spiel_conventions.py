@@ -317,3 +317,44 @@ def test_undo_deserialize_snapshot_are_replays():
             assert back.returns() == s.returns()
     with pytest.raises(ValueError, match="snapshot"):
         game.from_snapshot(b"nope")
+
+
+def test_openspiel_style_loops():
+    """The loops of OpenSpiel's evaluate_bots (bots informed of chance actions with PlayerId.CHANCE)
+    and rl_environment (observation type chosen from get_type(), per-player legal actions, rewards,
+    tensors) run on the game as they are written there."""
+    game = spiel.load_game("python_carcassonne", {"players": 3, "tileset": "wheel-of-fortune"})
+    t = game.get_type()
+    assert t.provides_information_state_tensor and t.provides_observation_tensor
+    assert t.dynamics != spiel.GameType.Dynamics.MEAN_FIELD
+
+    class UniformBot:
+        def __init__(self, seed):
+            self.rng, self.informed = np.random.RandomState(seed), 0
+
+        def inform_action(self, state, player, action):
+            self.informed += player == spiel.PlayerId.CHANCE
+
+        def step(self, state):
+            return self.rng.choice(state.legal_actions(state.current_player()))
+
+    bots = [UniformBot(i) for i in range(3)]
+    rng = np.random.RandomState(2)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, probs = zip(*state.chance_outcomes())
+            action = rng.choice(outcomes, p=probs)
+            for bot in bots:
+                bot.inform_action(state, spiel.PlayerId.CHANCE, action)
+            state.apply_action(action)
+        elif state.is_simultaneous_node():
+            pytest.fail("sequential game")
+        else:
+            player = state.current_player()
+            info = state.information_state_tensor(player)
+            assert len(info) == game.information_state_tensor_size()
+            assert all(state.legal_actions(p) == [] for p in range(3) if p != player)
+            assert state.rewards()[player] == 0.0
+            state.apply_action(bots[player].step(state))
+    assert all(b.informed > 50 for b in bots) and abs(sum(state.rewards())) < 1e-9
