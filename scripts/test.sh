@@ -6,10 +6,25 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 echo "== C++ tests (ctest)"
-ctest --test-dir build --output-on-failure -j2
-if [ -d python/tests ] && ls build/python/carcassonne/_core*.so >/dev/null 2>&1; then
-  echo "== Python tests (pytest)"
-  CARC_BUILD_DIR="$PWD/build" PYTHONPATH="$PWD/build/python" /usr/bin/python3 -m pytest -q python/tests
+# A suite that runs no test fails: ctest must have run at least one test (it exits 0 when none
+# matched), and pytest's exit status 5 (no tests collected) is an error like any other non-zero one.
+ctest_log=$(mktemp)
+trap 'rm -f "$ctest_log"' EXIT
+ctest --test-dir build --output-on-failure -j2 | tee "$ctest_log"
+ctest_ran=$(sed -n 's/.*tests passed, [0-9]* tests failed out of \([0-9][0-9]*\).*/\1/p' "$ctest_log" | tail -1)
+if [ -z "$ctest_ran" ] || [ "$ctest_ran" -eq 0 ]; then
+  echo "error: ctest ran no test" >&2
+  exit 1
+fi
+# The Python suite always runs: a module that was not built fails it (the tests import it plainly).
+echo "== Python tests (pytest)"
+pytest_rc=0
+CARC_BUILD_DIR="$PWD/build" PYTHONPATH="$PWD/build/python" /usr/bin/python3 -m pytest -q python/tests || pytest_rc=$?
+if [ "$pytest_rc" -eq 5 ]; then
+  echo "error: pytest collected no test" >&2
+  exit 1
+elif [ "$pytest_rc" -ne 0 ]; then
+  exit "$pytest_rc"
 fi
 if [ -f web/package.json ] && grep -q '"test"' web/package.json; then
   echo "== Browser tests"

@@ -20,9 +20,13 @@ agent selected is the one who decides next, which during the Plague (Wheel of Fo
 player other than the turn player. Actions are the flat space of ``carcassonne.spiel`` (at most
 2**20 for every rule combination; with the Fruit-Bearing Trees a move with several legal fruit
 parts is two steps of the same agent). ``observe(agent)`` returns ``{"observation": float32
-(observation_tensor of carcassonne.spiel, seen by that agent), "action_mask": int8 mask}``.
-Rewards come at the end: the zero-sum returns of ``carcassonne.spiel`` (``returns="score"`` for
-the final scores).
+(observation_tensor of carcassonne.spiel, seen by that agent), "action_mask": int8 mask}``, with a
+``Dict`` of ``Box`` spaces as PettingZoo's classic environments (chess, connect four).
+Rewards follow PettingZoo's AEC convention: ``rewards`` holds every agent's reward of the last
+step (the zero-sum returns of ``carcassonne.spiel`` on the step that ends the game, ``returns="score"``
+for the final scores; zeros before), ``last()`` the selected agent's reward accumulated since it last
+acted, and the dead step ``step(None)`` clears ``rewards``. ``observe()`` is computed once per step and
+agent; the action mask is built in C++.
 
 ``env()`` wraps ``raw_env`` in PettingZoo's order-enforcing wrapper when ``pettingzoo`` is
 importable; without pettingzoo/gymnasium, ``raw_env`` is a plain class and the spaces are stand-ins
@@ -71,10 +75,16 @@ class Discrete:
         return [seed]
 
     def sample(self, mask: np.ndarray | None = None) -> int:
-        """A uniformly random element; with `mask` (int8 of n entries), among the entries set to 1."""
+        """A uniformly random element; with `mask` (int8 or bool of n entries, as gymnasium's), among
+        the entries set."""
         if mask is None:
             return int(self.np_random.integers(self.n))
-        idx = np.flatnonzero(np.asarray(mask))
+        mask = np.asarray(mask)
+        if mask.shape != (self.n,):
+            raise ValueError(f"the mask must have shape ({self.n},), not {mask.shape}")
+        if mask.dtype == np.int8 and mask.flags.c_contiguous:
+            mask = mask.view(np.bool_)  # the same bytes; numpy scans a bool array several times faster
+        idx = np.flatnonzero(mask)
         if len(idx) == 0:
             return 0  # as gymnasium: start when the mask allows nothing
         return int(idx[self.np_random.integers(len(idx))])
@@ -88,6 +98,11 @@ class Discrete:
         return v == x and 0 <= v < self.n
 
     __contains__ = contains
+
+    def __eq__(self, other):
+        return isinstance(other, Discrete) and other.n == self.n
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self):
         return f"Discrete({self.n})"
@@ -118,11 +133,20 @@ class Box:
         return x.astype(self.dtype)
 
     def contains(self, x: Any) -> bool:
-        """True for an array of this shape inside the bounds."""
+        """True for an array of this shape, of a dtype that casts safely to this one (as gymnasium's
+        Box), inside the bounds."""
         a = np.asarray(x)
-        return a.shape == self.shape and bool(np.all(a >= self.low)) and bool(np.all(a <= self.high))
+        if a.shape != self.shape or not np.can_cast(a.dtype, self.dtype):
+            return False
+        return bool(np.all(a >= self.low)) and bool(np.all(a <= self.high))
 
     __contains__ = contains
+
+    def __eq__(self, other):
+        return isinstance(other, Box) and other.shape == self.shape and other.dtype == self.dtype and \
+            np.array_equal(other.low, self.low) and np.array_equal(other.high, self.high)
+
+    __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self):
         return f"Box({self.low.flat[0]}, {self.high.flat[0]}, {self.shape}, {self.dtype})"
@@ -158,6 +182,11 @@ class Dict:
 
     __contains__ = contains
 
+    def __eq__(self, other):
+        return isinstance(other, Dict) and other.spaces == self.spaces
+
+    __hash__ = None  # type: ignore[assignment]
+
     def __repr__(self):
         return "Dict(" + ", ".join(f"{k}: {v}" for k, v in self.spaces.items()) + ")"
 
@@ -174,7 +203,78 @@ def _dict(d):
     return _spaces.Dict(d) if _spaces else Dict(d)
 
 
-_Base = _pz.AECEnv if _pz else object
+class _AECStandIn:
+    """Stand-in for pettingzoo.AECEnv when pettingzoo is not importable: the generic parts of the
+    agent environment cycle with PettingZoo's semantics (``last``, ``agent_iter``, the reward
+    bookkeeping ``_clear_rewards``/``_accumulate_rewards`` and ``_was_dead_step``)."""
+
+    agents: list
+    possible_agents: list
+    agent_selection: str
+
+    @property
+    def unwrapped(self):
+        """The environment itself (as pettingzoo.AECEnv.unwrapped)."""
+        return self
+
+    @property
+    def num_agents(self) -> int:
+        """Agents still in the game."""
+        return len(self.agents)
+
+    @property
+    def max_num_agents(self) -> int:
+        """len(possible_agents)."""
+        return len(self.possible_agents)
+
+    def _clear_rewards(self) -> None:
+        """Sets every agent's reward of the last step to 0."""
+        for agent in self.rewards:
+            self.rewards[agent] = 0
+
+    def _accumulate_rewards(self) -> None:
+        """Adds the rewards of the last step to every agent's reward since it last acted."""
+        for agent, reward in self.rewards.items():
+            self._cumulative_rewards[agent] += reward
+
+    def agent_iter(self, max_iter: int = 2 ** 63):
+        """Yields the selected agent until every agent is done (at most max_iter times)."""
+        for _ in range(max_iter):
+            if not self.agents:
+                return
+            yield self.agent_selection
+
+    def last(self, observe: bool = True):
+        """(observation, reward accumulated since the selected agent last acted, termination,
+        truncation, info) of the selected agent; the observation is None with observe=False."""
+        agent = self.agent_selection
+        obs = self.observe(agent) if observe else None
+        return (obs, self._cumulative_rewards[agent], self.terminations[agent], self.truncations[agent],
+                self.infos[agent])
+
+    def _was_dead_step(self, action) -> None:
+        """step(None) of a terminated or truncated agent: it leaves ``agents`` and the next done agent
+        (if any) is selected; the rewards of the last step are cleared."""
+        if action is not None:
+            raise ValueError("when an agent is dead, the only valid action is None")
+        agent = self.agent_selection
+        assert self.terminations[agent] or self.truncations[agent]
+        del self.terminations[agent], self.truncations[agent], self.rewards[agent]
+        del self._cumulative_rewards[agent], self.infos[agent]
+        self.agents.remove(agent)
+        dead = [a for a in self.agents if self.terminations[a] or self.truncations[a]]
+        if dead:
+            if getattr(self, "_skip_agent_selection", None) is None:
+                self._skip_agent_selection = agent
+            self.agent_selection = dead[0]
+        else:
+            if getattr(self, "_skip_agent_selection", None) is not None:
+                self.agent_selection = self._skip_agent_selection
+            self._skip_agent_selection = None
+        self._clear_rewards()
+
+
+_Base = _pz.AECEnv if _pz else _AECStandIn
 
 
 class raw_env(_Base):  # noqa: N801  (PettingZoo's name)
@@ -200,45 +300,41 @@ class raw_env(_Base):  # noqa: N801  (PettingZoo's name)
         self.agent_name_mapping = {a: i for i, a in enumerate(self.possible_agents)}
         n = self.game.num_distinct_actions()
         obs = self.game.observation_tensor_size()
-        self._action_spaces = {a: _discrete(n) for a in self.possible_agents}
-        self._observation_spaces = {
+        self.action_spaces = {a: _discrete(n) for a in self.possible_agents}
+        """Per agent: Discrete(num_distinct_actions) (the same object every call, as PettingZoo asks)."""
+        self.observation_spaces = {
             a: _dict({"observation": _box(-np.inf, np.inf, (obs,), np.float32),
                       "action_mask": _box(0, 1, (n,), np.int8)})
             for a in self.possible_agents}
+        """Per agent: Dict(observation: Box float32, action_mask: Box(0, 1, int8)), as PettingZoo's
+        classic environments (chess, connect four)."""
+        # The mask of an agent that is not to move: all zero, built once, read-only.
+        self._no_mask = np.zeros(n, dtype=np.int8)
+        self._no_mask.flags.writeable = False
+        self._obs_cache: dict = {}
         self.state: _spiel.SpielState | None = None
         self.agents: list[str] = []
+        self.rewards: dict = {}
+        self._cumulative_rewards: dict = {}
+        self.terminations: dict = {}
+        self.truncations: dict = {}
+        self.infos: dict = {}
         self._rng = np.random.default_rng()
-
-    if not _pz:
-        @property
-        def unwrapped(self) -> "raw_env":
-            """The environment itself (as pettingzoo.AECEnv.unwrapped)."""
-            return self
-
-        @property
-        def num_agents(self) -> int:
-            """Agents still in the game."""
-            return len(self.agents)
-
-        @property
-        def max_num_agents(self) -> int:
-            """len(possible_agents)."""
-            return len(self.possible_agents)
 
     def action_space(self, agent: str):
         """Discrete(num_distinct_actions) for every agent."""
-        return self._action_spaces[agent]
+        return self.action_spaces[agent]
 
     def observation_space(self, agent: str):
         """Dict(observation: Box float32 (observation_tensor_size,), action_mask: Box int8 (n,))."""
-        return self._observation_spaces[agent]
+        return self.observation_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Starts a new game; `seed` seeds the chance events (and the action spaces' sample())."""
         self._rng = np.random.default_rng(seed)
         if seed is not None:
             for i, a in enumerate(self.possible_agents):
-                self._action_spaces[a].seed(seed + i)
+                self.action_spaces[a].seed(seed + i)
         self.state = self.game.new_initial_state()
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
@@ -246,6 +342,7 @@ class raw_env(_Base):  # noqa: N801  (PettingZoo's name)
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos = {a: {} for a in self.agents}
+        self._skip_agent_selection = None
         self._resolve_chance()
         self._select()
 
@@ -256,69 +353,50 @@ class raw_env(_Base):  # noqa: N801  (PettingZoo's name)
             s.apply_action(int(actions[self._rng.choice(len(actions), p=np.asarray(probs))]))
 
     def _select(self):
+        """After a change of the state: the agent to act, the step's rewards (the returns at the end),
+        terminations, infos; clears the observation cache."""
         s = self.state
+        self._obs_cache = {}
         if s.is_terminal():
             r = s.returns()
             for a in self.agents:
                 self.rewards[a] = float(r[self.agent_name_mapping[a]])
                 self.terminations[a] = True
-            self.agent_selection = self.agents[0]
         else:
             self.agent_selection = self.possible_agents[s.current_player()]
+        turn_player = s.engine_state.turn_player
         for a in self.agents:
-            self.infos[a] = {"turn_player": s.engine_state.turn_player, "legal_moves": None}
-        self._accumulate_rewards()
-
-    def _accumulate_rewards(self):
-        for a, r in self.rewards.items():
-            self._cumulative_rewards[a] += r
+            self.infos[a] = {"turn_player": turn_player}
 
     def observe(self, agent: str) -> dict:
         """{'observation': float32 observation seen by `agent`, 'action_mask': int8 mask of its legal
-        actions (all zero when it is not that agent's turn)}."""
-        p = self.agent_name_mapping[agent]
-        obs = self.state.observation_tensor(p)
-        mask = np.zeros(self.game.num_distinct_actions(), dtype=np.int8)
-        if self.state.current_player() == p:
-            mask[self.state.legal_actions()] = 1
-        return {"observation": obs, "action_mask": mask}
-
-    def last(self, observe: bool = True):
-        """(observation, cumulative reward, termination, truncation, info) of the selected agent."""
-        a = self.agent_selection
-        obs = self.observe(a) if observe else None
-        return obs, self._cumulative_rewards[a], self.terminations[a], self.truncations[a], self.infos[a]
-
-    def agent_iter(self, max_iter: int = 2 ** 63):
-        """Yields the selected agent until every agent is done (at most max_iter times)."""
-        for _ in range(max_iter):
-            if not self.agents:
-                return
-            yield self.agent_selection
+        actions (all zero, read-only, when it is not that agent's turn)}. Computed once per step and
+        agent: calls within one step return the same arrays."""
+        obs = self._obs_cache.get(agent)
+        if obs is None:
+            p = self.agent_name_mapping[agent]
+            s = self.state
+            mask = s.legal_action_mask_array() if s.current_player() == p else self._no_mask
+            obs = {"observation": s.observation_tensor(p), "action_mask": mask}
+            self._obs_cache[agent] = obs
+        return obs
 
     def step(self, action: int | None) -> None:
-        """Applies the selected agent's action; None for an agent that is terminated (removes it)."""
+        """Applies the selected agent's action; None for an agent that is terminated (it leaves
+        ``agents``). PettingZoo's reward rule: ``rewards`` holds every agent's reward of this step,
+        and ``last()`` gives the selected agent its rewards accumulated since it last acted."""
         a = self.agent_selection
         if self.terminations[a] or self.truncations[a]:
-            if action is not None:
-                raise ValueError(f"{a} is done: step(None) removes it")
-            self._was_dead_step(a)
+            self._was_dead_step(action)
             return
         if action is None:
             raise ValueError(f"{a} must act (step(None) only for a done agent)")
-        self._cumulative_rewards[a] = 0.0
-        for k in self.rewards:
-            self.rewards[k] = 0.0
         self.state.apply_action(int(action))
+        self._cumulative_rewards[a] = 0
+        self._clear_rewards()
         self._resolve_chance()
         self._select()
-
-    def _was_dead_step(self, agent):
-        del self.terminations[agent], self.truncations[agent], self.rewards[agent]
-        del self._cumulative_rewards[agent], self.infos[agent]
-        self.agents.remove(agent)
-        if self.agents:
-            self.agent_selection = self.agents[0]
+        self._accumulate_rewards()
 
     def render(self) -> str | None:
         """With render_mode='ansi': the observation string of the state (None otherwise)."""
@@ -329,6 +407,7 @@ class raw_env(_Base):  # noqa: N801  (PettingZoo's name)
     def close(self) -> None:
         """Releases the state."""
         self.state = None
+        self._obs_cache = {}
 
     def __str__(self):
         return f"carcassonne_v0({self.game})"

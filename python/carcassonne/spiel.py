@@ -29,10 +29,17 @@ Returns (``returns="win"``, the default): zero-sum, +1 for the sole winner, -1/(
 other player; players tied for the top score share the winner's part. ``returns="score"``: the
 final scores (general sum). Rewards come only at the end (``rewards() == returns()`` there).
 
-``register()`` registers the game with OpenSpiel when ``pyspiel`` is importable.
+The game type uses OpenSpiel's enums: ``get_type().reward_model is GameType.RewardModel.TERMINAL`` and so
+on, with ``GameType``/``PlayerId`` pyspiel's own when ``pyspiel`` is importable (so OpenSpiel's Python
+algorithms accept the game unchanged) and same-named real enums otherwise. ``register()`` registers
+the game with OpenSpiel as ``python_carcassonne``, the name ``load_game`` accepts too (``carcassonne`` is
+an alias). ``make_py_observer`` is OpenSpiel's observation API; ``snapshot()``/``from_snapshot`` a
+compact form for replay buffers; ``make_evaluator`` the engine's MCTS evaluator hook in these terms.
 """
 from __future__ import annotations
 
+import bisect
+import enum
 import re
 from typing import Any, Iterable, NamedTuple
 
@@ -40,6 +47,14 @@ import numpy as np
 
 from . import _core
 from ._flat import FlatSpace
+
+try:  # OpenSpiel, when it is installed (no Debian package): its own enums and player ids
+    import pyspiel as _pyspiel  # type: ignore
+except ImportError:  # pragma: no cover - depends on the machine
+    _pyspiel = None
+
+HAVE_PYSPIEL = _pyspiel is not None
+"""True when pyspiel is importable: get_type() is then a pyspiel.GameType with pyspiel's enums."""
 
 CHANCE_PLAYER_ID = -1
 """current_player() at a chance node (as OpenSpiel's kChancePlayerId)."""
@@ -49,41 +64,119 @@ INVALID_PLAYER_ID = -3
 """OpenSpiel's kInvalidPlayer."""
 TERMINAL_PLAYER_ID = -4
 """current_player() at the end (as OpenSpiel's kTerminalPlayerId)."""
+INVALID_ACTION = -1
+"""OpenSpiel's kInvalidAction."""
 
-GAME_NAME = "carcassonne"
+GAME_NAME = "python_carcassonne"
+"""The name the game is registered under with OpenSpiel (register()) and accepted by load_game()."""
+GAME_ALIASES = ("python_carcassonne", "carcassonne")
+"""Names load_game() accepts for this game."""
 _DEFAULTS = {"players": 2, "tileset": "base", "expansions": "", "radius": _core.DEFAULT_RADIUS, "returns": "win"}
 _FRUIT_VALUES = (2, 3, 4, 5)
 # Entries appended to the engine observation with the Fruit-Bearing Trees: the pending two-step
 # decision and fruit reveal (see SpielState.observation_tensor).
 _PENDING_NAMES = ["spiel_fruit_stage", "spiel_pending_crown", "spiel_pending_x", "spiel_pending_y",
                   "spiel_pending_rotation", "spiel_pending_option", "spiel_pending_choice", "spiel_fruit_reveal"]
+_SNAPSHOT_MAGIC = b"CSS1"
 
 
-class GameType:
-    """Static description of the game, with OpenSpiel's field names (values are the names of
-    OpenSpiel's enum members, e.g. ``chance_mode == "EXPLICIT_STOCHASTIC"``)."""
+class _StandInGameType:
+    """Stand-in for pyspiel.GameType when pyspiel is not importable: the same constructor keywords,
+    fields and nested enums (real ``enum.Enum`` classes with OpenSpiel's member names and values,
+    compared by identity like pyspiel's: ``t.reward_model is GameType.RewardModel.TERMINAL``)."""
 
-    short_name = GAME_NAME
-    long_name = "Carcassonne"
-    dynamics = "SEQUENTIAL"
-    chance_mode = "EXPLICIT_STOCHASTIC"
-    information = "IMPERFECT_INFORMATION"
-    reward_model = "TERMINAL"
-    max_num_players = 6
-    min_num_players = 2
-    provides_information_state_string = True
-    provides_information_state_tensor = True
-    provides_observation_string = True
-    provides_observation_tensor = True
-    provides_factored_observation_string = False
-    parameter_specification = dict(_DEFAULTS)
+    class Dynamics(enum.Enum):
+        """OpenSpiel's GameType::Dynamics."""
+        SIMULTANEOUS = 0
+        SEQUENTIAL = 1
+        MEAN_FIELD = 2
 
-    def __init__(self, utility: str):
+    class ChanceMode(enum.Enum):
+        """OpenSpiel's GameType::ChanceMode."""
+        DETERMINISTIC = 0
+        EXPLICIT_STOCHASTIC = 1
+        SAMPLED_STOCHASTIC = 2
+
+    class Information(enum.Enum):
+        """OpenSpiel's GameType::Information."""
+        ONE_SHOT = 0
+        PERFECT_INFORMATION = 1
+        IMPERFECT_INFORMATION = 2
+
+    class Utility(enum.Enum):
+        """OpenSpiel's GameType::Utility."""
+        ZERO_SUM = 0
+        CONSTANT_SUM = 1
+        GENERAL_SUM = 2
+        IDENTICAL = 3
+
+    class RewardModel(enum.Enum):
+        """OpenSpiel's GameType::RewardModel."""
+        REWARDS = 0
+        TERMINAL = 1
+
+    def __init__(self, short_name: str, long_name: str, dynamics, chance_mode, information, utility, reward_model,
+                 max_num_players: int, min_num_players: int, provides_information_state_string: bool,
+                 provides_information_state_tensor: bool, provides_observation_string: bool,
+                 provides_observation_tensor: bool, parameter_specification: dict | None = None,
+                 default_loadable: bool = True, provides_factored_observation_string: bool = False):
+        self.short_name = short_name
+        self.long_name = long_name
+        self.dynamics = dynamics
+        self.chance_mode = chance_mode
+        self.information = information
         self.utility = utility
-        """'ZERO_SUM' for returns='win', 'GENERAL_SUM' for returns='score'."""
+        self.reward_model = reward_model
+        self.max_num_players = max_num_players
+        self.min_num_players = min_num_players
+        self.provides_information_state_string = provides_information_state_string
+        self.provides_information_state_tensor = provides_information_state_tensor
+        self.provides_observation_string = provides_observation_string
+        self.provides_observation_tensor = provides_observation_tensor
+        self.parameter_specification = dict(parameter_specification or {})
+        self.default_loadable = default_loadable
+        self.provides_factored_observation_string = provides_factored_observation_string
 
     def __repr__(self):
-        return f"<GameType {self.short_name} {self.dynamics} {self.chance_mode} {self.information} {self.utility}>"
+        return (f"<GameType {self.short_name} {self.dynamics.name} {self.chance_mode.name} {self.information.name} "
+                f"{self.utility.name} {self.reward_model.name}>")
+
+
+class _StandInPlayerId(enum.IntEnum):
+    """Stand-in for pyspiel.PlayerId (OpenSpiel's player id constants; integers)."""
+    DEFAULT_PLAYER_ID = 0
+    INVALID = INVALID_PLAYER_ID
+    TERMINAL = TERMINAL_PLAYER_ID
+    CHANCE = CHANCE_PLAYER_ID
+    MEAN_FIELD = -5
+    SIMULTANEOUS = SIMULTANEOUS_PLAYER_ID
+
+
+GameType = _pyspiel.GameType if _pyspiel else _StandInGameType
+"""pyspiel.GameType when pyspiel is importable, else the stand-in with the same enums."""
+PlayerId = _pyspiel.PlayerId if _pyspiel else _StandInPlayerId
+"""pyspiel.PlayerId when pyspiel is importable, else an IntEnum with the same names and values."""
+
+
+def _game_type(returns: str):
+    return GameType(
+        short_name=GAME_NAME,
+        long_name="Python Carcassonne",
+        dynamics=GameType.Dynamics.SEQUENTIAL,
+        chance_mode=GameType.ChanceMode.EXPLICIT_STOCHASTIC,
+        information=GameType.Information.IMPERFECT_INFORMATION,
+        utility=GameType.Utility.ZERO_SUM if returns == "win" else GameType.Utility.GENERAL_SUM,
+        reward_model=GameType.RewardModel.TERMINAL,
+        max_num_players=6,
+        min_num_players=2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=dict(_DEFAULTS),
+        default_loadable=True,
+        provides_factored_observation_string=False,
+    )
 
 
 class PlayerAction(NamedTuple):
@@ -113,8 +206,8 @@ def _parse_params(name_or_params: Any, params: dict | None) -> dict:
                     raise ValueError(f"bad parameter '{part}' in '{name_or_params}' (key=value)")
                 inline[k.strip()] = v.strip()
             params = {**inline, **(params or {})}
-    if name != GAME_NAME:
-        raise ValueError(f"unknown game '{name}' (this module provides '{GAME_NAME}')")
+    if name not in GAME_ALIASES:
+        raise ValueError(f"unknown game '{name}' (this module provides '{GAME_NAME}', also called 'carcassonne')")
     for k, v in (params or {}).items():
         if k not in _DEFAULTS:
             raise ValueError(f"unknown parameter '{k}' (known: {', '.join(_DEFAULTS)})")
@@ -154,10 +247,13 @@ class SpielGame:
         self._fruit = self.flat.fruit
         self._obs_size = int(self.engine.observation_shape["flat"][0]) + (len(_PENDING_NAMES) if self._fruit else 0)
         self._info_size = self._obs_size + (len(_core.FRUIT_TYPES) * len(_FRUIT_VALUES) if self._fruit else 0)
-        self._type = GameType("ZERO_SUM" if params["returns"] == "win" else "GENERAL_SUM")
+        self._type = _game_type(params["returns"])
 
-    def get_type(self) -> GameType:
-        """The static description (sequential, explicit stochastic chance, terminal rewards)."""
+    def get_type(self):
+        """The static description: a ``GameType`` (pyspiel's own when pyspiel is importable) with
+        dynamics SEQUENTIAL, chance_mode EXPLICIT_STOCHASTIC, information IMPERFECT_INFORMATION,
+        reward_model TERMINAL, utility ZERO_SUM (returns='win') or GENERAL_SUM (returns='score'),
+        all enum members (``GameType.RewardModel.TERMINAL``...)."""
         return self._type
 
     def get_parameters(self) -> dict:
@@ -230,28 +326,56 @@ class SpielGame:
     def new_initial_state(self, seed: int = 0) -> "SpielState":
         """The state before the first draw (a chance node); `seed` only seeds the engine's own
         generator, which chance nodes here never use."""
-        return SpielState(self, self.engine.new_initial_state(seed=seed))
+        return SpielState(self, self.engine.new_initial_state(seed=seed), seed=seed)
 
-    def deserialize_state(self, text: str) -> "SpielState":
-        """The state whose serialize() is `text` (its action history, one action per line)."""
-        s = self.new_initial_state()
-        for n, line in enumerate(text.splitlines(), 1):
-            line = line.strip()
-            if not line:
-                continue
-            try:
-                a = int(line)
-            except ValueError:
-                raise ValueError(f"deserialize_state: line {n}: '{line}' is not an action number") from None
-            try:
-                s.apply_action(a)
-            except ValueError as e:
-                raise ValueError(f"deserialize_state: line {n}: action {a}: {e}") from None
+    def _replayed(self, actions: list[int], seed: int = 0) -> "SpielState":
+        s = SpielState(self, self.engine.new_initial_state(seed=seed), seed=seed)
+        players, first, reveal = s._s.flat_replay(actions)
+        s._history = list(actions)
+        s._players = players
+        s._first, s._reveal = first, reveal
         return s
 
-    def make_py_observer(self, iig_obs_type=None, params=None):
-        """Not provided: use observation_tensor()/information_state_tensor()."""
-        raise NotImplementedError("use state.observation_tensor() / information_state_tensor()")
+    def deserialize_state(self, text: str) -> "SpielState":
+        """The state whose serialize() is `text` (its action history, one action per line), replayed
+        in C++ (State.flat_replay): well under a millisecond for a whole game (docs/performance.md)."""
+        try:
+            actions = [int(x) for x in text.split()]
+        except ValueError:
+            for n, line in enumerate(text.splitlines(), 1):
+                if line.strip():
+                    try:
+                        int(line)
+                    except ValueError:
+                        raise ValueError(f"deserialize_state: line {n}: '{line.strip()}' is not an action number") \
+                            from None
+            raise
+        try:
+            return self._replayed(actions)
+        except ValueError as e:
+            raise ValueError(f"deserialize_state: {e}") from None
+
+    def from_snapshot(self, data: bytes) -> "SpielState":
+        """The state of a SpielState.snapshot() (its compact bytes form), replayed in C++."""
+        data = bytes(data)
+        if data[:4] != _SNAPSHOT_MAGIC:
+            raise ValueError("not a carcassonne.spiel snapshot")
+        seed = int.from_bytes(data[4:12], "little")
+        actions = np.frombuffer(data, dtype="<i4", offset=12).tolist()
+        try:
+            return self._replayed(actions, seed)
+        except ValueError as e:
+            raise ValueError(f"from_snapshot: {e}") from None
+
+    def make_py_observer(self, iig_obs_type=None, params=None) -> "Observer":
+        """OpenSpiel's observation API (``open_spiel.python.observation``): an observer whose
+        ``tensor`` (float32) and ``dict`` (named views into it) ``set_from(state, player)`` fills, and
+        ``string_from(state, player)``. ``iig_obs_type`` with ``perfect_recall=True`` gives the
+        information state (information_state_tensor/string), otherwise the observation."""
+        if params:
+            raise ValueError(f"observation parameters are not supported: {params}")
+        info = bool(iig_obs_type is not None and getattr(iig_obs_type, "perfect_recall", False))
+        return Observer(self, info)
 
     def __str__(self):
         p = self._params
@@ -270,17 +394,56 @@ class SpielGame:
         return (load_game, (GAME_NAME, dict(self._params)))
 
 
+class Observer:
+    """OpenSpiel's py observer (SpielGame.make_py_observer): ``tensor`` (float32, the observation or
+    information-state tensor), ``dict`` (named views into ``tensor``: ``planes`` (C, W, W), ``vector``,
+    with the Fruit-Bearing Trees ``pending`` and for the information state ``fruit_values``),
+    ``set_from(state, player)``, ``string_from(state, player)``. Accepts this module's states and
+    the states of the game registered with pyspiel."""
+
+    def __init__(self, game: "SpielGame", info_state: bool = False):
+        self.info_state = info_state
+        n = game.information_state_tensor_size() if info_state else game.observation_tensor_size()
+        self.tensor = np.zeros(n, np.float32)
+        shape = game.engine.observation_shape
+        C, W, _ = shape["planes"]
+        k = C * W * W
+        v = shape["vector"][0]
+        self.dict = {"planes": self.tensor[:k].reshape(C, W, W), "vector": self.tensor[k:k + v]}
+        m = game.observation_tensor_size()
+        if game._fruit:
+            self.dict["pending"] = self.tensor[k + v:m]
+            if info_state:
+                self.dict["fruit_values"] = self.tensor[m:].reshape(len(_core.FRUIT_TYPES), len(_FRUIT_VALUES))
+
+    def set_from(self, state, player: int) -> None:
+        """Fills ``tensor`` (and so ``dict``) with what `player` sees in `state`."""
+        st = getattr(state, "inner", state)
+        if self.info_state:
+            st.information_state_tensor(player, out=self.tensor)
+        else:
+            st.observation_tensor(player, out=self.tensor)
+
+    def string_from(self, state, player: int) -> str:
+        """The observation (information state) string of `player` in `state`."""
+        st = getattr(state, "inner", state)
+        return st.information_state_string(player) if self.info_state else st.observation_string(player)
+
+
 class SpielState:
     """An OpenSpiel-style state over an engine ``carcassonne.State`` (``engine_state``)."""
 
-    def __init__(self, game: SpielGame, engine_state: "_core.State"):
+    __slots__ = ("_game", "_s", "_seed", "_history", "_players", "_first", "_reveal", "_legal")
+
+    def __init__(self, game: SpielGame, engine_state: "_core.State", seed: int = 0):
         self._game = game
         self._s = engine_state
+        self._seed = seed
         self._history: list[int] = []
         self._players: list[int] = []
         self._first = -1           # a first decision waiting for its fruit part, or -1
-        self._reveal = None        # (engine action, fruit type index, values left) at a fruit chance node
-        self._legal = None         # cache: (sorted first decisions, {first: sorted fruit parts})
+        self._reveal = -1          # a harvest (engine action) waiting for its fruit value, or -1
+        self._legal = None         # cache: (sorted first decisions, {first: sorted fruit parts} or None)
 
     # --- who acts ---
     @property
@@ -294,7 +457,7 @@ class SpielState:
 
     def current_player(self) -> int:
         """The player to decide, CHANCE_PLAYER_ID (-1) at a chance node, TERMINAL_PLAYER_ID (-4) at the end."""
-        if self._reveal is not None:
+        if self._reveal >= 0:
             return CHANCE_PLAYER_ID
         s = self._s
         if s.is_terminal():
@@ -305,11 +468,11 @@ class SpielState:
 
     def is_chance_node(self) -> bool:
         """True at a tile draw or a fruit-value reveal."""
-        return self.current_player() == CHANCE_PLAYER_ID
+        return self._reveal >= 0 or (self._s.is_chance_node() and not self._s.is_terminal())
 
     def is_terminal(self) -> bool:
         """True when the game is over."""
-        return self._reveal is None and self._s.is_terminal()
+        return self._reveal < 0 and self._s.is_terminal()
 
     def is_player_node(self) -> bool:
         """True when a player decides."""
@@ -332,29 +495,32 @@ class SpielState:
         return self._game.flat.size
 
     # --- chance ---
+    def _reveal_fruit(self) -> tuple[str, list[int]]:
+        fruit = self._s.action_to_move(self._reveal).harvest
+        return fruit, self._s.fruit_values_left(fruit)
+
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """[(chance action, probability)] at a chance node (sorted by action, probabilities sum to 1);
         [] elsewhere."""
-        if self._reveal is not None:
-            values = self._reveal[2]
+        if self._reveal >= 0:
+            values = self._reveal_fruit()[1]
             T = self._game.num_tile_types
             return [(T + v - 2, values.count(v) / len(values)) for v in sorted(set(values))]
-        if not self._s.is_chance_node() or self._s.is_terminal():
-            return []
-        idx = self._game._tile_index
-        return sorted((idx[t], p) for t, p in self._s.chance_outcomes())
+        return self._s.flat_chance_outcomes()
 
     # --- decisions ---
     def _legal_tables(self):
         if self._legal is None:
-            first, fruit = self._game.flat.split(self._s.legal_actions())
-            table: dict[int, list[int]] = {}
-            for a, f in zip(first.tolist(), fruit.tolist()):
-                table.setdefault(a, []).append(f)
-            for v in table.values():
-                v.sort()
-            self._legal = (sorted(table), table)
+            self._legal = self._s.legal_flat_actions()
         return self._legal
+
+    def _fruit_parts(self, first: int) -> list[int] | None:
+        """The legal fruit parts of a first decision (Fruit-Bearing Trees), None when it is not legal."""
+        firsts, starts, parts = self._legal_tables()
+        i = bisect.bisect_left(firsts, first)
+        if i == len(firsts) or firsts[i] != first:
+            return None
+        return parts[starts[i]:starts[i + 1]]
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """Sorted legal actions of the player to move (the outcome actions at a chance node); [] for
@@ -366,10 +532,10 @@ class SpielState:
             return []
         if cp == CHANCE_PLAYER_ID:
             return [a for a, _ in self.chance_outcomes()]
-        firsts, table = self._legal_tables()
+        firsts = self._legal_tables()[0]
         if self._first >= 0:
             base = self._game.flat.f_fruit
-            return [base + f for f in table[self._first]]
+            return [base + f for f in self._fruit_parts(self._first)]
         return list(firsts)
 
     def legal_actions_mask(self, player: int | None = None) -> list[int]:
@@ -380,73 +546,59 @@ class SpielState:
         mask[self.legal_actions(player)] = 1
         return mask.tolist()
 
-    def legal_action_mask_array(self, out: np.ndarray | None = None) -> np.ndarray:
-        """The player's legal actions as a numpy int8 array of num_distinct_actions() entries; `out`
-        (an int8 array of that size) is cleared and filled instead of a new array."""
+    def legal_action_mask_array(self, out: np.ndarray | None = None, dtype=np.int8) -> np.ndarray:
+        """The player's legal actions as a numpy array of num_distinct_actions() entries (all zero at a
+        chance node or the end), built in C++ (State.legal_flat_mask): `dtype` int8 (the default, as
+        PettingZoo's action masks) or bool (the same buffer, no copy). `out` (an int8 or bool array of
+        that size) is filled instead of a new array."""
         n = self._game.flat.size
-        if out is None:
-            out = np.zeros(n, dtype=np.int8)
+        if out is not None:
+            if out.shape != (n,) or out.dtype not in (np.int8, np.bool_) or not out.flags.c_contiguous:
+                raise ValueError(f"out must be a contiguous int8 or bool array of shape ({n},)")
+            target = out.view(np.bool_)
         else:
-            if out.shape != (n,) or out.dtype != np.int8:
-                raise ValueError(f"out must be an int8 array of shape ({n},)")
-            out[:] = 0
-        if self.current_player() >= 0:
-            out[self.legal_actions()] = 1
-        return out
+            target = None
+        if self._first >= 0 and self._reveal < 0:
+            mask = np.zeros(n, np.bool_) if target is None else target
+            mask[:] = False
+            mask[self.legal_actions()] = True
+        else:
+            mask = self._s.legal_flat_mask(target) if self._reveal < 0 else np.zeros(n, np.bool_)
+            if target is not None and mask is not target:
+                target[:] = mask
+                mask = target
+        if out is not None:
+            return out
+        return mask if np.dtype(dtype) == np.bool_ else mask.view(np.int8)
 
     def apply_action(self, action: int) -> None:
         """Applies a chance outcome or a player action (ValueError when it is not legal here)."""
         action = int(action)
-        cp = self.current_player()
-        if cp == TERMINAL_PLAYER_ID:
-            raise ValueError("the game is over")
-        g = self._game
-        if cp == CHANCE_PLAYER_ID:
-            if self._reveal is not None:
-                ea, fruit, values = self._reveal
-                v = action - g.num_tile_types + 2
-                if action < g.num_tile_types or v not in values:
-                    raise ValueError(f"chance action {action} is no fruit value left ({sorted(set(values))})")
-                self._s.reveal_fruit(_core.FRUIT_TYPES[fruit], v)
-                self._reveal = None
-                self._apply_engine(ea, reveal=False)
-            else:
-                if not 0 <= action < g.num_tile_types:
-                    raise ValueError(f"chance action {action} is no tile type (0..{g.num_tile_types - 1})")
-                self._s.apply_draw(action)  # ValueError when no such tile is left
-                self._legal = None
-        else:
-            firsts, table = self._legal_tables()
-            flat = g.flat
+        legal = self._legal
+        if legal is not None and legal[1] is not None and self._reveal < 0:
+            # Fruit-Bearing Trees with the legal table at hand: the engine action without a new move
+            # generation (flat_step would generate the legal moves again).
+            flat = self._game.flat
             if self._first >= 0:
-                f = action - flat.f_fruit
-                if f not in table[self._first]:
+                parts = self._fruit_parts(self._first)
+                if action - flat.f_fruit not in parts:
                     raise ValueError(f"action {action} is not a legal fruit part here ({self.legal_actions()})")
-                first, self._first = self._first, -1
-                self._apply_engine(flat.join(first, f))
+                player, first, reveal = self._s.flat_apply_engine(flat.join(self._first, action - flat.f_fruit))
             else:
-                fruits = table.get(action)
-                if fruits is None:
+                parts = self._fruit_parts(action)
+                if parts is None:
                     raise ValueError(f"action {action} is not legal here (see legal_actions())")
-                if len(fruits) == 1:
-                    self._apply_engine(flat.join(action, max(fruits[0], 0)))
+                if len(parts) > 1:
+                    player, first, reveal = self._s.current_player(), action, -1
                 else:
-                    self._first = action
+                    player, first, reveal = self._s.flat_apply_engine(flat.join(action, parts[0]))
+        else:
+            player, first, reveal = self._s.flat_step(self._first, self._reveal, action)
         self._history.append(action)
-        self._players.append(cp)
-
-    def _apply_engine(self, engine_action: int, reveal: bool = True) -> None:
-        s = self._s
-        if reveal and self._game._fruit:
-            mv = s.action_to_move(engine_action)
-            if mv.harvest is not None:
-                fruit = _core.FRUIT_TYPES.index(mv.harvest)
-                values = s.fruit_values_left(mv.harvest)
-                if len(set(values)) > 1:
-                    self._reveal = (engine_action, fruit, values)
-                    return
-        s.apply(engine_action)
-        self._legal = None
+        self._players.append(player)
+        self._first, self._reveal = first, reveal
+        if first < 0:
+            self._legal = None
 
     def child(self, action: int) -> "SpielState":
         """A copy with `action` applied."""
@@ -455,11 +607,13 @@ class SpielState:
         return c
 
     def undo_action(self, player: int, action: int) -> None:
-        """Takes back the last action (which must be `action` by `player`); replays the history."""
+        """Takes back the last action (which must be `action` by `player`): the history without it is
+        replayed in C++ (State.flat_replay), well under a millisecond for a whole game."""
         if not self._history or self._history[-1] != action or self._players[-1] != player:
             raise ValueError(f"the last action is not ({player}, {action})")
-        back = self._game.deserialize_state("\n".join(map(str, self._history[:-1])))
-        self.__dict__.update(back.__dict__)
+        back = self._game._replayed(self._history[:-1], self._seed)
+        for k in SpielState.__slots__:
+            setattr(self, k, getattr(back, k))
 
     # --- results ---
     def returns(self) -> list[float]:
@@ -508,11 +662,19 @@ class SpielState:
         """The action history, one action per line (SpielGame.deserialize_state reads it)."""
         return "".join(f"{a}\n" for a in self._history)
 
+    def snapshot(self) -> bytes:
+        """A compact form of the state for replay buffers: 12 bytes of header and 4 bytes per action of
+        the history (about 1 KB for a whole base game, against some 92 KB for the engine state in memory);
+        SpielGame.from_snapshot(data) restores it (C++ replay, docs/performance.md)."""
+        return _SNAPSHOT_MAGIC + int(self._seed).to_bytes(8, "little") + \
+            np.asarray(self._history, dtype="<i4").tobytes()
+
     def clone(self) -> "SpielState":
         """An independent copy."""
         c = SpielState.__new__(SpielState)
         c._game = self._game
         c._s = self._s.clone()
+        c._seed = self._seed
         c._history = list(self._history)
         c._players = list(self._players)
         c._first = self._first
@@ -526,13 +688,13 @@ class SpielState:
         return self.clone()
 
     def __reduce__(self):
-        return (_deserialize, (self._game, self.serialize()))
+        return (_from_snapshot, (self._game, self.snapshot()))
 
     # --- observations ---
     def _pending_entries(self) -> list[float]:
         fs = self._game.flat
         out = [0.0] * len(_PENDING_NAMES)
-        out[7] = 1.0 if self._reveal is not None else 0.0
+        out[7] = 1.0 if self._reveal >= 0 else 0.0
         if self._first < 0:
             return out
         W = 2 * self._game.engine.radius + 1
@@ -604,8 +766,8 @@ class SpielState:
                  "supply: " + " ".join(map(str, s.supply()))]
         if self._first >= 0:
             lines.append("choosing the fruit part of " + self.action_to_string(self.current_player(), self._first))
-        if self._reveal is not None:
-            lines.append(f"revealing a {_core.FRUIT_TYPES[self._reveal[1]]} token")
+        if self._reveal >= 0:
+            lines.append(f"revealing a {self._reveal_fruit()[0]} token")
         return "\n".join(lines)
 
     def information_state_string(self, player: int | None = None) -> str:
@@ -634,8 +796,8 @@ class SpielState:
             return "fruit: " + ", ".join(parts)
         try:
             if self.current_player() >= 0 and self._first < 0:
-                firsts, table = self._legal_tables()
-                fruits = table.get(action, [0])
+                self._legal_tables()
+                fruits = (self._fruit_parts(action) or [0]) if self._game._fruit else [0]
                 return self._s.describe(self._s.action_to_move(fs.join(action, max(fruits[0], 0))))
         except ValueError:
             pass
@@ -652,19 +814,98 @@ def _deserialize(game: SpielGame, text: str) -> SpielState:
     return game.deserialize_state(text)
 
 
+def _from_snapshot(game: SpielGame, data: bytes) -> SpielState:
+    return game.from_snapshot(data)
+
+
+class EvaluatorBatch(NamedTuple):
+    """What a research evaluator (make_evaluator) receives for B leaves of the search."""
+
+    states: list
+    """B SpielState views of the leaves (copies; no action history: history() is empty)."""
+    players: np.ndarray
+    """int64 (B,): current_player() of each leaf (CHANCE_PLAYER_ID at a chance node)."""
+    observations: np.ndarray | None
+    """float32 (B, observation_tensor_size()): observation_tensor() of the player to move (the turn player
+    at a chance node); None with make_evaluator(..., observations=False). A buffer reused by the next
+    call: copy what must outlive this one."""
+    masks: np.ndarray
+    """bool (B, num_distinct_actions()): the legal first decisions of the flat action space (all False at a
+    chance node). Reused by the next call like ``observations``."""
+
+
+def make_evaluator(game: "SpielGame", fn, observations: bool = True):
+    """Adapts a research evaluator to the engine's MCTS hook: ``Player("mcts:iterations=N",
+    evaluator=make_evaluator(game, fn), batch=B)``.
+
+    ``fn(batch: EvaluatorBatch) -> (priors, values)``, called once per batch of leaves of the search:
+    ``priors`` a (B, num_distinct_actions()) array of non-negative weights over the flat action space
+    (or None, or a None row: uniform), ``values`` (B, num_players()) in [0, 1] (the search's reward:
+    1 for a win). A move's prior is its first decision's weight, times (Fruit-Bearing Trees, when
+    the move's first decision has several fruit parts) its fruit part's share among them, read at
+    ``num_distinct_actions() - 441 + part``; so one policy head over the flat space serves both
+    decisions. The adapter returns the engine's priors over ``legal_moves()`` order."""
+    if game.engine.radius != _core.DEFAULT_RADIUS:
+        raise ValueError(f"the engine's search hands over states with the default radius {_core.DEFAULT_RADIUS}")
+    flat = game.flat
+    n_obs = game.observation_tensor_size()
+    n_act = flat.size
+
+    buffers = {}
+
+    def hook(engine_states):
+        B = len(engine_states)
+        states = [SpielState(game, st) for st in engine_states]
+        players = np.fromiter((s.current_player() for s in states), np.int64, B)
+        if buffers.get("rows", 0) < B:  # reused between calls: valid until the next call
+            buffers.update(rows=B, masks=np.empty((B, n_act), np.bool_),
+                           obs=np.empty((B, n_obs), np.float32) if observations else None)
+        obs = buffers["obs"][:B] if observations else None
+        masks = buffers["masks"][:B]
+        for i, s in enumerate(states):
+            if obs is not None:
+                s.observation_tensor(None, out=obs[i])
+            if players[i] >= 0:
+                s._s.legal_flat_mask(masks[i])
+            else:
+                masks[i] = False
+        priors, values = fn(EvaluatorBatch(states, players, obs, masks))
+        out = []
+        for i, st in enumerate(engine_states):
+            row = None if priors is None else priors[i]
+            if row is None or players[i] < 0:
+                out.append(None)
+                continue
+            row = np.asarray(row, dtype=np.float64)
+            firsts, parts = st.flat_moves()
+            p = np.where(firsts >= 0, row[np.maximum(firsts, 0)], 0.0)
+            if flat.fruit:
+                # Moves sharing a first decision split its weight by their fruit parts' weights.
+                w = row[flat.f_fruit + np.maximum(parts, 0)]
+                uniq, inv = np.unique(firsts, return_inverse=True)
+                tot = np.bincount(inv, weights=w, minlength=len(uniq))
+                cnt = np.bincount(inv, minlength=len(uniq))
+                share = np.where(tot[inv] > 0, w / np.where(tot[inv] > 0, tot[inv], 1), 1.0 / cnt[inv])
+                p = p * np.where(cnt[inv] > 1, share, 1.0)
+            out.append(p.tolist() if p.sum() > 0 else None)
+        return out, [list(map(float, v)) for v in values]
+
+    return hook
+
+
 def registered_game_names() -> list[str]:
     """The names load_game() knows (OpenSpiel's registered_names())."""
     return [GAME_NAME]
 
 
 def register() -> bool:
-    """Registers the game with OpenSpiel (``pyspiel.load_game("python_carcassonne")`` then works and
-    OpenSpiel's algorithms run on it). Returns False when pyspiel is not importable."""
-    try:
-        import pyspiel  # type: ignore
-    except ImportError:
+    """Registers the game with OpenSpiel under GAME_NAME ("python_carcassonne", parameters as
+    load_game): ``pyspiel.load_game("python_carcassonne(players=3)")`` then works and OpenSpiel's
+    algorithms run on it. Returns False when pyspiel is not importable (checked when this module
+    was imported)."""
+    if _pyspiel is None:
         return False
     from . import _pyspiel_glue
 
-    _pyspiel_glue.register(pyspiel)
+    _pyspiel_glue.register(_pyspiel)
     return True

@@ -200,6 +200,7 @@ using StateClass = pyb::class_<PyState>;
 void bind_rules(pyb::module_& m);
 StateClass bind_state(pyb::module_& m);
 void bind_actions(pyb::module_& m, StateClass& cls);
+void bind_flat(pyb::module_& m, StateClass& cls);
 void bind_observation(pyb::module_& m, StateClass& cls);
 void bind_record(pyb::module_& m);
 void bind_batch(pyb::module_& m);

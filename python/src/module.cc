@@ -8,6 +8,7 @@ PYBIND11_MODULE(_core, m) {
   bind_rules(m);
   StateClass state = bind_state(m);
   bind_actions(m, state);
+  bind_flat(m, state);
   bind_observation(m, state);
   bind_record(m);
   bind_batch(m);

@@ -1,6 +1,7 @@
 """Finds the built `carcassonne` module: an importable one (PYTHONPATH) first, otherwise
-$CARC_BUILD_DIR/python (default /work/main/build), then the build directories next to this
-checkout. Tests import it with pytest.importorskip, so a missing build skips rather than errors."""
+$CARC_BUILD_DIR/python when CARC_BUILD_DIR is set (and only there), else the build directories of
+this checkout (build/, build*/). Tests import it plainly: a missing build fails the suite (it never
+skips, and never falls back to another checkout's build)."""
 import importlib.util
 import os
 import pathlib
@@ -13,7 +14,7 @@ def _candidates():
     env = os.environ.get("CARC_BUILD_DIR")
     if env:
         yield pathlib.Path(env) / "python"
-    yield pathlib.Path("/work/main/build/python")
+        return
     yield _ROOT / "build" / "python"
     yield from sorted(_ROOT.glob("build*/python"))
 

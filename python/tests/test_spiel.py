@@ -9,15 +9,13 @@ import pytest
 
 from helpers import carc, variant_id, variants
 
-spiel = pytest.importorskip("carcassonne.spiel")
+import carcassonne.spiel as spiel  # the project's own module: never skipped
 
 
 def load(tileset, expansions, players=2, **kw):
-    try:
-        return spiel.load_game("carcassonne", {"players": players, "tileset": tileset,
-                                               "expansions": "+".join(expansions), **kw})
-    except ValueError as e:
-        pytest.skip(f"engine rejects {tileset}+{expansions}: {e}")
+    # No skip: a rule combination the engine refuses fails.
+    return spiel.load_game("carcassonne", {"players": players, "tileset": tileset,
+                                           "expansions": "+".join(expansions), **kw})
 
 
 def check_state(g, s, full):
@@ -28,7 +26,7 @@ def check_state(g, s, full):
     if s.is_terminal():
         assert cp == spiel.TERMINAL_PLAYER_ID and s.legal_actions() == [] and s.chance_outcomes() == []
         assert s.rewards() == ret
-        if g.get_type().utility == "ZERO_SUM":
+        if g.get_type().utility == spiel.GameType.Utility.ZERO_SUM:
             assert abs(sum(ret)) < 1e-9
         assert all(g.min_utility() - 1e-9 <= r <= g.max_utility() + 1e-9 for r in ret)
         return
@@ -52,7 +50,11 @@ def check_state(g, s, full):
         if not full:
             return
         mask = s.legal_action_mask_array()
-        assert mask.shape == (n,) and np.array_equal(np.flatnonzero(mask), legal)
+        assert mask.shape == (n,) and mask.dtype == np.int8 and np.array_equal(np.flatnonzero(mask), legal)
+        bmask = s.legal_action_mask_array(dtype=bool)
+        assert bmask.dtype == np.bool_ and np.array_equal(np.flatnonzero(bmask), legal)
+        buf = np.ones(n, np.int8)
+        assert s.legal_action_mask_array(out=buf) is buf and np.array_equal(np.flatnonzero(buf), legal)
         assert s.action_to_string(cp, legal[0])
         obs = s.observation_tensor()
         assert obs.shape == tuple(g.observation_tensor_shape()) and obs.dtype == np.float32
@@ -66,6 +68,10 @@ def check_state(g, s, full):
     assert c.current_player() == cp and c.legal_actions() == s.legal_actions()
     back = g.deserialize_state(s.serialize())
     assert back.history() == s.history() and back.engine_state == s.engine_state
+    assert back.full_history() == s.full_history() and back.current_player() == cp
+    snap = g.from_snapshot(s.snapshot())
+    assert snap.full_history() == s.full_history() and snap.engine_state == s.engine_state
+    assert snap.legal_actions() == s.legal_actions() and snap.chance_outcomes() == s.chance_outcomes()
     assert back.legal_actions() == s.legal_actions() and back.chance_outcomes() == s.chance_outcomes()
     assert pickle.loads(pickle.dumps(s)).serialize() == s.serialize()
 
@@ -105,7 +111,9 @@ def test_random_simulation(v):
     g = load(*v)
     assert g.num_distinct_actions() <= 2 ** 20
     t = g.get_type()
-    assert (t.dynamics, t.chance_mode, t.reward_model) == ("SEQUENTIAL", "EXPLICIT_STOCHASTIC", "TERMINAL")
+    GT = spiel.GameType
+    assert t.dynamics is GT.Dynamics.SEQUENTIAL and t.chance_mode is GT.ChanceMode.EXPLICIT_STOCHASTIC
+    assert t.reward_model is GT.RewardModel.TERMINAL and t.information is GT.Information.IMPERFECT_INFORMATION
     # Every state is fully checked (serialization round trip, clone, masks, tensors) for three
     # combinations that cover every kind of node; every 9th state for the others (run time).
     every = 1 if v in ALL_STATES else 9
@@ -117,7 +125,7 @@ def test_random_simulation(v):
 
 def test_three_players_and_scores():
     g = load("base", ["festival"], players=3, returns="score")
-    assert g.get_type().utility == "GENERAL_SUM" and g.utility_sum() is None
+    assert g.get_type().utility is spiel.GameType.Utility.GENERAL_SUM and g.utility_sum() is None
     s = random_play(g, seed=3, check_every=11)
     assert s.returns() == [float(x) for x in s.engine_state.scores()]
 
@@ -138,10 +146,10 @@ def test_fruit_harvest_is_a_chance_node():
                     before = list(s.engine_state.scores())
                     # The lowest value is applied: the harvesting player gains exactly it (plus scoring).
                     v = out[0][0] - T + 2
-                    fruit = s._reveal[1]
-                    left = s.engine_state.fruit_values_left(carc.FRUIT_TYPES[fruit])
+                    fruit = s.engine_state.action_to_move(s._reveal).harvest
+                    left = s.engine_state.fruit_values_left(fruit)
                     s.apply_action(out[0][0])
-                    after = s.engine_state.fruit_values_left(carc.FRUIT_TYPES[fruit])
+                    after = s.engine_state.fruit_values_left(fruit)
                     assert sorted(after + [v]) == left
                     assert sum(s.engine_state.scores()) >= sum(before)
                     seen += 1
@@ -202,18 +210,29 @@ def test_load_game_forms_and_errors():
         s.apply_action(g.num_tile_types)  # no such tile type
     with pytest.raises(ValueError, match="line 2"):
         g.deserialize_state("0\nx\n")
+    with pytest.raises(ValueError, match="action number 2"):
+        g.deserialize_state(f"{g.new_initial_state().chance_outcomes()[0][0]}\n{g.num_distinct_actions() - 1}\n")
+    # The registered name is accepted too, with parameters.
+    assert spiel.load_game("python_carcassonne(players=3,expansions=festival+fruit-trees)") == a
+    assert spiel.load_game("python_carcassonne", {"players": 3, "expansions": "festival+fruit-trees"}) == a
+    assert spiel.load_game(str(a)) == a
 
 
-def test_register_with_pyspiel():
-    try:
-        import pyspiel  # noqa: F401
-    except ImportError:
-        pytest.skip("pyspiel is not installed (no Debian package): register() not exercised")
-    assert spiel.register()
+@pytest.mark.skipif(not spiel.HAVE_PYSPIEL, reason="pyspiel is not installed (no Debian package, no PyPI here): "
+                    "the registration is tested against a stub in test_spiel_conventions.py")
+def test_register_with_real_pyspiel():
     import pyspiel
-    game = pyspiel.load_game("python_carcassonne")
+    from open_spiel.python.algorithms import mcts
+
+    assert spiel.register()
+    game = pyspiel.load_game("python_carcassonne(players=2)")
     state = game.new_initial_state()
     assert state.is_chance_node()
+    bot = mcts.MCTSBot(spiel.load_game("carcassonne"), 1.4, 20, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)))
+    s = spiel.load_game("carcassonne").new_initial_state()
+    while s.is_chance_node():
+        s.apply_action(s.chance_outcomes()[0][0])
+    assert bot.step(s) in s.legal_actions()
 
 
 def test_compact_observation_grows_with_tiles_and_matches_dense():
