@@ -60,7 +60,7 @@ TEST(AiPlayers, EveryPlayerReturnsALegalMoveOnRandomPositions) {
         const State s = random_position(g, 100 + k, k * 13);
         if (s.is_terminal()) continue;
         for (const char* spec : {"random", "greedy", "greedy:eval=expect", "mcts:iterations=60",
-                                 "mcts:iterations=40:depth=5:threads=2", "mcts:iterations=20:rk=3:eval=plain"}) {
+                                 "mcts:iterations=40:depth=5:threads=2", "mcts:iterations=20:rk=3:eval=plain", "star:width=2"}) {
           auto p = make_player(spec, k);
           const Move m = p->choose(s);
           EXPECT_TRUE(is_legal(s, m)) << spec << " on " << r.to_string() << " turn " << s.turn();
@@ -448,6 +448,34 @@ TEST(Mcts, DecisionDoesNotDependOnTheBagOrder) {
   }
 }
 
+// The star yardstick (src/ai/star.h) simulates the next player's draw: from the public bag only.
+TEST(Star, DecisionDoesNotDependOnTheBagOrderAndFollowsItsSeed) {
+  Rules r;
+  r.festival = true;
+  r.fortune_teller = true;
+  const Game* g = Game::get(r);
+  for (int k = 0; k < 3; ++k) {
+    const State a = random_position(g, 40 + k, 6 + 11 * k);
+    if (a.is_terminal()) continue;
+    State b = a;
+    b.set_rng(Rng(0xBEEF + k));
+    ASSERT_FALSE(a == b);
+    const auto ea = make_player("star:width=4", 3)->analyse(a), eb = make_player("star:width=4", 3)->analyse(b);
+    ASSERT_EQ(ea.size(), eb.size());
+    for (size_t i = 0; i < ea.size(); ++i) {
+      EXPECT_EQ(ea[i].move, eb[i].move);
+      EXPECT_DOUBLE_EQ(ea[i].score_diff, eb[i].score_diff);
+    }
+    // Two turns deep for the best `width` moves by one turn, one turn for the rest.
+    int deep = 0;
+    for (const auto& e : ea) deep += e.visits;
+    EXPECT_EQ(deep, std::min<int>(4, int(ea.size())));
+  }
+  EXPECT_THROW(make_player("star:width=x"), std::invalid_argument);
+  EXPECT_THROW(make_player("star:depth=3"), std::invalid_argument);
+  EXPECT_EQ(make_player("star:width=3:eval=expect")->name(), "star:width=3:eval=expect");
+}
+
 TEST(Mcts, AnalyseListsEveryMoveBestFirstWithEstimates) {
   const State s = random_position(Game::get(Rules{}), 3, 12);
   auto p = make_player("mcts:iterations=500", 1);
@@ -587,7 +615,7 @@ TEST(Specs, ParseAndName) {
   EXPECT_EQ(mcts_config_from({{"level", "medium"}}, 1).prior, MctsConfig{}.prior);
   c = mcts_config_from({{"iterations", "50"}, {"level", "hard"}}, 1);
   EXPECT_EQ(c.iterations, 50);  // explicit parameters override the level
-  EXPECT_EQ(player_registry().size(), 3u);
+  EXPECT_EQ(player_registry().size(), 4u);  // random, greedy, star, mcts
 }
 
 // Every number of a spec is capped (spec.h, docs/security.md "Limits"): at the cap it is

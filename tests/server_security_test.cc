@@ -188,7 +188,7 @@ TEST_F(SecurityTest, BadInputList) {
 TEST_F(SecurityTest, AiSettingsBeyondTheCapsAre400) {
   for (const std::string ai : {"mcts:time=600m", "mcts:time=11s", "mcts:threads=256", "mcts:threads=3",
                                "mcts:iterations=999999999999k", "mcts:iterations=100001", "mcts:nodes=4000001",
-                               "mcts:iterations=100:time=1h"}) {
+                               "mcts:iterations=100:time=1h", "star:width=0", "star:width=17"}) {
     Resp r = post("/api/games", json{{"players", vs_ai(ai)}});
     EXPECT_EQ(r.status, 400) << ai << ": " << r.text;
     EXPECT_NE(r.text.find("players[1].ai"), std::string::npos) << r.text;
@@ -196,7 +196,7 @@ TEST_F(SecurityTest, AiSettingsBeyondTheCapsAre400) {
   EXPECT_NE(post("/api/games", json{{"players", vs_ai("mcts:time=600m")}}).text.find("beyond this server's limit of 10s"),
             std::string::npos);
   for (const std::string ai : {"mcts:time=10s", "mcts:threads=2:iterations=10", "mcts:iterations=100000", "mcts:level=hard",
-                               "mcts:nodes=4000000:iterations=10"})
+                               "mcts:nodes=4000000:iterations=10", "star:width=16"})
     EXPECT_EQ(post("/api/games", json{{"players", vs_ai(ai)}}).status, 201) << ai;
 }
 

@@ -7,6 +7,7 @@
 #include "mcts.h"
 #include "player.h"
 #include "spec.h"
+#include "star.h"
 
 namespace carc::ai {
 
@@ -88,6 +89,10 @@ const std::vector<PlayerInfo>& player_registry() {
        "one-turn lookahead: best margin of (score if the game ended now + followers in hand); "
        "follower=POINTS (default 2) values a follower in hand at the start; eval=expect adds the expected "
        "gains of open features (cq=0.65, mk=15, farm=0.5, grow=0; see docs/ai.md)"},
+      {"star",
+       "Star2.5-style expectimax (Heyden 2009), a yardstick from the literature: each own move, every tile the next "
+       "player may draw, that player's best reply, the heuristic at the leaves; width=8 (own moves searched that deep, "
+       "best first by one turn; 0 = all), eval=plain (or expect), seed=N"},
       {"mcts",
        "information-set Monte-Carlo tree search; time=1s | iterations=N (default time=1s), "
        "threads=N (root parallel), level=easy|medium|hard (300 iterations without prior/3000/30000), "
@@ -122,6 +127,7 @@ std::unique_ptr<Player> make_player(const std::string& text, uint64_t seed) {
     return std::make_unique<GreedyPlayer>(seed, w);
   }
   if (spec.name == "mcts") return std::make_unique<MctsPlayer>(mcts_config_from(spec.params, seed));
+  if (spec.name == "star") return make_star_player(star_config_from(spec.params, seed));
   std::string names;
   for (const auto& p : player_registry()) names += (names.empty() ? "" : ", ") + p.name;
   throw std::invalid_argument("unknown player '" + spec.name + "' (known: " + names + ")");

@@ -10,6 +10,7 @@
 #include "levels.h"
 #include "mcts.h"
 #include "spec.h"
+#include "star.h"
 
 namespace carc::server {
 
@@ -17,6 +18,12 @@ std::unique_ptr<ai::Player> make_ai(const std::string& spec, uint64_t seed, cons
                                     const std::atomic<bool>* cancel, double time_cap) {
   if (spec.size() > 200) throw std::invalid_argument("an AI spec has at most 200 characters");
   const ai::Spec sp = ai::parse_spec(spec);
+  if (sp.name == "star") {  // no time budget of its own: its width bounds its work
+    const ai::StarConfig cfg = ai::star_config_from(sp.params, seed);
+    if (cfg.width <= 0 || cfg.width > limits::kMaxStarWidth)
+      throw std::invalid_argument("width=" + std::to_string(cfg.width) + " is beyond this server's limit of " +
+                                  std::to_string(limits::kMaxStarWidth) + " (0, every move, is not allowed here)");
+  }
   if (sp.name != "mcts") return ai::make_player(spec, seed);
   ai::MctsConfig cfg = ai::mcts_config_from(sp.params, seed);
   auto over = [&](const std::string& what, const std::string& got, const std::string& cap) {

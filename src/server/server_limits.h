@@ -70,6 +70,9 @@ inline constexpr milliseconds kAiOnlyMoveTime{1'000};
 // those, games of computers only.
 inline constexpr int kMaxAiGamesPerAddress = 8;
 inline constexpr int kMaxAiOnlyGamesPerAddress = 2;
+// The star player (a fixed-depth expectimax, no time budget) searches at most this many of its
+// own moves two turns deep on this server (its `width`; 400 beyond).
+inline constexpr int kMaxStarWidth = 16;
 // Hints being computed for one client address at once (429 beyond).
 inline constexpr int kMaxHintsPerAddress = 1;
 
