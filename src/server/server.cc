@@ -48,6 +48,8 @@ struct Server::Impl {
     h.header_timeout = o.header_timeout;
     h.body_timeout = o.body_timeout;
     h.idle_timeout = o.idle_timeout;
+    h.allowed_hosts = o.allowed_hosts;
+    h.allowed_hosts.push_back(o.host);  // the name it listens on (--host), if a name
     return h;
   }
 
