@@ -97,7 +97,7 @@ bool host_allowed(std::string_view host, const std::vector<std::string>& allowed
   if (!split_authority(host, name, port)) return false;
   if (name.size() > 1 && name.back() == '.' && name[0] != '[') name.pop_back();  // "localhost." is "localhost"
   if (ip_literal(name)) return true;
-  for (const char* d : kDefaultAllowedHosts)
+  for (const char* d : limits::kDefaultAllowedHosts)
     if (name == d) return true;
   for (const auto& a : allowed_hosts) {
     std::string an, ap;
@@ -142,9 +142,7 @@ std::optional<Response> guard_request(const Request& req, const std::vector<std:
 
 const std::vector<std::pair<std::string, std::string>>& security_headers() {
   static const std::vector<std::pair<std::string, std::string>> h = {
-      {"Content-Security-Policy",
-       "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
-       "font-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'"},
+      {"Content-Security-Policy", limits::kContentSecurityPolicy},
       {"X-Frame-Options", "DENY"},
       {"X-Content-Type-Options", "nosniff"},
       {"Referrer-Policy", "no-referrer"},

@@ -18,14 +18,12 @@
 #include <vector>
 
 #include "api.h"
+#include "server_limits.h"
 
 namespace carc::server {
 
-// The Host names allowed by default, whatever the port: the loopback names. (IP literals,
-// v4 or bracketed v6, are allowed too.)
-inline constexpr const char* kDefaultAllowedHosts[] = {"localhost", "127.0.0.1", "[::1]"};
-
-// The answer refusing `req` (400, 403, 415 or 421), or nothing when it may go on.
+// The answer refusing `req` (400, 403, 415 or 421), or nothing when it may go on. Besides
+// `allowed_hosts`, limits::kDefaultAllowedHosts and IP literals are allowed.
 // `allowed_hosts`: host names besides the defaults ("example.org" for any port, or
 // "example.org:8080"), compared case-insensitively; "*" turns the Host check off.
 std::optional<Response> guard_request(const Request& req, const std::vector<std::string>& allowed_hosts);
@@ -33,9 +31,8 @@ std::optional<Response> guard_request(const Request& req, const std::vector<std:
 // Whether a Host header value is allowed (exposed for tests).
 bool host_allowed(std::string_view host, const std::vector<std::string>& allowed_hosts);
 
-// The headers every response carries: a strict Content-Security-Policy (no inline script or
-// style, nothing from other origins, no framing), X-Frame-Options, X-Content-Type-Options and
-// Referrer-Policy.
+// The headers every response carries: limits::kContentSecurityPolicy, X-Frame-Options,
+// X-Content-Type-Options and Referrer-Policy.
 const std::vector<std::pair<std::string, std::string>>& security_headers();
 
 }  // namespace carc::server
