@@ -55,7 +55,7 @@ if (isMainThread) {
   const request = (method, path, body) =>
     new Promise((resolve, reject) => {
       const data = body ? JSON.stringify(body) : undefined;
-      const r = http.request({ host, port, method, path, headers: data ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) } : {} },
+      const r = http.request({ host, port, method, path, headers: method !== 'GET' ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data || '') } : {} },
         (res) => {
           let t = '';
           res.setEncoding('utf8');
@@ -192,7 +192,7 @@ if (isMainThread) {
     new Promise((resolve) => {
       const data = body ? JSON.stringify(body) : undefined;
       const t0 = performance.now();
-      const r = http.request({ host, port, method, path, agent, headers: data ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data) } : {} },
+      const r = http.request({ host, port, method, path, agent, headers: method !== 'GET' ? { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(data || '') } : {} },
         (res) => {
           const chunks = [];
           res.on('data', (d) => chunks.push(d));

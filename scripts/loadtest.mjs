@@ -24,7 +24,7 @@ async function req(kind, method, path, body) {
   try {
     res = await fetch(base + path, {
       method,
-      headers: body ? { 'Content-Type': 'application/json' } : undefined,
+      headers: method !== 'GET' ? { 'Content-Type': 'application/json' } : undefined,  // the server refuses other POSTs (415)
       body: body ? JSON.stringify(body) : undefined,
     });
     const text = await res.text();

@@ -1,6 +1,9 @@
 // Integration tests that drive the `carcassonne` binary: exit codes, messages, JSON output.
 #include <gtest/gtest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <array>
 #include <cstdio>
 #include <filesystem>
@@ -462,4 +465,62 @@ TEST(Cli, GamesListsAServersDatabaseAndRefusesUnknownGames) {
   EXPECT_NE(pause.out.find("no game 'nosuchgame'"), std::string::npos) << pause.out;
   EXPECT_EQ(run("games --db " + db + " expire --days 1").status, 0);
   for (const char* ext : {"", "-wal", "-shm"}) fs::remove(db + ext);
+
+// Issue #33 item 6: a record read from something that is not a regular file (/dev/zero, a
+// pipe) is read only up to the record limit (limits::kMaxRecordBytes, 1 MiB) + 1 byte, then
+// refused with exit 2; within the limit it is read as from a file. `timeout` turns the old
+// unbounded read (3.9 GB in 10 s) into a failure instead of a hang.
+TEST(Cli, RecordsFromNonRegularFilesAreBounded) {
+  for (const char* cmd : {"replay", "show"}) {
+    CmdResult zero = run_env("timeout 20 ", std::string(cmd) + " /dev/zero");
+    EXPECT_EQ(zero.status, 2) << cmd << ": " << zero.out.substr(0, 300);
+    EXPECT_NE(zero.out.find("/dev/zero: more than the limit of 1048576 bytes"), std::string::npos) << zero.out.substr(0, 300);
+    CmdResult pipe = run_env("head -c 3000000 /dev/zero | timeout 20 ", std::string(cmd) + " /dev/stdin");
+    EXPECT_EQ(pipe.status, 2) << cmd << ": " << pipe.out.substr(0, 300);
+    EXPECT_NE(pipe.out.find("more than the limit of 1048576 bytes"), std::string::npos) << pipe.out.substr(0, 300);
+  }
+  // A named pipe (mkfifo) fed without end.
+  const auto fifo = std::filesystem::temp_directory_path() / ("carc_cli_test_" + std::to_string(getpid()) + "_fifo");
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  CmdResult named = run_env("(cat /dev/zero > " + fifo.string() + " 2>/dev/null &) ; timeout 20 ", "replay " + fifo.string());
+  EXPECT_EQ(named.status, 2) << named.out.substr(0, 300);
+  EXPECT_NE(named.out.find("more than the limit of 1048576 bytes"), std::string::npos) << named.out.substr(0, 300);
+  std::filesystem::remove(fifo);
+  // At the edge: a record of exactly 1 MiB (padded with spaces) through a pipe is read; one
+  // byte more is refused.
+  const std::string rec =
+      R"({"format":"carcassonne-record/1","setup":{"players":["Ann","Ben"],"tileset":"base","expansions":[],"seed":1,"draws":"scripted"},"turns":[{"tile":"E","x":0,"y":-1,"rotation":180,"meeple":"S"}]})";
+  const std::string at = temp_file("edge.json", rec + std::string((1 << 20) - rec.size(), ' '));
+  const std::string over = temp_file("edge1.json", rec + std::string((1 << 20) + 1 - rec.size(), ' '));
+  CmdResult ok = run_env("cat " + at + " | timeout 20 ", "replay /dev/stdin");
+  EXPECT_EQ(ok.status, 0) << ok.out.substr(0, 300);
+  EXPECT_NE(ok.out.find("Ann: 4"), std::string::npos) << ok.out;
+  CmdResult shown = run_env("cat " + at + " | timeout 20 ", "show /dev/stdin --color never");
+  EXPECT_EQ(shown.status, 0) << shown.out.substr(0, 300);
+  CmdResult no = run_env("cat " + over + " | timeout 20 ", "replay /dev/stdin");
+  EXPECT_EQ(no.status, 2) << no.out.substr(0, 300);
+  EXPECT_NE(no.out.find("more than the limit of 1048576 bytes"), std::string::npos) << no.out.substr(0, 300);
+}
+
+// Issue #33 item 5: a record's strings never reach the terminal raw: control characters (ESC,
+// BEL, newline), bidirectional overrides and invisible characters are printed as escapes by
+// replay, show and the error messages.
+TEST(Cli, RecordTextIsEscapedOnTheTerminal) {
+  const std::string f = temp_file("ctl.json",
+      R"({"format":"carcassonne-record/1","setup":{"players":["Ann\u001b[2J\u001b]0;pwned\u0007","\u202eneB\u200b\nX"],"tileset":"base","expansions":[],"seed":1,"draws":"scripted"},"turns":[{"tile":"E","x":0,"y":-1,"rotation":180,"meeple":"S"}]})");
+  for (const std::string cmd : {"replay -v", "show --color never"}) {
+    CmdResult r = run(cmd + " " + f);
+    EXPECT_EQ(r.status, 0) << cmd << ": " << r.out;
+    for (const std::string bad : {"\x1b", "\x07", "\xe2\x80\xae", "\xe2\x80\x8b", "neB\nX"})
+      EXPECT_EQ(r.out.find(bad), std::string::npos) << cmd << ": raw control text in " << r.out;
+    EXPECT_NE(r.out.find("Ann\\x1b[2J\\x1b]0;pwned\\x07"), std::string::npos) << cmd << ": " << r.out;
+    EXPECT_NE(r.out.find("\\u{202E}neB\\u{200B}\\x0aX"), std::string::npos) << cmd << ": " << r.out;
+  }
+  // Error messages quote the record too (an unknown tile id).
+  const std::string bad = temp_file("ctltile.json",
+      R"({"format":"carcassonne-record/1","setup":{"players":["Ann","Ben"],"seed":1,"draws":"scripted"},"turns":[{"tile":"E\u001b[31m","x":0,"y":-1,"rotation":180}]})");
+  CmdResult e = run("replay " + bad);
+  EXPECT_EQ(e.status, 2) << e.out;
+  EXPECT_EQ(e.out.find('\x1b'), std::string::npos) << e.out;
 }

@@ -255,3 +255,58 @@ TEST(Limits, StateJsonNumbersAreChecked) {
   EXPECT_NE(with([](auto& j) { j["rng"][0] = "18446744073709551616"; }), "");
   EXPECT_NE(with([](auto& j) { j["pending_choice"] = 256; }).find("out of range"), std::string::npos);
 }
+
+// Issue #33 item 13: an object with the same key twice is refused, never "the last one wins"
+// (the server's request bodies use the same reader, limits::parse_json_unique_keys).
+TEST(Limits, DuplicateKeysAreRefused) {
+  const std::string rec = nlohmann::json::parse(sample_record(15)).dump();  // compact: "setup":{
+  EXPECT_EQ(load(rec), "");
+  // At the top, in setup, in a turn, and keys repeated in different objects (allowed).
+  std::string top = rec;
+  top.insert(1, "\"turns\":[],");
+  EXPECT_EQ(load(top), "record: the key \"turns\" appears twice in one object") << load(top);
+  std::string setup = rec;
+  setup.insert(setup.find("\"setup\":{") + 9, "\"seed\":1,");
+  EXPECT_EQ(load(setup), "record: the key \"seed\" appears twice in one object") << load(setup);
+  std::string turn = rec;
+  const size_t t = turn.find("\"turns\":[{") + 10;
+  turn.insert(t, "\"x\":5,\"x\":5,");
+  EXPECT_EQ(load(turn), "record: the key \"x\" appears twice in one object") << load(turn);
+  EXPECT_EQ(limits::parse_json_unique_keys(R"({"a":{"k":1},"b":{"k":2},"c":[{"k":1},{"k":2}]})")["c"][1]["k"], 2);
+  EXPECT_THROW(limits::parse_json_unique_keys(R"({"a":[{"k":1,"k":2}]})"), limits::DuplicateKeyError);
+  EXPECT_THROW(limits::parse_json_unique_keys(R"({"a":1,"b":{},"a":2})"), limits::DuplicateKeyError);
+  EXPECT_THROW(limits::parse_json_unique_keys(R"({"a":1)"), nlohmann::json::parse_error);
+  // The state JSON reader too.
+  EXPECT_NE(state_from_json_error(R"({"format":"carcassonne-state/1","format":"x"})").find("appears twice"), std::string::npos);
+}
+
+// Issue #33 item 5: player names, cleaned or refused (limits::clean_player_name).
+TEST(Limits, PlayerNamesAreCleanedOrRefused) {
+  std::string out;
+  EXPECT_EQ(limits::clean_player_name("  Ann \u00a0\u3000 Lee  ", out), "");
+  EXPECT_EQ(out, "Ann Lee");
+  EXPECT_EQ(limits::clean_player_name("", out), "");
+  EXPECT_EQ(out, "");
+  EXPECT_EQ(limits::clean_player_name("Zo\u00eb \u7530\u4e2d \U0001F600", out), "");
+  EXPECT_EQ(out, "Zo\u00eb \u7530\u4e2d \U0001F600");
+  const std::string marks3 = "e\u0301\u0302\u0303", marks4 = marks3 + "\u0304";
+  EXPECT_EQ(limits::clean_player_name(marks3, out), "");
+  EXPECT_EQ(limits::clean_player_name(marks4, out), "holds more than 3 combining marks on one character");
+  EXPECT_EQ(limits::clean_player_name("A\x1b[31m", out), "holds a control character (U+001B)");
+  EXPECT_EQ(limits::clean_player_name(std::string("A\0B", 3), out), "holds a control character (U+0000)");
+  EXPECT_EQ(limits::clean_player_name("A\nB", out), "holds a control character (U+000A)");
+  EXPECT_EQ(limits::clean_player_name("A\tB", out), "holds a control character (U+0009)");
+  EXPECT_EQ(limits::clean_player_name("A\u0085", out), "holds a control character (U+0085)");
+  EXPECT_EQ(limits::clean_player_name("\u202eevil", out), "holds a bidirectional control character (U+202E)");
+  EXPECT_EQ(limits::clean_player_name("\u202aA", out), "holds a bidirectional control character (U+202A)");
+  EXPECT_EQ(limits::clean_player_name("A\u2066", out), "holds a bidirectional control character (U+2066)");
+  EXPECT_EQ(limits::clean_player_name("A\u2069", out), "holds a bidirectional control character (U+2069)");
+  EXPECT_EQ(limits::clean_player_name("A\u200bB", out), "holds an invisible character (U+200B)");
+  EXPECT_EQ(limits::clean_player_name("A\u200f", out), "holds a bidirectional control character (U+200F)");
+  EXPECT_EQ(limits::clean_player_name("A\u2060", out), "holds an invisible character (U+2060)");
+  EXPECT_EQ(limits::clean_player_name("\ufeffA", out), "holds an invisible character (U+FEFF)");
+  EXPECT_EQ(limits::clean_player_name("   ", out), "holds only whitespace");
+  EXPECT_EQ(limits::clean_player_name("\u00a0\u3000", out), "holds only whitespace");
+  EXPECT_EQ(limits::clean_player_name("A\xff", out), "is not valid UTF-8");
+  EXPECT_EQ(limits::clean_player_name("\xed\xa0\x80", out), "is not valid UTF-8");  // a surrogate
+}

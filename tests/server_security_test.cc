@@ -5,11 +5,13 @@
 // grow across restarts, and seat tokens stored only as SHA-256.
 #include <gtest/gtest.h>
 #include <sqlite3.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
@@ -411,4 +413,171 @@ TEST_F(SecurityTest, BadSavedTurnInProgressIsAClearErrorAndKeepsTheGame) {
   EXPECT_EQ(fingerprint(id)["board"], before["board"]);
   EXPECT_EQ(fingerprint(id)["tile"], before["tile"]);
   EXPECT_EQ(post("/api/games/" + id + "/move", first_move(id, token(g, 1))).status, 200);
+}
+
+// Issue #33 item 5: player names with control, bidirectional-control or invisible characters,
+// or only whitespace, are refused (400 naming the field); whitespace is trimmed and collapsed.
+// The same for the names kept from an uploaded record.
+TEST_F(SecurityTest, PlayerNamesAreCleanedOrRefused) {
+  auto named = [](const std::string& a, const std::string& b = "Ben") {
+    return json::array({{{"name", a}, {"type", "human"}}, {{"name", b}, {"type", "human"}}});
+  };
+  const std::vector<std::pair<std::string, std::string>> bad = {
+      {"A\x1b[2J", "control character (U+001B)"},   {std::string("A\0B", 3), "control character (U+0000)"},
+      {"A\nB", "control character (U+000A)"},       {"\u202eevil", "bidirectional control character (U+202E)"},
+      {"A\u2066B", "bidirectional control character (U+2066)"}, {"A\u200bB", "invisible character (U+200B)"},
+      {"\ufeffA", "invisible character (U+FEFF)"},  {"A\u2060", "invisible character (U+2060)"},
+      {"   ", "only whitespace"},                   {"\u00a0\u3000", "only whitespace"},
+      {"e\u0301\u0302\u0303\u0304", "combining marks"}};
+  for (const auto& [name, words] : bad) {
+    Resp r = post("/api/games", json{{"players", named("Ann", name)}});
+    EXPECT_EQ(r.status, 400) << words << ": " << r.text;
+    EXPECT_NE(r.text.find("players[1].name"), std::string::npos) << r.text;
+    EXPECT_NE(r.text.find(words), std::string::npos) << r.text;
+  }
+  EXPECT_EQ(get("/api/games").body["games"].size(), 0u);
+  // Cleaned: trimmed and collapsed; "" is "Player N"; 3 combining marks are fine.
+  json g = create(named("  Ann \u00a0\u3000 Lee  ", ""));
+  EXPECT_EQ(g["seats"][0]["name"], "Ann Lee");
+  EXPECT_EQ(g["seats"][1]["name"], "Player 2");
+  EXPECT_EQ(create(named("e\u0301\u0302\u0303"))["seats"][0]["name"], "e\u0301\u0302\u0303");
+  // The byte limit holds on the cleaned name: 40 bytes with spaces around are fine, 41 are not.
+  EXPECT_EQ(create(named("  " + std::string(40, 'n') + "  "))["seats"][0]["name"], std::string(40, 'n'));
+  EXPECT_EQ(post("/api/games", json{{"players", named(std::string(41, 'n'))}}).status, 400);
+  // Uploads: the record's names are checked and cleaned the same way.
+  auto upload = [&](const json& players, json extra = json::object()) {
+    extra["record"] = {{"format", "carcassonne-record/1"}, {"setup", {{"players", players}}}, {"turns", json::array()}};
+    return post("/api/games/upload", extra);
+  };
+  Resp r = upload({"Ann", "\u202eneB"});
+  EXPECT_EQ(r.status, 400) << r.text;
+  EXPECT_NE(r.text.find("setup.players[1]"), std::string::npos) << r.text;
+  EXPECT_NE(r.text.find("bidirectional control character (U+202E)"), std::string::npos) << r.text;
+  EXPECT_EQ(upload({"Ann", "B\x07"}).status, 400);
+  EXPECT_EQ(upload({"Ann", " \u2003 "}).status, 400);
+  r = upload({"  Ann  ", "Ben\u3000\u3000Lee"});
+  ASSERT_EQ(r.status, 201) << r.text;
+  EXPECT_EQ(r.body["seats"][0]["name"], "Ann");
+  EXPECT_EQ(r.body["seats"][1]["name"], "Ben Lee");
+  // Renaming a bad record name through 'players' works; a bad new name does not.
+  r = upload({"Ann", "\u202eneB"}, {{"players", named("Ann", "Ben")}});
+  EXPECT_EQ(r.status, 201) << r.text;
+  EXPECT_EQ(upload({"Ann", "Ben"}, {{"players", named("Ann", "B\u200d")}}).status, 400);
+  // Stored and shown cleaned.
+  const std::string id = g["id"];
+  EXPECT_EQ(get("/api/games/" + id).body["players"][0]["name"], "Ann Lee");
+}
+
+// Issue #33 item 13: a request body with the same key twice is refused (400 naming the key),
+// never read as "the last one wins"; also inside nested objects and in an uploaded record.
+TEST_F(SecurityTest, DuplicateJsonKeysAre400) {
+  json g = create(hotseat());
+  const std::string id = g["id"];
+  const json before = fingerprint(id);
+  const json mv = first_move(id, token(g, 0));
+  std::string twice_x = mv.dump();
+  twice_x.insert(1, "\"x\":999,");
+  Resp r = post_raw("/api/games/" + id + "/move", twice_x);
+  EXPECT_EQ(r.status, 400) << r.text;
+  EXPECT_NE(r.text.find("the key \\\"x\\\" appears twice"), std::string::npos) << r.text;
+  std::string twice_token = mv.dump();
+  twice_token.insert(1, "\"token\":\"" + token(g, 1) + "\",");
+  EXPECT_EQ(post_raw("/api/games/" + id + "/move", twice_token).status, 400);
+  r = post_raw("/api/games", R"({"players":[{"name":"A","name":"B"},{"name":"C"}]})");
+  EXPECT_EQ(r.status, 400) << r.text;
+  EXPECT_NE(r.text.find("\\\"name\\\" appears twice"), std::string::npos) << r.text;
+  EXPECT_EQ(post_raw("/api/games", R"({"players":[{"name":"A"},{"name":"C"}],"seed":1,"seed":2})").status, 400);
+  // In an uploaded record, as an object and as text.
+  const std::string rec = R"({"format":"carcassonne-record/1","setup":{"players":["A","B"],"players":["C","D"]},"turns":[]})";
+  EXPECT_EQ(post_raw("/api/games/upload", "{\"record\":" + rec + "}").status, 400);
+  r = post("/api/games/upload", json{{"record", rec}});
+  EXPECT_EQ(r.status, 400) << r.text;
+  EXPECT_NE(r.text.find("\\\"players\\\" appears twice"), std::string::npos) << r.text;
+  // The same keys in different objects are fine.
+  EXPECT_EQ(post_raw("/api/games", R"({"players":[{"name":"A","type":"human"},{"name":"C","type":"human"}]})").status, 201);
+  EXPECT_EQ(fingerprint(id), before);
+  EXPECT_EQ(post("/api/games/" + id + "/move", mv).status, 200);
+}
+
+// Issue #33 item 7: under a file-size limit (ulimit -f) a write fails with EFBIG instead of
+// killing the server with SIGXFSZ: the request gets 503, nothing changes, the server stays up.
+TEST_F(SecurityTest, FileSizeLimitIs503AndTheServerStaysUp) {
+  json g = create(hotseat());
+  const std::string id = g["id"];
+  const json mv = first_move(id, token(g, 0));
+  const json before = fingerprint(id);
+  rlimit old{};
+  ASSERT_EQ(getrlimit(RLIMIT_FSIZE, &old), 0);
+  rlimit low = old;
+  low.rlim_cur = 1024;  // far below the database and its WAL
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &low), 0);
+  Resp r = post("/api/games/" + id + "/move", mv);
+  Resp c = post("/api/games", json{{"players", hotseat()}});
+  ASSERT_EQ(setrlimit(RLIMIT_FSIZE, &old), 0);
+  EXPECT_EQ(r.status, 503) << r.text;
+  EXPECT_NE(r.text.find("nothing was changed"), std::string::npos) << r.text;
+  EXPECT_EQ(c.status, 503) << c.text;
+  EXPECT_EQ(get("/api/health").status, 200);
+  EXPECT_EQ(fingerprint(id), before);
+  EXPECT_EQ(get("/api/games").body["games"].size(), 1u);
+  EXPECT_EQ(post("/api/games/" + id + "/move", mv).status, 200);
+  restart();
+  EXPECT_EQ(fingerprint(id)["turns"].size(), 1u);
+}
+
+// Issue #33 item 8: a SQLite file that is not this server's is refused without a byte of it
+// changed (no table added, no switch to WAL); an empty file is initialised.
+TEST_F(SecurityTest, ForeignDatabaseIsRefusedUnchanged) {
+  server_.reset();
+  auto bytes = [](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  auto make = [&](const std::string& name, const char* sql) {
+    const std::string path = (dir_ / name).string();
+    sqlite3* db = nullptr;
+    EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+    EXPECT_EQ(sqlite3_exec(db, sql, nullptr, nullptr, nullptr), SQLITE_OK) << sql;
+    sqlite3_close(db);
+    return path;
+  };
+  const std::vector<std::pair<std::string, std::string>> foreign = {
+      {make("unrelated.sqlite", "CREATE TABLE users(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO users VALUES(1, 'ann');"),
+       "holds table 'users'"},
+      {make("conflict.sqlite", "CREATE TABLE games(id INTEGER PRIMARY KEY, name TEXT); INSERT INTO games VALUES(1, 'chess');"),
+       "table 'games' that is not this server's"},
+      {make("extra.sqlite",
+            "CREATE TABLE games(id TEXT PRIMARY KEY, created INTEGER NOT NULL, updated INTEGER NOT NULL, meta TEXT NOT NULL,"
+            " record TEXT NOT NULL); CREATE TABLE notes(x);"),
+       "holds table 'notes'"},
+  };
+  const std::string text = (dir_ / "text.sqlite").string();
+  std::ofstream(text) << "not a database at all, just some text that is long enough to have a header";
+  std::vector<std::pair<std::string, std::string>> cases = foreign;
+  cases.emplace_back(text, "cannot be read as a SQLite database");
+  for (const auto& [path, words] : cases) {
+    const std::string was = bytes(path);
+    opts_.db_path = path;
+    carc::server::Server s(opts_);
+    try {
+      s.start();
+      ADD_FAILURE() << path << ": the server started on a foreign database";
+    } catch (const std::runtime_error& e) {
+      EXPECT_NE(std::string(e.what()).find("not a database of this server"), std::string::npos) << e.what();
+      EXPECT_NE(std::string(e.what()).find(words), std::string::npos) << e.what();
+    }
+    s.stop();
+    EXPECT_EQ(bytes(path), was) << path << " was changed";
+    EXPECT_FALSE(std::filesystem::exists(path + "-wal")) << path;
+  }
+  // An empty file, and a new one, are initialised; the server's own file opens again.
+  const std::string empty = (dir_ / "empty.sqlite").string();
+  std::ofstream(empty).close();
+  for (const std::string path : {empty, (dir_ / "new.sqlite").string()}) {
+    opts_.db_path = path;
+    for (int i = 0; i < 2; ++i) {
+      carc::server::Server s(opts_);
+      EXPECT_NO_THROW(s.start()) << path;
+    }
+  }
 }

@@ -120,7 +120,7 @@ TEST_F(TransportTest, StaticFilesNeverLeaveTheWebDirectory) {
     const int fd = testhttp::connect_to(port_);
     ASSERT_GE(fd, 0);
     // Sent as is (a client library would normalise the dots away).
-    ASSERT_TRUE(testhttp::send_all(fd, std::string("GET ") + u + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"));
+    ASSERT_TRUE(testhttp::send_all(fd, std::string("GET ") + u + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"));
     auto r = testhttp::read_reply(fd, 5000);
     ::close(fd);
     EXPECT_TRUE(r.status == 400 || r.status == 404) << u << " -> " << r.status;
@@ -149,7 +149,7 @@ TEST_F(TransportTest, KeptAliveConnectionsAnswerPipelinedRequestsAndCloseWhenIdl
   start();
   const int fd = testhttp::connect_to(port_);
   ASSERT_GE(fd, 0);
-  ASSERT_TRUE(testhttp::send_all(fd, "GET /api/health HTTP/1.1\r\nHost: x\r\n\r\nGET /api/players HTTP/1.1\r\nHost: x\r\n\r\n"));
+  ASSERT_TRUE(testhttp::send_all(fd, "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\nGET /api/players HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
   std::string got;
   for (int i = 0; i < 100 && got.find("\"players\"") == std::string::npos; ++i) got += testhttp::recv_some(fd, 50);
   EXPECT_EQ(got.rfind("HTTP/1.1 200 OK\r\n", 0), 0u);
@@ -170,7 +170,7 @@ TEST_F(TransportTest, ChunkedBodyOverTheLimitIs413WithoutReadingItAll) {
   ASSERT_GE(fd, 0);
   int sz = 64 * 1024;  // small socket buffers: what was sent is close to what the server read
   ::setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &sz, sizeof sz);
-  ASSERT_TRUE(testhttp::send_all(fd, "POST /api/games HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n"
+  ASSERT_TRUE(testhttp::send_all(fd, "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n"
                                      "Content-Type: application/json\r\n\r\n"));
   const std::string chunk = "10000\r\n" + std::string(0x10000, ' ') + "\r\n";  // 64 KiB of spaces
   size_t sent = 0;
@@ -210,7 +210,7 @@ TEST_F(TransportTest, BodyLimitHoldsAtTheEdge) {
   EXPECT_NE(r.body.find("larger than 1000 bytes"), std::string::npos) << r.body;
   // Chunked: 1000 bytes in two chunks pass the transport, 1001 do not.
   auto chunked = [&](size_t a, size_t b) {
-    std::string s = "POST /api/games HTTP/1.1\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
+    std::string s = "POST /api/games HTTP/1.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
     char h[32];
     std::snprintf(h, sizeof h, "%zx\r\n", a);
     s += h + std::string(a, ' ') + "\r\n";
@@ -304,7 +304,7 @@ TEST_F(TransportTest, ConnectionCapsAnswer503) {
   // Another client address is still served, up to the total.
   const int other = testhttp::connect_to(port_, "127.0.0.1", "127.0.0.2");
   ASSERT_GE(other, 0);
-  ASSERT_TRUE(testhttp::send_all(other, "GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n"));
+  ASSERT_TRUE(testhttp::send_all(other, "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
   EXPECT_EQ(testhttp::read_reply(other, 5000).status, 200);
   held.push_back(other);
   held.push_back(testhttp::connect_to(port_, "127.0.0.1", "127.0.0.3"));
@@ -312,7 +312,7 @@ TEST_F(TransportTest, ConnectionCapsAnswer503) {
   std::this_thread::sleep_for(100ms);
   const int ninth = testhttp::connect_to(port_, "127.0.0.1", "127.0.0.5");
   ASSERT_GE(ninth, 0);
-  ASSERT_TRUE(testhttp::send_all(ninth, "GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n"));
+  ASSERT_TRUE(testhttp::send_all(ninth, "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"));
   auto t = testhttp::read_reply(ninth, 5000);
   ::close(ninth);
   EXPECT_EQ(t.status, 503);
@@ -392,6 +392,202 @@ TEST_F(TransportTest, StopReturnsWithin2sWhileAnAiIsThinking) {
   ::close(idle);
 }
 
+// Everything the server sends on one new connection until it closes it (or `ms` pass).
+std::string all_bytes(int port, const std::string& bytes, int ms = 3000) {
+  const int fd = testhttp::connect_to(port);
+  if (fd < 0) return "";
+  std::string got;
+  if (testhttp::send_all(fd, bytes)) testhttp::closed_within(fd, ms, &got);
+  ::close(fd);
+  return got;
+}
+
+std::string create_body() {
+  return json{{"players", json::array({{{"name", "A"}, {"type", "human"}}, {{"name", "B"}, {"type", "human"}}})}}.dump();
+}
+
+// Issue #33 item 9: a Transfer-Encoding other than exactly "chunked" (or together with
+// Content-Length) is 400 and the connection is closed: its body is never read as the next
+// request (request smuggling).
+TEST_F(TransportTest, TransferEncodingOtherThanChunkedIs400AndCloses) {
+  start();
+  const std::string smuggled = "GET /api/players HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n";
+  const std::string body = create_body();
+  char size[16];
+  std::snprintf(size, sizeof size, "%zx", body.size());
+  for (const std::string te : {"xchunked", "chunked, identity", "identity", "gzip, chunked", "chunked;q=1", "chunkedx",
+                               "chunked\r\nTransfer-Encoding: chunked", ""}) {
+    const std::string got = all_bytes(port_, "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                                             "Transfer-Encoding: " + te + "\r\n\r\n" + smuggled);
+    EXPECT_EQ(got.rfind("HTTP/1.1 400 ", 0), 0u) << "'" << te << "': " << got.substr(0, 200);
+    EXPECT_NE(got.find("Connection: close"), std::string::npos) << te;
+    EXPECT_EQ(got.find("\"players\""), std::string::npos) << "'" << te << "': the body ran as a request";
+    EXPECT_EQ(got.find("HTTP/1.1", 5), std::string::npos) << "'" << te << "': a second answer";
+  }
+  // Transfer-Encoding with Content-Length, in either order.
+  for (const std::string both : {"Transfer-Encoding: chunked\r\nContent-Length: 5\r\n", "Content-Length: 5\r\nTransfer-Encoding: chunked\r\n"}) {
+    const std::string got = all_bytes(port_, "POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n" + both +
+                                             "\r\n0\r\n\r\n" + smuggled);
+    EXPECT_EQ(got.rfind("HTTP/1.1 400 ", 0), 0u) << got.substr(0, 200);
+    EXPECT_EQ(got.find("\"players\""), std::string::npos) << "the body ran as a request";
+  }
+  // Exactly chunked: any case, spaces around it.
+  for (const std::string te : {"chunked", "Chunked", " CHUNKED "}) {
+    auto r = raw("POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                 "Transfer-Encoding: " + te + "\r\n\r\n" + size + "\r\n" + body + "\r\n0\r\n\r\n");
+    EXPECT_EQ(r.status, 201) << "'" << te << "': " << r.body;
+  }
+  EXPECT_TRUE(healthy());
+}
+
+// Issue #33 item 10: HEAD sends no body anywhere: event streams, static files, JSON, errors.
+TEST_F(TransportTest, HeadSendsNoBody) {
+  start();
+  auto created = testhttp::post(port_, "/api/games", create_body());
+  ASSERT_EQ(created.status, 201);
+  const std::string id = json::parse(created.body)["id"];
+  for (const std::string path : std::vector<std::string>{"/api/games/" + id + "/events", "/", "/assets/app.js", "/api/health",
+                                 "/api/games/" + id, "/api/games/nosuchgame0", "/nothing-here", "/%FF"}) {
+    const std::string got = all_bytes(port_, "HEAD " + path + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    const size_t end = got.find("\r\n\r\n");
+    ASSERT_NE(end, std::string::npos) << path << ": " << got.substr(0, 200);
+    EXPECT_EQ(got.size(), end + 4) << path << ": a body of " << got.size() - end - 4 << " bytes: " << got.substr(end, 100);
+    if (path != "/api/games/" + id + "/events") {  // the same headers as GET, body length included
+      auto g = testhttp::get(port_, path);
+      EXPECT_EQ(got.substr(9, 3), std::to_string(g.status)) << path;
+      EXPECT_NE(got.find("Content-Length: " + std::to_string(g.body.size()) + "\r\n"), std::string::npos) << path << ": " << got;
+    } else {
+      EXPECT_EQ(got.rfind("HTTP/1.1 200 ", 0), 0u) << got;
+      EXPECT_NE(got.find("Content-Type: text/event-stream"), std::string::npos) << got;
+    }
+  }
+  // Kept alive: the answer to a HEAD of the stream is followed at once by the next answer.
+  const int fd = testhttp::connect_to(port_);
+  ASSERT_GE(fd, 0);
+  ASSERT_TRUE(testhttp::send_all(fd, "HEAD /api/games/" + id + "/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
+                                     "GET /api/health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"));
+  std::string got;
+  testhttp::closed_within(fd, 3000, &got);
+  ::close(fd);
+  const size_t end = got.find("\r\n\r\n");
+  ASSERT_NE(end, std::string::npos) << got;
+  EXPECT_EQ(got.find("HTTP/1.1 200 OK\r\n", end), end + 4) << got.substr(0, 400);
+  EXPECT_EQ(got.find("event:"), std::string::npos) << got.substr(0, 400);
+  EXPECT_TRUE(healthy());
+}
+
+// Issue #33 item 11: every response carries the security headers; the policy allows no inline
+// script or style and no framing.
+TEST_F(TransportTest, SecurityHeadersOnEveryResponse) {
+  start();
+  auto created = testhttp::post(port_, "/api/games", create_body());
+  ASSERT_EQ(created.status, 201);
+  const std::string id = json::parse(created.body)["id"];
+  auto check = [](const testhttp::Reply& r, const std::string& what) {
+    auto h = r.headers;
+    const std::string csp = h["content-security-policy"];
+    EXPECT_NE(csp.find("default-src 'self'"), std::string::npos) << what << ": " << csp;
+    EXPECT_NE(csp.find("script-src 'self';"), std::string::npos) << what << ": " << csp;
+    EXPECT_NE(csp.find("style-src 'self';"), std::string::npos) << what << ": " << csp;
+    EXPECT_NE(csp.find("frame-ancestors 'none'"), std::string::npos) << what << ": " << csp;
+    EXPECT_NE(csp.find("base-uri 'none'"), std::string::npos) << what << ": " << csp;
+    EXPECT_NE(csp.find("connect-src 'self'"), std::string::npos) << what << ": " << csp;
+    EXPECT_NE(csp.find("img-src 'self' data:"), std::string::npos) << what << ": " << csp;
+    EXPECT_NE(csp.find("form-action 'self'"), std::string::npos) << what << ": " << csp;
+    EXPECT_EQ(csp.find("unsafe"), std::string::npos) << what << ": " << csp;
+    EXPECT_EQ(h["x-frame-options"], "DENY") << what;
+    EXPECT_EQ(h["x-content-type-options"], "nosniff") << what;
+    EXPECT_EQ(h["referrer-policy"], "no-referrer") << what;
+  };
+  for (const std::string path : std::vector<std::string>{"/", "/index.html", "/assets/app.js", "/api/health", "/api/games/" + id, "/nothing", "/%FF"}) {
+    auto r = testhttp::get(port_, path);
+    check(r, path);
+  }
+  check(testhttp::post(port_, "/api/games", "{}"), "a refused POST");
+  check(raw("GARBAGE\r\n\r\n"), "a transport refusal");
+  // The event stream's head.
+  testhttp::Reply stream = testhttp::request(port_, "GET", "/api/games/" + id + "/events", "", "", 5000,
+                                             [](std::string_view) { return false; });
+  EXPECT_EQ(stream.status, 200);
+  check(stream, "the event stream");
+}
+
+// Issue #33 item 12: a cross-site page cannot change anything, and a DNS-rebinding page cannot
+// read the API: state-changing requests need Content-Type: application/json (415), an Origin
+// must be the server's own (403), and the Host must be allowed (421).
+TEST_F(TransportTest, CrossSiteRequestsAreRefused) {
+  opts_.allowed_hosts = {"games.example.org", "other.example.org:9000"};
+  start();
+  const std::string body = create_body(), port = std::to_string(port_);
+  auto send = [&](const std::string& method, const std::string& path, const std::string& headers, const std::string& b = "") {
+    std::string req = method + " " + path + " HTTP/1.1\r\nConnection: close\r\n" + headers;
+    if (method != "GET" && method != "HEAD") req += "Content-Length: " + std::to_string(b.size()) + "\r\n";
+    return raw(req + "\r\n" + b);
+  };
+  const std::string host = "Host: 127.0.0.1:" + port + "\r\n", json_type = "Content-Type: application/json\r\n";
+  // Content-Type of state-changing requests.
+  for (const std::string type : {"text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
+                                 "application/jsonx", "text/json", "application/json-patch+json"}) {
+    auto r = send("POST", "/api/games", host + "Content-Type: " + type + "\r\n", body);
+    EXPECT_EQ(r.status, 415) << type << ": " << r.body;
+    EXPECT_NE(r.body.find("Content-Type: application/json"), std::string::npos) << r.body;
+  }
+  EXPECT_EQ(send("POST", "/api/games", host, body).status, 415);  // none
+  EXPECT_EQ(send("POST", "/api/games/abc/undo", host).status, 415);  // none, and no body
+  EXPECT_EQ(send("PUT", "/api/games", host).status, 415);
+  EXPECT_EQ(send("DELETE", "/api/games/abc", host).status, 415);
+  EXPECT_EQ(send("POST", "/api/games", host + "Content-Type: application/json; charset=utf-8\r\n", body).status, 201);
+  EXPECT_EQ(send("POST", "/api/games", host + "Content-Type: Application/JSON\r\n", body).status, 201);
+  EXPECT_EQ(send("GET", "/api/health", host).status, 200);  // GET and HEAD need none
+  // Origin.
+  for (const std::string origin : std::vector<std::string>{"http://evil.example", "null", "http://localhost:" + port, "http://127.0.0.1",
+                                   "ftp://127.0.0.1:" + port, "http://127.0.0.1:" + port + "/x", "http://127.0.0.1:1"}) {
+    auto r = send("POST", "/api/games", host + json_type + "Origin: " + origin + "\r\n", body);
+    EXPECT_EQ(r.status, 403) << origin << ": " << r.body;
+    EXPECT_NE(r.body.find("cross-origin request refused"), std::string::npos) << r.body;
+    EXPECT_EQ(send("GET", "/api/games", host + "Origin: " + origin + "\r\n").status, 403) << origin;
+  }
+  EXPECT_EQ(send("POST", "/api/games", host + json_type + "Origin: http://127.0.0.1:" + port + "\r\n", body).status, 201);
+  EXPECT_EQ(send("POST", "/api/games", host + json_type + "Origin: https://127.0.0.1:" + port + "\r\n", body).status, 201);
+  EXPECT_EQ(send("POST", "/api/games", "Host: games.example.org\r\n" + json_type + "Origin: http://games.example.org\r\n", body).status, 201);
+  EXPECT_EQ(send("POST", "/api/games", "Host: games.example.org:80\r\n" + json_type + "Origin: http://games.example.org\r\n", body).status, 201);
+  // Host.
+  for (const std::string h : std::vector<std::string>{"evil.example", "evil.example:" + port, "games.example.org.evil.example", "other.example.org",
+                              "other.example.org:9001", "localhost.evil.example", "127.0.0.1.nip.io", "2130706433x"}) {
+    auto r = send("GET", "/api/games", "Host: " + h + "\r\n");
+    EXPECT_EQ(r.status, 421) << h << ": " << r.body;
+    EXPECT_NE(r.body.find("--allowed-host"), std::string::npos) << r.body;
+    EXPECT_EQ(send("POST", "/api/games", "Host: " + h + "\r\n" + json_type, body).status, 421) << h;
+  }
+  for (const std::string h : std::vector<std::string>{"localhost", "LOCALHOST:" + port, "localhost.", "127.0.0.1", "[::1]:" + port, "192.168.1.20:8080",
+                              "[2001:db8::1]", "10.0.0.1", "games.example.org", "Games.Example.Org:8443", "other.example.org:9000"})
+    EXPECT_EQ(send("GET", "/api/health", "Host: " + h + "\r\n").status, 200) << h;
+  EXPECT_EQ(send("GET", "/api/health", "Host: a\r\nHost: b\r\n").status, 400);  // two Host headers
+  EXPECT_EQ(send("GET", "/api/health", "Host: bad host\r\n").status, 421);
+  // HTTP/1.0 without a Host (no browser sends that) is served.
+  EXPECT_EQ(raw("GET /api/health HTTP/1.0\r\n\r\n").status, 200);
+  // Refused requests created nothing: only the 6 accepted creates made games.
+  EXPECT_EQ(json::parse(testhttp::get(port_, "/api/games").body)["games"].size(), 6u);
+  // '*' turns the Host check off.
+  server_.reset();
+  opts_.allowed_hosts = {"*"};
+  start();
+  EXPECT_EQ(raw("GET /api/health HTTP/1.1\r\nHost: anything.example\r\nConnection: close\r\n\r\n").status, 200);
+}
+
+// Issue #33 item 13: a '.' or '..' segment in an /api path is 400, as for static files.
+TEST_F(TransportTest, DotSegmentsInApiPathsAre400) {
+  start();
+  for (const char* u : {"/api/games/../health", "/api/%2e%2e/api/health", "/api/games/abc/./legal", "/api/./health",
+                        "/api/games/%2E%2E", "/api/.."}) {
+    auto r = raw(std::string("GET ") + u + " HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n");
+    EXPECT_EQ(r.status, 400) << u << ": " << r.body;
+    EXPECT_NE(r.body.find("'.' or '..' segments"), std::string::npos) << u << ": " << r.body;
+  }
+  EXPECT_EQ(testhttp::get(port_, "/api/games/a..b").status, 404);  // dots inside a segment are a name
+  EXPECT_TRUE(healthy());
+}
+
 // The request handling without a socket (what fuzz/http_fuzz.cc drives).
 TEST(HandleBytes, AppliesTheTransportChecks) {
   using carc::server::handle_bytes;
@@ -404,9 +600,9 @@ TEST(HandleBytes, AppliesTheTransportChecks) {
     res.send({{"ok", true}});
     return res;
   };
-  EXPECT_EQ(handle_bytes("GET /a%20b?q=x+y HTTP/1.1\r\nHost: h\r\n\r\n", echo).status, 200);
+  EXPECT_EQ(handle_bytes("GET /a%20b?q=x+y HTTP/1.1\r\nHost: localhost\r\n\r\n", echo).status, 200);
   EXPECT_EQ(seen, "GET /a b x y ");
-  EXPECT_EQ(handle_bytes("POST /p HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", echo).status, 200);
+  EXPECT_EQ(handle_bytes("POST /p HTTP/1.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", echo).status, 200);
   EXPECT_EQ(seen, "POST /p  abc");
   EXPECT_EQ(handle_bytes("GET /%FF HTTP/1.1\r\n\r\n", echo).status, 400);
   EXPECT_EQ(handle_bytes("GET /x HTTP/1.1\r\n", echo).status, 400);  // incomplete
@@ -416,6 +612,12 @@ TEST(HandleBytes, AppliesTheTransportChecks) {
   EXPECT_EQ(handle_bytes("POST /p HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc", echo, o).status, 413);
   EXPECT_EQ(handle_bytes("POST /p HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n0\r\n\r\n", echo, o).status, 413);
   EXPECT_EQ(handle_bytes("GET /" + std::string(1 << 16, 'a') + " HTTP/1.1\r\n\r\n", echo).status, 414);
+  // The framing and cross-site checks hold here too (issue #33 items 9 and 12).
+  EXPECT_EQ(handle_bytes("POST /p HTTP/1.1\r\nContent-Type: application/json\r\nTransfer-Encoding: xchunked\r\n\r\nabc", echo).status, 400);
+  EXPECT_EQ(handle_bytes("POST /p HTTP/1.1\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\nContent-Length: 3\r\n\r\n3\r\nabc\r\n0\r\n\r\n", echo).status, 400);
+  EXPECT_EQ(handle_bytes("POST /p HTTP/1.1\r\nContent-Length: 3\r\n\r\nabc", echo).status, 415);
+  EXPECT_EQ(handle_bytes("GET /p HTTP/1.1\r\nHost: evil.example\r\n\r\n", echo).status, 421);
+  EXPECT_EQ(handle_bytes("GET /p HTTP/1.1\r\nHost: localhost\r\nOrigin: http://evil.example\r\n\r\n", echo).status, 403);
   auto thrower = [](const Request&) -> Response { throw std::runtime_error("boom"); };
   EXPECT_EQ(handle_bytes("GET / HTTP/1.1\r\n\r\n", thrower).status, 500);
 }

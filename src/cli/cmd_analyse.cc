@@ -67,7 +67,7 @@ void register_analyse(CLI::App& app) {
     auto player = make_player_checked(spec, o->seed);
     std::vector<ai::MoveEval> ev = player->analyse(s);
     const int me = s.current_player();
-    const std::string who = me < int(rec.players.size()) ? rec.players[me] : "player " + std::to_string(me + 1);
+    const std::string who = me < int(rec.players.size()) ? term_safe(rec.players[me]) : "player " + std::to_string(me + 1);
     if (o->json) {
       nlohmann::ordered_json j;
       j["turn"] = n;

@@ -76,7 +76,7 @@ void register_ladder(CLI::App& app) {
     std::cout << "ladder: " << pairs.size() << " matches, anchor " << o->anchor << " = " << o->anchor_elo
               << ", Bradley-Terry with " << o->prior << " virtual tie(s) per pair\n";
     for (size_t i : order) {
-      std::cout << "  " << std::left << std::setw(int(w)) << names[i] << std::right << std::fixed << std::setprecision(0)
+      std::cout << "  " << std::left << std::setw(int(w)) << term_safe(names[i]) << std::right << std::fixed << std::setprecision(0)
                 << "  Elo " << std::setw(5) << ratings[i].elo << "  (95% CI " << ratings[i].lo << " to " << ratings[i].hi
                 << ")  " << ratings[i].games << " games\n";
     }

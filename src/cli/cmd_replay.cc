@@ -95,18 +95,18 @@ void register_replay(CLI::App& app) {
     if (*verbose) {
       for (auto& e : rp.events)
         if (e.kind == "pig")
-          std::cout << "turn " << e.turn << ": " << rec.players[e.player] << " draws " << e.tile << ": the pig moves "
+          std::cout << "turn " << e.turn << ": " << term_safe(rec.players[e.player]) << " draws " << term_safe(e.tile) << ": the pig moves "
                     << e.steps << " to " << kWheelEventNames[int(s.game().wheel()[size_t(e.segment)].event)] << "\n";
         else if (e.kind == "plague")
-          std::cout << "turn " << e.turn << ": " << rec.players[e.player] << " takes back the follower at (" << e.x << ","
-                    << e.y << ") " << e.at << " for the plague\n";
+          std::cout << "turn " << e.turn << ": " << term_safe(rec.players[e.player]) << " takes back the follower at (" << e.x << ","
+                    << e.y << ") " << term_safe(e.at) << " for the plague\n";
         else
-          std::cout << (e.final ? "final" : "turn " + std::to_string(e.turn)) << ": " << rec.players[e.player] << " scores "
-                    << e.points << " for a " << e.kind << "\n";
+          std::cout << (e.final ? "final" : "turn " + std::to_string(e.turn)) << ": " << term_safe(rec.players[e.player]) << " scores "
+                    << e.points << " for a " << term_safe(e.kind) << "\n";
     }
     std::cout << rec.turns.size() << " turns, " << (s.is_terminal() ? "game over" : "game in progress")
               << (*final && !s.is_terminal() ? " (final scoring applied)" : "") << "\n";
-    for (int p = 0; p < s.num_players(); ++p) std::cout << rec.players[p] << ": " << s.score(p) << "\n";
+    for (int p = 0; p < s.num_players(); ++p) std::cout << term_safe(rec.players[p]) << ": " << s.score(p) << "\n";
   });
 }
 

@@ -64,6 +64,27 @@ void register_serve(CLI::App& app) {
       ->capture_default_str();
   cmd->add_option("--ai-delay", opts->ai_delay_ms, "minimum AI thinking time in ms, so moves can be followed")
       ->capture_default_str();
+  cmd->add_option_function<std::vector<std::string>>(
+         "--allowed-host",
+         [opts](const std::vector<std::string>& v) {
+           for (const auto& item : v) {
+             std::string cur;
+             for (char c : item + ",") {
+               if (c == ',') {
+                 if (!cur.empty()) opts->allowed_hosts.push_back(cur);
+                 cur.clear();
+               } else if (c != ' ') {
+                 cur += c;
+               }
+             }
+           }
+         },
+         "a host name (Host header) this server answers to, e.g. carcassonne.example.org or "
+         "carcassonne.example.org:8080; repeatable or comma-separated; '*' for any. Loopback names (localhost, "
+         "127.0.0.1, [::1]) and IP addresses are always allowed; any other name is refused (421), which stops "
+         "DNS-rebinding pages (docs/security.md)")
+      ->type_name("NAME")
+      ->allow_extra_args(false);
   cmd->add_flag("--log", opts->log_requests, "log every request on stderr");
   // Transport limits (docs/security.md, "Transport limits"; the others are fixed in server_limits.h).
   cmd->add_option("--io-threads", opts->io_threads, "threads running every connection")->capture_default_str()->check(CLI::Range(1, 64));

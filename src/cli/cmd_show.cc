@@ -24,7 +24,13 @@ void register_show(CLI::App& app) {
     std::vector<std::string> names;
     State s = [&] {
       if (text.find("carcassonne-state/1") != std::string::npos) return state_from_json(text);
-      Record rec = load_record(*file);
+      Record rec = [&] {  // from the text already read (a pipe can be read only once)
+        try {
+          return parse_record(text);
+        } catch (const RecordError& e) {
+          throw RecordError(*file + ": " + e.what(), e.turn());
+        }
+      }();
       names = rec.players;
       if (*turn >= 0 && size_t(*turn) < rec.turns.size()) rec.turns.resize(*turn);
       try {
@@ -39,7 +45,7 @@ void register_show(CLI::App& app) {
     std::cout << "turn " << s.turn() << (s.is_terminal() ? " (game over)" : "") << ", " << s.bag_size()
               << " tiles left\n";
     for (int p = 0; p < s.num_players(); ++p)
-      std::cout << "  " << (p + 1) << " " << (p < int(names.size()) ? names[p] : "P" + std::to_string(p)) << ": "
+      std::cout << "  " << (p + 1) << " " << (p < int(names.size()) ? term_safe(names[p]) : "P" + std::to_string(p)) << ": "
                 << s.score(p) << " points, " << s.supply(p) << " followers in supply\n";
   });
 }

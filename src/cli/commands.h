@@ -4,7 +4,9 @@
 
 #include <CLI/CLI.hpp>
 #include <string>
+#include <string_view>
 
+#include "input_limits.h"
 #include "record.h"
 
 namespace carc::cli {
@@ -23,8 +25,17 @@ void register_games(CLI::App& app);
 // Exit status for bad input (invalid record, bad arguments).
 constexpr int kExitBadInput = 2;
 
-// Reads a whole file; throws std::runtime_error naming the file.
-std::string read_file(const std::string& path);
+// Reads a whole file of at most `max_bytes` (default: limits::kMaxRecordBytes) bytes, of any
+// kind (a regular file, a pipe, /dev/stdin, a device): it stops reading at max_bytes + 1 and
+// throws RecordError (exit 2) naming the file and the limit, so /dev/zero or an endless pipe
+// cannot fill the memory. Throws std::runtime_error naming the file when it cannot be opened.
+std::string read_file(const std::string& path, size_t max_bytes = limits::kMaxRecordBytes);
+// Text from a file (a record's player names, locations, ...) made safe for a terminal: control
+// characters (C0, DEL, C1), bidirectional controls, invisible characters (see
+// limits::unsafe_code_point) and bytes that are not UTF-8 are written as escapes (\x1b,
+// \u{202E}), so a record cannot move the cursor, recolour or rewrite the terminal. Every
+// command prints a record's strings through it.
+std::string term_safe(std::string_view text);
 // Writes a file atomically (temp file + rename); throws std::runtime_error.
 void write_file(const std::string& path, const std::string& text);
 // Rules from command-line options; throws std::invalid_argument naming the bad value.

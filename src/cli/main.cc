@@ -4,6 +4,7 @@
 #include <fstream>
 #include <iostream>
 #include <sstream>
+#include <vector>
 
 #include "commands.h"
 #include "input_limits.h"
@@ -11,12 +12,42 @@
 
 namespace carc::cli {
 
-std::string read_file(const std::string& path) {
+std::string read_file(const std::string& path, size_t max_bytes) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw std::runtime_error(path + ": cannot open file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  std::string out;
+  std::vector<char> buf(64 * 1024);
+  while (out.size() <= max_bytes) {  // at most max_bytes + 1, whatever the file is
+    in.read(buf.data(), std::streamsize(std::min(buf.size(), max_bytes + 1 - out.size())));
+    const auto n = in.gcount();
+    if (n <= 0) break;
+    out.append(buf.data(), size_t(n));
+  }
+  if (out.size() > max_bytes)
+    throw RecordError(path + ": more than the limit of " + std::to_string(max_bytes) +
+                      " bytes (reading stopped there)");
+  return out;
+}
+
+std::string term_safe(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  char buf[16];
+  for (size_t i = 0; i < text.size();) {
+    const size_t start = i;
+    char32_t c;
+    if (!limits::next_code_point(text, i, c)) {
+      std::snprintf(buf, sizeof buf, "\\x%02x", unsigned(static_cast<unsigned char>(text[start])));
+      out += buf;
+    } else if (limits::unsafe_code_point(c)) {
+      if (c < 0x80) std::snprintf(buf, sizeof buf, "\\x%02x", unsigned(c));
+      else std::snprintf(buf, sizeof buf, "\\u{%04X}", unsigned(c));
+      out += buf;
+    } else {
+      out.append(text.substr(start, i - start));
+    }
+  }
+  return out;
 }
 
 void write_file(const std::string& path, const std::string& text) {
@@ -85,13 +116,13 @@ int main(int argc, char** argv) {
   } catch (const Exit& e) {
     return e.status;
   } catch (const carc::RecordError& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << term_safe(e.what()) << "\n";
     return kExitBadInput;
   } catch (const carc::TileDataError& e) {
-    std::cerr << "error: tile data: " << e.what() << "\n";
+    std::cerr << "error: tile data: " << term_safe(e.what()) << "\n";
     return kExitBadInput;
   } catch (const std::exception& e) {
-    std::cerr << "error: " << e.what() << "\n";
+    std::cerr << "error: " << term_safe(e.what()) << "\n";
     return 1;
   }
   return 0;

@@ -91,7 +91,9 @@ json parse_checked(std::string_view text, const std::string& what) {
                       std::to_string(limits::kMaxRecordBytes));
   if (auto err = limits::json_depth_error(text); !err.empty()) throw RecordError(what + ": " + err);
   try {
-    return json::parse(text);
+    return limits::parse_json_unique_keys(text);
+  } catch (const limits::DuplicateKeyError& e) {
+    throw RecordError(what + ": " + e.what());
   } catch (const json::exception& e) {
     throw RecordError(what + ": not valid JSON: " + e.what());
   }

@@ -1,7 +1,10 @@
 #include "db.h"
 
 #include <sqlite3.h>
+#include <sys/stat.h>
 
+#include <functional>
+#include <set>
 #include <stdexcept>
 
 namespace carc::server {
@@ -23,6 +26,62 @@ struct Stmt {
   }
 };
 
+// Why the existing file at `path` is not a database of this server ("" when it is one, or is
+// empty or new, so it may be initialised). Read through a read-only connection, before anything
+// writes: a foreign file is refused without a byte of it changed (not even the switch to WAL).
+// Ours: only the tables `games` and `game_control` (the operator's pauses) with exactly their
+// columns, the index `games_updated`, and SQLite's own objects (sqlite_*).
+std::string foreign_schema(const std::string& path) {
+  struct stat st {};
+  if (path.empty() || path == ":memory:" || ::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size == 0)
+    return "";
+  sqlite3* db = nullptr;
+  if (sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_FULLMUTEX, nullptr) != SQLITE_OK) {
+    std::string msg = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    return "cannot be read as a SQLite database (" + msg + ")";
+  }
+  std::string why;
+  auto query = [&](const char* sql, const std::function<void(sqlite3_stmt*)>& row) {
+    sqlite3_stmt* s = nullptr;
+    if (sqlite3_prepare_v2(db, sql, -1, &s, nullptr) != SQLITE_OK) {
+      why = std::string("cannot be read as a SQLite database (") + sqlite3_errmsg(db) + ")";
+      return;
+    }
+    int rc;
+    while ((rc = sqlite3_step(s)) == SQLITE_ROW) row(s);
+    if (rc != SQLITE_DONE && why.empty()) why = std::string("cannot be read as a SQLite database (") + sqlite3_errmsg(db) + ")";
+    sqlite3_finalize(s);
+  };
+  auto text = [](sqlite3_stmt* s, int i) {
+    const unsigned char* p = sqlite3_column_text(s, i);
+    return p ? std::string(reinterpret_cast<const char*>(p)) : std::string();
+  };
+  bool has_games = false, has_control = false;
+  query("SELECT type, name, tbl_name FROM sqlite_master", [&](sqlite3_stmt* s) {
+    const std::string type = text(s, 0), name = text(s, 1), table = text(s, 2);
+    if (!why.empty() || name.rfind("sqlite_", 0) == 0) return;
+    if (type == "table" && name == "games") has_games = true;
+    else if (type == "table" && name == "game_control") has_control = true;
+    else if (!(type == "index" && name == "games_updated" && table == "games"))
+      why = "holds " + type + " '" + name.substr(0, 64) + "', which this server did not create";
+  });
+  if (why.empty() && has_games) {
+    std::set<std::string> cols;
+    query("PRAGMA table_info(games)", [&](sqlite3_stmt* s) { cols.insert(text(s, 1)); });
+    if (why.empty() && cols != std::set<std::string>{"id", "created", "updated", "meta", "record"})
+      why = "has a table 'games' that is not this server's (other columns)";
+  }
+  if (why.empty() && has_control) {
+    std::set<std::string> cols;
+    query("PRAGMA table_info(game_control)", [&](sqlite3_stmt* s) { cols.insert(text(s, 1)); });
+    if (why.empty() && cols != std::set<std::string>{"id", "paused"})
+      why = "has a table 'game_control' that is not this server's (other columns)";
+  }
+  sqlite3_close(db);
+  return why;
+}
+
 }  // namespace
 
 Db::~Db() { close(); }
@@ -39,6 +98,9 @@ void Db::exec(const char* sql) {
 void Db::open(const std::string& path, Durability durability, int busy_timeout_ms) {
   std::lock_guard lk(m_);
   if (db_) return;
+  if (const std::string why = foreign_schema(path); !why.empty())
+    throw std::runtime_error(path + ": not a database of this server: it " + why +
+                             "; it was left unchanged (give --db a new file, or one this server created)");
   if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nullptr) !=
       SQLITE_OK) {
     std::string msg = db_ ? sqlite3_errmsg(db_) : "out of memory";

@@ -16,8 +16,14 @@ json parse_body(const std::string& body) {
   // The nesting depth is checked before parsing (a 70,000-deep body must not reach the parser
   // or anything recursive, such as dump()).
   if (auto err = carc::limits::json_depth_error(body); !err.empty()) fail(400, "the request body: " + err);
-  json j = json::parse(body, nullptr, false);
-  if (j.is_discarded()) fail(400, "malformed JSON in the request body");
+  json j;
+  try {
+    j = carc::limits::parse_json_unique_keys(body);
+  } catch (const carc::limits::DuplicateKeyError& e) {
+    fail(400, std::string("the request body: ") + e.what());
+  } catch (const json::exception&) {
+    fail(400, "malformed JSON in the request body");
+  }
   if (!j.is_object()) fail(400, "the request body must be a JSON object");
   return j;
 }
@@ -200,12 +206,14 @@ std::vector<Seat> seats_from_request(const json& body, const std::vector<std::st
   if (it == body.end() || it->is_null()) {
     if (!names) fail(400, "'players' is required: a list of {name, type: human|remote|ai, ai}");
     for (size_t i = 0; i < names->size(); ++i) {
-      if ((*names)[i].size() > carc::limits::kMaxPlayerNameBytes)
-        fail(400, "the record's player " + std::to_string(i) + " has a name of " + std::to_string((*names)[i].size()) +
+      Seat seat;
+      if (auto err = carc::limits::clean_player_name((*names)[i], seat.name); !err.empty())
+        fail(400, "the record's player name setup.players[" + std::to_string(i) + "] " + err + " (give 'players' to rename)");
+      if (seat.name.empty()) seat.name = "Player " + std::to_string(i + 1);
+      if (seat.name.size() > carc::limits::kMaxPlayerNameBytes)
+        fail(400, "the record's player " + std::to_string(i) + " has a name of " + std::to_string(seat.name.size()) +
                       " bytes; names have at most " + std::to_string(carc::limits::kMaxPlayerNameBytes) +
                       " (give 'players' to rename)");
-      Seat seat;
-      seat.name = (*names)[i];
       seats.push_back(std::move(seat));
     }
     return seats;
@@ -219,7 +227,11 @@ std::vector<Seat> seats_from_request(const json& body, const std::vector<std::st
     const json& p = (*it)[i];
     if (!p.is_object()) fail(400, "'players' entries must be objects {name, type, ai}");
     Seat s;
-    s.name = str_field(p, "name", names ? (*names)[i] : "");
+    // Cleaned and checked (control, bidirectional and invisible characters refused, whitespace
+    // trimmed and collapsed: docs/security.md "Player names"); "" is "Player N".
+    const std::string given = str_field(p, "name", names ? (*names)[i] : "");
+    if (auto err = carc::limits::clean_player_name(given, s.name); !err.empty())
+      fail(400, "players[" + std::to_string(i) + "].name " + err);
     if (s.name.empty()) s.name = "Player " + std::to_string(i + 1);
     if (s.name.size() > carc::limits::kMaxPlayerNameBytes)
       fail(400, "player names have at most " + std::to_string(carc::limits::kMaxPlayerNameBytes) + " bytes (players[" +

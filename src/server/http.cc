@@ -27,6 +27,7 @@
 #include <thread>
 #include <unordered_map>
 
+#include "guard.h"
 #include "url.h"
 
 namespace carc::server {
@@ -52,16 +53,21 @@ std::string serialize(const Response& r, bool keep_alive, bool head) {
   out += "HTTP/1.1 " + std::to_string(r.status) + " " + reason(r.status) + "\r\n";
   out += "Content-Type: " + r.content_type + "\r\n";
   for (const auto& [k, v] : r.headers) out += k + ": " + v + "\r\n";
+  for (const auto& [k, v] : security_headers()) out += k + ": " + v + "\r\n";
   out += "Content-Length: " + std::to_string(r.body.size()) + "\r\n";
   out += keep_alive ? "Connection: keep-alive\r\n\r\n" : "Connection: close\r\n\r\n";
   if (!head) out += r.body;
   return out;
 }
 
-std::string stream_head(const Response& r) {
+// The head of an event stream; `keep_alive` only matters for a HEAD request (which gets this
+// head and no stream: a stream itself ends the connection when it ends).
+std::string stream_head(const Response& r, bool keep_alive = true) {
   std::string out = "HTTP/1.1 200 OK\r\nContent-Type: " + r.content_type + "\r\n";
   for (const auto& [k, v] : r.headers) out += k + ": " + v + "\r\n";
-  out += "Transfer-Encoding: chunked\r\nConnection: keep-alive\r\n\r\n";
+  for (const auto& [k, v] : security_headers()) out += k + ": " + v + "\r\n";
+  out += keep_alive ? "Transfer-Encoding: chunked\r\nConnection: keep-alive\r\n\r\n"
+                    : "Transfer-Encoding: chunked\r\nConnection: close\r\n\r\n";
   return out;
 }
 
@@ -89,15 +95,35 @@ bool line_complete(std::string_view data, const HttpOptions& o) {
   return eol != std::string_view::npos && eol <= o.max_url_bytes;
 }
 
-// Checks once the header is in: the URL's length and the number of header fields.
+// Checks once the header is in: the URL's length, the number of header fields, and how the
+// body is framed. Transfer-Encoding must be exactly "chunked" (one field, any case, spaces
+// around it allowed), and never together with Content-Length: anything else would be read
+// differently by a proxy in front (request smuggling), so RFC 9112 says 400 and close. (The
+// caller closes the connection after every refusal from here.)
 std::optional<Response> check_header(const Parser& p, const HttpOptions& o) {
   const auto& m = p.get();
   if (m.target().size() > o.max_url_bytes)
     return error_response(414, "the URL is longer than " + std::to_string(o.max_url_bytes) + " bytes");
-  size_t n = 0;
-  for (auto it = m.begin(); it != m.end(); ++it) ++n;
+  size_t n = 0, te = 0, cl = 0;
+  std::string_view te_value;
+  for (auto it = m.begin(); it != m.end(); ++it) {
+    ++n;
+    if (it->name() == bhttp::field::transfer_encoding) {
+      ++te;
+      te_value = std::string_view(it->value().data(), it->value().size());
+    } else if (it->name() == bhttp::field::content_length) {
+      ++cl;
+    }
+  }
   if (n > o.max_header_count)
     return error_response(431, "more than " + std::to_string(o.max_header_count) + " header fields");
+  if (te > 0) {
+    while (!te_value.empty() && (te_value.front() == ' ' || te_value.front() == '\t')) te_value.remove_prefix(1);
+    while (!te_value.empty() && (te_value.back() == ' ' || te_value.back() == '\t')) te_value.remove_suffix(1);
+    if (te > 1 || !beast::iequals(beast::string_view(te_value.data(), te_value.size()), "chunked"))
+      return error_response(400, "unsupported Transfer-Encoding: only 'chunked' is accepted");
+    if (cl > 0) return error_response(400, "a request may not have both Transfer-Encoding and Content-Length");
+  }
   return std::nullopt;
 }
 
@@ -238,6 +264,7 @@ class Conn : public std::enable_shared_from_this<Conn> {
   }
 
   void read_header() {
+    head_ = false;
     parser_.emplace();
     parser_->header_limit(std::uint32_t(std::min<size_t>(o_.max_header_bytes, UINT32_MAX)));
     parser_->body_limit(o_.max_body);
@@ -255,6 +282,7 @@ class Conn : public std::enable_shared_from_this<Conn> {
                            line_complete(std::string_view(static_cast<const char*>(d.data()), d.size()), o_);
       return refuse(parse_refusal(ec, line_ok, o_));
     }
+    head_ = parser_->get().method() == bhttp::verb::head;
     if (auto r = check_header(*parser_, o_)) return refuse(*r);
     if (parser_->is_done()) return dispatch();
     const auto& m = parser_->get();
@@ -290,6 +318,11 @@ class Conn : public std::enable_shared_from_this<Conn> {
       log(*req, r->status);
       return write_response(std::move(*r), false);
     }
+    if (auto r = guard_request(*req, o_.allowed_hosts)) {  // Host, Origin, Content-Type (guard.h)
+      log(*req, r->status);
+      parser_.reset();
+      return write_response(std::move(*r), false);
+    }
     parser_.reset();
     if (srv_.stopped) return close();
     net::post(*srv_.handlers, [self = shared_from_this(), req] { self->run_handler(*req); });
@@ -299,6 +332,11 @@ class Conn : public std::enable_shared_from_this<Conn> {
   void run_handler(const Request& req) {
     auto res = std::make_shared<Response>(call(srv_.handler, req));
     log(req, res->status);
+    if (res->stream && head_) {  // HEAD: the stream's head, no body, no subscription
+      auto head = std::make_shared<std::string>(stream_head(*res, keep_alive_ && !srv_.stopped));
+      net::post(exec_, [self = shared_from_this(), head] { self->write_head_only(std::move(*head)); });
+      return;
+    }
     if (res->stream) {
       if (srv_.streams.fetch_add(1) >= o_.max_streams) {
         --srv_.streams;
@@ -335,6 +373,20 @@ class Conn : public std::enable_shared_from_this<Conn> {
     if (closed_) return;
     const bool keep = keep_alive_ && !close_after && !srv_.stopped;
     out_ = serialize(r, keep, head_);
+    stream_.expires_after(o_.write_timeout);
+    net::async_write(stream_, net::buffer(out_), [self = shared_from_this(), keep](beast::error_code ec, size_t) {
+      self->out_.clear();
+      if (ec) return self->close();
+      if (!keep) return self->linger();
+      self->wait_request();
+    });
+  }
+
+  // The head of an event stream answering a HEAD request: no body follows.
+  void write_head_only(std::string head) {
+    if (closed_) return;
+    const bool keep = keep_alive_ && !srv_.stopped;
+    out_ = std::move(head);
     stream_.expires_after(o_.write_timeout);
     net::async_write(stream_, net::buffer(out_), [self = shared_from_this(), keep](beast::error_code ec, size_t) {
       self->out_.clear();
@@ -621,6 +673,7 @@ Response handle_bytes(std::string_view raw, const Handler& handler, const HttpOp
   Request req;
   req.client = "fuzz";
   if (auto r = to_request(p, req)) return *r;
+  if (auto r = guard_request(req, o.allowed_hosts)) return *r;
   return call(handler, req);
 }
 

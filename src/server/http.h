@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "api.h"
 #include "server_limits.h"
@@ -36,6 +37,8 @@ struct HttpOptions {
   int max_connections_per_address = limits::kMaxConnectionsPerAddress;
   int max_streams = limits::kMaxEventStreams;
   int backlog = limits::kListenBacklog;
+  // Host names a request may name besides loopback and IP literals; "*": any (guard.h).
+  std::vector<std::string> allowed_hosts;
 };
 
 using Handler = std::function<Response(const Request&)>;

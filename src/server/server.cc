@@ -8,6 +8,8 @@
 //   db.cc        SQLite
 #include "server.h"
 
+#include <signal.h>
+
 #include <cstdio>
 #include <thread>
 
@@ -52,6 +54,8 @@ struct Server::Impl {
     h.header_timeout = o.header_timeout;
     h.body_timeout = o.body_timeout;
     h.idle_timeout = o.idle_timeout;
+    h.allowed_hosts = o.allowed_hosts;
+    h.allowed_hosts.push_back(o.host);  // the name it listens on (--host), if a name
     return h;
   }
 
@@ -63,6 +67,13 @@ struct Server::Impl {
         http(http_options(opts), [this](const Request& r) { return api.handle(r); }) {}
 
   int start() {
+    // A write beyond the file-size limit (ulimit -f) would kill the process with SIGXFSZ;
+    // ignored, the write fails with EFBIG instead, SQLite reports it, and the request gets its
+    // 503 with nothing changed (docs/security.md, "Writes").
+    struct sigaction ign {};
+    ign.sa_handler = SIG_IGN;
+    sigemptyset(&ign.sa_mask);
+    sigaction(SIGXFSZ, &ign, nullptr);
     db.open(opts.db_path, opts.durability_fast ? Durability::Fast : Durability::Full, opts.db_busy_timeout_ms);
     games.migrate_tokens();  // games stored with plain seat tokens keep only their SHA-256
     games.migrate_hints();   // games stored before hints get the default for their seats

@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "server_limits.h"
 
@@ -49,6 +50,10 @@ struct ServerOptions {
   std::chrono::milliseconds header_timeout = limits::kHeaderTimeout;    // whole request line + headers
   std::chrono::milliseconds body_timeout = limits::kBodyTimeout;
   std::chrono::milliseconds idle_timeout = limits::kIdleTimeout;        // kept-alive, between requests
+  // Host names (Host header) the server answers to besides loopback names and IP literals
+  // (`serve --allowed-host`; "example.org" for any port, "example.org:8080"; "*": any). A request
+  // naming another host is refused (421): this stops DNS-rebinding pages (docs/security.md).
+  std::vector<std::string> allowed_hosts;
 };
 
 class Server {

@@ -41,6 +41,17 @@ inline constexpr int kListenBacklog = 1024;             // pending connections t
 inline constexpr int kIoThreads = 2;                    // threads running the sockets (all connections)
 inline constexpr int kHandlerThreads = 4;               // threads running the API handlers (SQLite, JSON)
 
+// --- cross-site requests and security headers (guard.cc; docs/security.md, "Cross-site requests
+// and security headers") -----------------------------------------------------------------------
+// Host names always allowed, whatever the port (IP literals are allowed too; others only with
+// `serve --allowed-host`, ServerOptions::allowed_hosts: 421 otherwise).
+inline constexpr const char* kDefaultAllowedHosts[] = {"localhost", "127.0.0.1", "[::1]"};
+// The Content-Security-Policy of every response: no inline script or style, nothing from other
+// origins, no framing (the web client needs nothing more; its icon is a data: image).
+inline constexpr const char* kContentSecurityPolicy =
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "font-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'";
+
 // --- hints (POST /api/games/{id}/hint, docs/security.md "Hints") --------------------------
 // One hint is one MCTS search of at most this many iterations (about 0.1 s on one core) and at
 // most this long (also capped by the server's AI limits, ServerOptions::ai_max_*).

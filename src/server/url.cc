@@ -66,6 +66,15 @@ std::string parse_target(std::string_view target, Request& req) {
   if (!valid_utf8(req.path)) return "the path is not valid UTF-8";
   for (char c : req.path)
     if (static_cast<unsigned char>(c) < 0x20 || c == 0x7F) return "control character in the path";
+  // A '.' or '..' segment (also %2e%2e) is refused for every path, /api included, as for
+  // static files: no route has one, and a proxy in front might resolve it differently.
+  for (size_t start = 1; start <= req.path.size();) {
+    size_t end = req.path.find('/', start);
+    if (end == std::string::npos) end = req.path.size();
+    const std::string_view seg = std::string_view(req.path).substr(start, end - start);
+    if (seg == "." || seg == "..") return "a path may not contain '.' or '..' segments";
+    start = end + 1;
+  }
   req.query.clear();
   if (q == std::string_view::npos) return "";
   std::string_view rest = target.substr(q + 1);

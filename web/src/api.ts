@@ -291,7 +291,9 @@ export class ApiError extends Error {
 async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const res = await fetch(path, {
     method,
-    headers: body !== undefined ? { 'Content-Type': 'application/json' } : undefined,
+    // Every request that changes something says it is JSON, with or without a body: the server
+    // refuses any other (415), so no cross-site form can make one (docs/security.md).
+    headers: method !== 'GET' && method !== 'HEAD' ? { 'Content-Type': 'application/json' } : undefined,
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();

@@ -8,6 +8,9 @@ export function h(tag: string, attrs: Record<string, unknown> = {}, ...children:
     if (v === undefined || v === null || v === false) continue;
     if (k.startsWith('on') && typeof v === 'function') e.addEventListener(k.slice(2), v as EventListener);
     else if (k === 'value' && 'value' in e) (e as HTMLInputElement).value = String(v);
+    // Through the CSSOM, not a style="" attribute: the server's Content-Security-Policy allows
+    // no inline style attributes (style-src 'self').
+    else if (k === 'style') e.style.cssText = String(v);
     else if (v === true) e.setAttribute(k, '');
     else e.setAttribute(k, String(v));
   }
