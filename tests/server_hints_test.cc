@@ -262,6 +262,20 @@ TEST_F(HintsTest, PlayersListsTheLevelsWithTheirStrength) {
   }
   for (const char* n : {"easy", "medium", "hard"})
     EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n;
+  // Levels that mean what they say (issue #37): easy < medium < hard, each at least 100 Elo
+  // above the one below, and every level says in a sentence how it plays.
+  auto elo = [&](const char* n) {
+    for (const auto& l : details)
+      if (l["name"] == n) return l["elo"].get<double>();
+    return -1e9;
+  };
+  EXPECT_GE(elo("medium") - elo("easy"), 100);
+  EXPECT_GE(elo("hard") - elo("medium"), 100);
+  for (const auto& l : details) {
+    EXPECT_GE(l["elo"].get<double>(), l["elo_low"].get<double>());
+    EXPECT_LE(l["elo"].get<double>(), l["elo_high"].get<double>());
+    EXPECT_GT(l["description"].get<std::string>().size(), 20u) << l.dump();
+  }
 }
 
 }  // namespace

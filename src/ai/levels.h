@@ -10,13 +10,15 @@ namespace carc::ai {
 
 struct Level {
   std::string name;   // short id: "easy", "medium", "hard", "greedy", "random"
-  std::string label;  // what the lobby shows: "Easy", "Greedy (fast)"
+  std::string label;  // what the lobby shows: "Easy", "Quick"
+  std::string description;  // one plain sentence on how it plays
   std::string spec;   // the player spec (make_player): "mcts:level=easy"
   double elo, elo_low, elo_high;  // rating and its confidence interval (docs/ai.md, "Levels")
   int games;                      // games the rating rests on; 0 = not calibrated yet
 };
 
-// The levels in the order the lobby lists them (the default first; not by strength).
+// The levels in the order the lobby lists them (the default first, then by strength). easy,
+// medium and hard are at least 100 Elo apart, hard on top (docs/ai.md, "Levels").
 const std::vector<Level>& levels();
 
 }  // namespace carc::ai

@@ -65,7 +65,7 @@ json ai_registry() {
 json ai_levels() {
   json out = json::array();
   for (const auto& l : ai::levels())
-    out.push_back({{"name", l.name}, {"label", l.label}, {"spec", l.spec}, {"elo", l.elo},
+    out.push_back({{"name", l.name}, {"label", l.label}, {"description", l.description}, {"spec", l.spec}, {"elo", l.elo},
                    {"elo_low", l.elo_low}, {"elo_high", l.elo_high}, {"games", l.games}});
   return out;
 }
