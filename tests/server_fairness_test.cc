@@ -123,6 +123,22 @@ TEST(Quota, AddressKeys) {
   EXPECT_EQ(address_key("not an address"), "not an address");
 }
 
+TEST(Quota, ForwardedClientTrustsOnlyItsProxies) {
+  using carc::server::forwarded_client;
+  const std::vector<std::string> proxies = {"10.0.0.1", "10.0.0.2"};
+  EXPECT_EQ(forwarded_client("198.51.100.9", "203.0.113.5", proxies), "198.51.100.9") << "not a proxy: its header is ignored";
+  EXPECT_EQ(forwarded_client("10.0.0.1", "", proxies), "10.0.0.1");
+  EXPECT_EQ(forwarded_client("10.0.0.1", "203.0.113.5", proxies), "203.0.113.5");
+  // A client may prepend anything; the rightmost address no trusted proxy added is the client.
+  EXPECT_EQ(forwarded_client("10.0.0.1", "1.2.3.4, 203.0.113.5", proxies), "203.0.113.5");
+  EXPECT_EQ(forwarded_client("10.0.0.1", "1.2.3.4, 203.0.113.5, 10.0.0.2", proxies), "203.0.113.5");
+  EXPECT_EQ(forwarded_client("10.0.0.1", "2001:db8::7", proxies), "2001:db8::7");
+  EXPECT_EQ(forwarded_client("10.0.0.1", "garbage, 203.0.113.5", proxies), "203.0.113.5");
+  EXPECT_EQ(forwarded_client("10.0.0.1", "203.0.113.5, garbage", proxies), "10.0.0.1") << "a malformed hop stops the walk";
+  EXPECT_EQ(forwarded_client("10.0.0.1", ",,", proxies), "10.0.0.1");
+  EXPECT_EQ(forwarded_client("10.0.0.1", "10.0.0.2", proxies), "10.0.0.2");
+}
+
 // --- through the API ---------------------------------------------------------------------------
 
 const char* kA = "127.0.0.2";
@@ -184,6 +200,25 @@ TEST_F(FairnessTest, CreatesAndUploadsPerClientAre429WithRetryAfter) {
   Resp u = post_as(kA, "/api/games/upload", json{{"record", rec}, {"mode", "view"}});
   EXPECT_EQ(u.status, 429) << u.text;
   EXPECT_TRUE(u.headers.count("retry-after"));
+}
+
+// Behind a reverse proxy every client has the proxy's address: with --trusted-proxy its
+// X-Forwarded-For names the client, so each has its own quota; without it the header is ignored.
+TEST_F(FairnessTest, QuotasBehindATrustedProxyAreThoseOfTheForwardedClient) {
+  opts_.quotas.create_burst = 1;
+  opts_.trusted_proxies = {"127.0.0.1"};
+  restart();
+  const std::string hot = json{{"players", json::array({{{"name", "A"}, {"type", "human"}}, {{"name", "B"}, {"type", "human"}}})}}.dump();
+  auto create_for = [&](const std::string& xff) {
+    return testhttp::request(port_, "POST", "/api/games", hot, "X-Forwarded-For: " + xff + "\r\n").status;
+  };
+  EXPECT_EQ(create_for("203.0.113.1"), 201);
+  EXPECT_EQ(create_for("203.0.113.1"), 429);
+  EXPECT_EQ(create_for("203.0.113.2"), 201) << "another client behind the same proxy";
+  EXPECT_EQ(create_for("203.0.113.2, 127.0.0.1"), 429) << "a trusted hop is skipped";
+  // From an address that is not a trusted proxy the header means nothing.
+  EXPECT_EQ(post_as(kA, "/api/games", json::parse(hot)).status, 201);
+  EXPECT_EQ(testhttp::request_as(kA, port_, "POST", "/api/games", hot).status, 429);
 }
 
 // Before: any number of AI games per client (the audit made 50 of computers only).

@@ -116,6 +116,9 @@ void register_serve(CLI::App& app) {
                       std::to_string(opts->quotas.create_refill.count() / 1000) + " s (429 beyond)")
       ->capture_default_str()
       ->check(CLI::Range(1, 1'000'000));
+  cmd->add_option("--trusted-proxy", opts->trusted_proxies,
+                  "address of a reverse proxy whose X-Forwarded-For names the client (repeatable); without it "
+                  "every client behind the proxy shares one quota");
   cmd->add_option("--ai-games-per-client", opts->quotas.ai_games_per_address,
                   "unfinished games with a computer player one client address may have (429 beyond)")
       ->capture_default_str()

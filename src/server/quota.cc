@@ -27,6 +27,35 @@ std::string address_key(const std::string& address) {
   return std::string(buf) + "/" + std::to_string(limits::kIpv6PrefixBits);
 }
 
+std::string forwarded_client(const std::string& peer, const std::string& x_forwarded_for,
+                             const std::vector<std::string>& trusted_proxies) {
+  auto trusted = [&](const std::string& a) {
+    return std::find(trusted_proxies.begin(), trusted_proxies.end(), a) != trusted_proxies.end();
+  };
+  if (x_forwarded_for.empty() || !trusted(peer)) return peer;
+  auto is_ip = [](const std::string& a) {
+    unsigned char buf[sizeof(in6_addr)];
+    return inet_pton(AF_INET, a.c_str(), buf) == 1 || inet_pton(AF_INET6, a.c_str(), buf) == 1;
+  };
+  std::vector<std::string> hops;  // left to right, as the proxies appended them
+  size_t start = 0;
+  while (start <= x_forwarded_for.size()) {
+    size_t comma = x_forwarded_for.find(',', start);
+    if (comma == std::string::npos) comma = x_forwarded_for.size();
+    std::string a = x_forwarded_for.substr(start, comma - start);
+    const size_t b = a.find_first_not_of(" \t"), e = a.find_last_not_of(" \t");
+    hops.push_back(b == std::string::npos ? std::string() : a.substr(b, e - b + 1));
+    start = comma + 1;  // (the header is bounded by the transport's header limit)
+  }
+  std::string client = peer;
+  for (auto it = hops.rbegin(); it != hops.rend(); ++it) {
+    if (!is_ip(*it)) break;  // malformed: keep the last address known good
+    client = *it;
+    if (!trusted(*it)) break;
+  }
+  return client;
+}
+
 RateLimiter::RateLimiter(int burst, std::chrono::milliseconds refill, std::size_t max_keys)
     : burst_(std::max(1, burst)), refill_(std::max(std::chrono::milliseconds(1), refill)), max_keys_(max_keys) {}
 

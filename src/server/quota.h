@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <string>
+#include <vector>
 
 namespace carc::server {
 
@@ -14,6 +15,13 @@ namespace carc::server {
 // IPv6 address "::ffff:203.0.113.7" is the IPv4 address), IPv6 by its first
 // limits::kIpv6PrefixBits bits ("2001:db8:1:2::/64"); anything else as it is.
 std::string address_key(const std::string& address);
+
+// The address of the client behind a request: `peer` itself, unless `peer` is one of the
+// `trusted_proxies` (`serve --trusted-proxy`) and the request has X-Forwarded-For: then the
+// rightmost address in it that is not a trusted proxy (a client can prepend anything to the
+// header, but not what the proxies append). Entries that are not IP literals stop the walk.
+std::string forwarded_client(const std::string& peer, const std::string& x_forwarded_for,
+                             const std::vector<std::string>& trusted_proxies);
 
 // A token bucket per key: `burst` tokens, refilled by one every `refill`. Thread-safe.
 class RateLimiter {

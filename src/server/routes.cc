@@ -234,7 +234,7 @@ void take_quota(RateLimiter& bucket, const std::string& owner, const char* what,
 
 void Api::create_game(const Request& req, Response& res) {
   json body = parse_body(req.body);
-  const std::string owner = address_key(req.client);
+  const std::string owner = owner_of(req);
   std::vector<Seat> seats = seats_from_request(body, nullptr, games_.ai_limits());
   Record rec;
   for (const Seat& s : seats) rec.players.push_back(s.name);
@@ -264,7 +264,7 @@ void Api::create_game(const Request& req, Response& res) {
 
 void Api::upload_game(const Request& req, Response& res) {
   json body = parse_body(req.body);
-  const std::string owner = address_key(req.client);
+  const std::string owner = owner_of(req);
   auto it = body.find("record");
   if (it == body.end()) fail(400, "'record' is required: a game record (object or text)");
   std::string text = it->is_string() ? it->get<std::string>() : it->dump();
@@ -453,7 +453,7 @@ void Api::hint(const Request& req, Response& res, const std::string& id) {
       if (seat < s.last_hint.size()) s.last_hint[seat] = std::chrono::steady_clock::now();
     }
   } running{*s, size_t(seat)};
-  const std::vector<ai::MoveEval> evals = games_.hint(*copy, address_key(req.client));
+  const std::vector<ai::MoveEval> evals = games_.hint(*copy, owner_of(req));
   json moves = json::array();
   for (const ai::MoveEval& e : evals)
     moves.push_back({{"move", move_body_json(*copy, e.move)},

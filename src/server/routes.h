@@ -2,6 +2,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "api.h"
 #include "quota.h"
@@ -15,13 +16,15 @@ struct Session;
 
 class Api {
  public:
-  Api(Games& games, Db& db, std::string web_dir, const Quotas& quotas = {})
+  Api(Games& games, Db& db, std::string web_dir, const Quotas& quotas = {},
+      std::vector<std::string> trusted_proxies = {})
       : games_(games),
         db_(db),
         web_dir_(std::move(web_dir)),
         quotas_(quotas),
         creates_(quotas.create_burst, quotas.create_refill, limits::kMaxTrackedAddresses),
-        uploads_(quotas.upload_burst, quotas.upload_refill, limits::kMaxTrackedAddresses) {}
+        uploads_(quotas.upload_burst, quotas.upload_refill, limits::kMaxTrackedAddresses),
+        trusted_proxies_(std::move(trusted_proxies)) {}
 
   // Answers one request. Never throws: a refusal is a JSON error response (4xx), anything
   // unexpected a 500.
@@ -56,6 +59,11 @@ class Api {
   Quotas quotas_;
   RateLimiter creates_;
   RateLimiter uploads_;
+  std::vector<std::string> trusted_proxies_;  // `serve --trusted-proxy`: their X-Forwarded-For names the client
+  // The quota key of the client behind a request (forwarded_client, then address_key).
+  std::string owner_of(const Request& req) const {
+    return address_key(forwarded_client(req.client, req.header("X-Forwarded-For"), trusted_proxies_));
+  }
 };
 
 }  // namespace carc::server

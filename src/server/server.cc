@@ -63,7 +63,7 @@ struct Server::Impl {
       : opts(std::move(o)),
         games(db, ai, opts.ai_delay_ms, AiLimits{opts.ai_max_seconds, opts.ai_max_iterations, opts.ai_max_threads, opts.ai_max_nodes, opts.hint_interval_ms,
                                     opts.hint_iterations}, opts.quotas),
-        api(games, db, opts.web_dir, opts.quotas),
+        api(games, db, opts.web_dir, opts.quotas, opts.trusted_proxies),
         http(http_options(opts), [this](const Request& r) { return api.handle(r); }) {}
 
   int start() {

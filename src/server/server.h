@@ -39,6 +39,9 @@ struct ServerOptions {
   std::chrono::hours game_lifetime = limits::kUnfinishedGameLifetime;
   // Per-client quotas: games created and uploaded, AI games, hints (docs/security.md).
   Quotas quotas;
+  // Reverse proxies (their addresses, as the server sees them) whose X-Forwarded-For names the
+  // client, for the per-client quotas and shares (`serve --trusted-proxy`; docs/security.md).
+  std::vector<std::string> trusted_proxies;
   // The transport's limits an operator may tune (defaults and the others: limits.h,
   // docs/security.md "Transport limits").
   int io_threads = limits::kIoThreads;            // threads running every connection
