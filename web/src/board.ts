@@ -432,12 +432,12 @@ export class BoardView {
     const r = this.svg.getBoundingClientRect();
     if (!r.width || !r.height || !view.board.length) return false;
     const xs = view.board.map((b) => b.x), ys = view.board.map((b) => b.y);
-    // one free ring around (the legal squares), and a little room beyond it
-    const minX = Math.min(...xs) - 1.2, maxX = Math.max(...xs) + 2.2, minY = Math.min(...ys) - 1.2, maxY = Math.max(...ys) + 2.2;
+    // one free ring around (the legal squares), and a sliver of room beyond it
+    const minX = Math.min(...xs) - 1.08, maxX = Math.max(...xs) + 2.08, minY = Math.min(...ys) - 1.08, maxY = Math.max(...ys) + 2.08;
     const w = (maxX - minX) * CELL, h = (maxY - minY) * CELL;
-    // on a touch screen squares stay big enough for a finger (about 36 px); pan or pinch for the rest
-    const minScale = matchMedia('(pointer: coarse)').matches ? 0.36 : 0.2;
-    this.scale = Math.min(1.1, Math.max(minScale, Math.min(r.width / w, r.height / h)));
+    // the whole board, as large as the box allows: it fills the box's width or its height,
+    // whichever comes first (on a phone a wide board makes small squares: pinch to zoom in)
+    this.scale = Math.min(1.1, Math.max(0.05, Math.min(r.width / w, r.height / h)));
     this.tx = r.width / 2 - ((minX + maxX) / 2) * CELL * this.scale;
     this.ty = r.height / 2 - ((minY + maxY) / 2) * CELL * this.scale;
     this.apply();
@@ -474,7 +474,7 @@ export class BoardView {
     this.userMoved = true;
     const r = this.svg.getBoundingClientRect();
     const px = cx ?? r.width / 2, py = cy ?? r.height / 2;
-    const ns = Math.min(3, Math.max(0.15, this.scale * factor));
+    const ns = Math.min(3, Math.max(Math.min(0.15, this.scale), this.scale * factor));
     const k = ns / this.scale;
     this.tx = px - (px - this.tx) * k;
     this.ty = py - (py - this.ty) * k;

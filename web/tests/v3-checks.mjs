@@ -78,6 +78,23 @@ export async function v3Checks(browser, url, errors, { check, artifacts, bin }) 
     check(lobbyY > 0 && f.scrollY === 0 && f.boardTop >= 0 && f.boardTop < 100 && f.inside,
       `#39.1 phone: a game started from "New game" (lobby scrolled ${lobbyY} px) opens at the top with the board in view (scrollY ${f.scrollY}, board at ${Math.round(f.boardTop)} px)`);
 
+    // #2: a wide board late in a game is fitted to the width (or height) when the game opens
+    const rec = editRecord(simulatedRecord(bin, 11), ['Player 1', 'Computer'], 60);
+    await page.goto(url);
+    await page.locator('input[type=file]').setInputFiles({ name: 'late.json', mimeType: 'application/json', buffer: Buffer.from(rec) });
+    await page.getByTestId('upload-open').tap();
+    await page.waitForURL(/#\/game\//);
+    await waitMine(page);
+    await page.waitForTimeout(300);
+    f = await fitOf(page);
+    check(fills(f), `#39.2 phone: the game opens with the whole board fitted to the screen (${fmt(f)})`);
+    await page.screenshot({ path: join(artifacts, 'phone-late-fitted.png') });
+    await page.getByTestId('zoom-in').tap();
+    await page.getByTestId('zoom-in').tap();
+    await page.getByTestId('zoom-fit').tap();
+    f = await fitOf(page);
+    check(fills(f), `#39.2 phone: "Fit the board" fits the whole board again (${fmt(f)})`);
+
     await ctx.close();
   }
 
