@@ -4,6 +4,7 @@ import type { FollowerView, GameView, HarvestOption, Placement, PlagueOption, Ti
 import { treeBadge } from './fruit';
 import { anchors, drawTile, el, meeple, PLAYER_COLORS, rotatePt, treeSpot, type Pt } from './tiles';
 import { WheelDrawing, WheelGeometry } from './wheel';
+import { crownWords, spotWords } from './words';
 
 export const CELL = 100;
 
@@ -99,6 +100,11 @@ export class BoardView {
     this.layerWheel.replaceChildren();
     this.wheel = ts.board ? new WheelDrawing(new WheelGeometry(ts.board, CELL)) : null;
     if (this.wheel) this.layerWheel.append(this.wheel.g);
+  }
+
+  // The name of the wheel segment of a crown space ("Taxes"), from the last view.
+  private segmentName(space: string): string | undefined {
+    return this.lastView?.wheel?.segments.find((s) => s.crowns.some((c) => c.space === space))?.name;
   }
 
   get wheelGeometry(): WheelGeometry | null {
@@ -262,7 +268,7 @@ export class BoardView {
         spot.append(el('circle', { cx: px, cy: py, r: 11, class: 'spot-ring' }));
         if (chosen) spot.append(meeple(color, px, py, m.kind === 'field', 0.9));
         const title = el('title');
-        title.textContent = `Place a follower on the ${m.kind === 'field' ? 'field' : m.kind} (${m.at})`;
+        title.textContent = `Place a follower on the ${m.kind === 'field' ? 'field' : m.kind} (${spotWords(m.at)})`;
         spot.append(title);
         spot.addEventListener('click', (e) => {
           e.stopPropagation();
@@ -300,7 +306,7 @@ export class BoardView {
         spot.append(el('circle', { cx: pos[0], cy: pos[1], r: 13, class: 'spot-ring' }));
         if (chosen) spot.append(meeple(color, pos[0], pos[1], false, 0.8));
         const title = el('title');
-        title.textContent = `Put your follower on this crown space (${space}) instead of on the tile`;
+        title.textContent = `Put your follower on ${crownWords(space, this.segmentName(space))} instead of on the tile`;
         spot.append(title);
         spot.addEventListener('click', (e) => {
           e.stopPropagation();

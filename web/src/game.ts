@@ -9,6 +9,7 @@ import { meeple, PLAYER_COLORS } from './tiles';
 import { coarsePointer, copyText, h, prefersReducedMotion, toast } from './ui';
 import { breakdown, categoryLabel, describeTile, followerWords, moveWords, placeWords, wheelLine } from './words';
 import { stageOf } from './vocab';
+import { computerWords, loadLevels, type Level } from './levels';
 
 // "You scores 8" -> "You score 8" (a player may be called "You"); also harvests, sells and
 // takes back (the Plague).
@@ -66,6 +67,7 @@ export class GamePage {
   private placementFields: Record<string, unknown> = {};
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
   private bagOpen = false;
+  private levels: Level[] = [];  // the computer's levels in words ("Computer (Casual)")
   private choice = 0;  // which drawn tile is being placed (Fortune Teller draws several)
   private turnbar!: HTMLElement;
   // "What just happened": the moves in words (newest last) and each player's last placement
@@ -117,7 +119,8 @@ export class GamePage {
     ));
     window.addEventListener('keydown', this.keyHandler);
     try {
-      const v = await api.game(this.id);
+      const [v, levels] = await Promise.all([api.game(this.id), loadLevels()]);
+      this.levels = levels;
       this.tileset = await api.tiles(v.tileset, v.expansions);
       this.board.setTileSet(this.tileset);
       this.seenEvents = v.events.length;
@@ -794,7 +797,7 @@ export class GamePage {
       svg.setAttribute('aria-hidden', 'true');
       svg.append(meeple(color, 0, 0));
       chip.append(svg);
-      const who = p.type === 'ai' ? `computer · ${p.ai}` : mine[i] ? (hotSeat ? 'plays on this screen' : 'you') : p.type === 'remote' ? (p.joined ? 'friend' : 'invited') : 'human';
+      const who = p.type === 'ai' ? computerWords(p.ai, this.levels) : mine[i] ? (hotSeat ? 'plays on this screen' : 'you') : p.type === 'remote' ? (p.joined ? 'friend' : 'invited') : 'human';
       const extra = activePanels(v).map((x) => x.playerInfo?.(v, i) ?? null).filter((x): x is HTMLElement => !!x);
       const row = h('div', { class: `player${v.current_player === i && v.status === 'playing' ? ' current' : ''}${p.resigned ? ' resigned' : ''}`, 'data-testid': `player-${i}` },
         chip,
@@ -984,7 +987,7 @@ export class GamePage {
   // The score track: 50 spaces as on the box's board; a marker past 50 shows how many laps.
   private scoreTrack(v: GameView): HTMLElement {
     const players = v.players ?? [];
-    const W = 300, H = 34, pad = 6;
+    const W = 300, H = 48, pad = 8, mid = 17;
     const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
     svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
     svg.setAttribute('class', 'score-track');
@@ -998,14 +1001,19 @@ export class GamePage {
       svg.append(e);
       return e;
     };
-    add('line', { x1: pad, y1: H / 2, x2: W - pad, y2: H / 2, stroke: '#b9a888', 'stroke-width': 3 });
-    for (let s = 0; s < 50; s += 5) add('line', { x1: x(s), y1: H / 2 - (s % 10 ? 3 : 6), x2: x(s), y2: H / 2 + (s % 10 ? 3 : 6), stroke: '#8d7b5e', 'stroke-width': 1 });
+    add('line', { x1: pad, y1: mid, x2: W - pad, y2: mid, stroke: '#b9a888', 'stroke-width': 3 });
+    for (let s = 0; s < 50; s += 5) add('line', { x1: x(s), y1: mid - (s % 10 ? 3 : 6), x2: x(s), y2: mid + (s % 10 ? 3 : 6), stroke: '#8d7b5e', 'stroke-width': 1 });
+    // the numbers of the spaces, every 10 (and the last), so a score can be read off the track
+    for (const s of [0, 10, 20, 30, 40, 49]) {
+      const t = add('text', { x: x(s), y: H - 3, 'text-anchor': 'middle', class: 'track-num' });
+      t.textContent = String(s);
+    }
     const seen = new Map<number, number>();
     players.forEach((p, i) => {
       const s = v.scores[i];
       const k = seen.get(s % 50) ?? 0;
       seen.set(s % 50, k + 1);
-      const cx = x(s), cy = H / 2 + (k % 2 ? 7 : -7) * Math.min(1, k);
+      const cx = x(s), cy = mid + (k % 2 ? 7 : -7) * Math.min(1, k);
       add('circle', { cx, cy, r: 6, fill: PLAYER_COLORS[i % PLAYER_COLORS.length], stroke: '#fff', 'stroke-width': 1.5, 'data-player': i, 'data-score': s });
       if (s >= 50) {
         const t = add('text', { x: cx, y: cy + 3, 'text-anchor': 'middle', 'font-size': 8, 'font-weight': 700, fill: '#fff' });

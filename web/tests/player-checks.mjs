@@ -457,7 +457,7 @@ export async function playerChecks(browser, url, errors, { check, artifacts, bin
   await upload(editRecord(finished, ['Player 1', 'Computer'], 20), 'continue', 'vs-computer.json');
   await page.waitForURL(/#\/game\//);
   await waitMine(page);
-  check(/computer/.test(await page.getByTestId('seat-label-1').textContent()), '#8: the reopened game keeps the computer in its seat');
+  check(/^Computer \(/.test(await page.getByTestId('seat-label-1').textContent()), '#8: the reopened game keeps the computer in its seat');
   const fitted = await page.evaluate(() => {
     const b = document.querySelector('[data-testid="board"]').getBoundingClientRect();
     return [...document.querySelectorAll('use.placed')].every((u) => { const r = u.getBoundingClientRect(); return r.left >= b.left - 1 && r.top >= b.top - 1 && r.right <= b.right + 1 && r.bottom <= b.bottom + 1; });

@@ -78,6 +78,13 @@ export async function v3Checks(browser, url, errors, { check, artifacts, bin }) 
     check(lobbyY > 0 && f.scrollY === 0 && f.boardTop >= 0 && f.boardTop < 100 && f.inside,
       `#39.1 phone: a game started from "New game" (lobby scrolled ${lobbyY} px) opens at the top with the board in view (scrollY ${f.scrollY}, board at ${Math.round(f.boardTop)} px)`);
 
+    // #3: follower spots' tooltips in words
+    await page.locator('[data-testid^="cell-"]').first().dispatchEvent('click');
+    await page.getByTestId('pending-tile').waitFor();
+    const spotTitles = await page.locator('[data-testid^="spot-"] title').allTextContents();
+    check(spotTitles.length > 0 && spotTitles.every((t) => !/\b[NESW][nesw]?\b|crown:/.test(t)), `#39.3: follower spots' tooltips in words (${spotTitles.slice(0, 3).join(' | ')})`);
+    await page.keyboard.press('Escape');
+
     // #2: a wide board late in a game is fitted to the width (or height) when the game opens
     const rec = editRecord(simulatedRecord(bin, 11), ['Player 1', 'Computer'], 60);
     await page.goto(url);
@@ -95,7 +102,92 @@ export async function v3Checks(browser, url, errors, { check, artifacts, bin }) 
     f = await fitOf(page);
     check(fills(f), `#39.2 phone: "Fit the board" fits the whole board again (${fmt(f)})`);
 
+    // #3: the computer's seat in words
+    const label = await page.getByTestId('seat-label-1').textContent();
+    check(/^Computer \([A-Z][a-z]+\)/.test(label) && !/mcts|level=|·/.test(label), `#39.3: the computer's seat reads "${label}"`);
     await ctx.close();
   }
 
+  console.log('v3 (#39): levels, the track, reduced motion, resigning (1280x800)');
+  {
+    const { page, ctx } = await pageWith(browser, DESKTOP, errors);
+    // #3: the crown spaces' tooltips in words (a Wheel of Fortune game, on the wheel and in its panel)
+    const wheelRec = { format: 'carcassonne-record/1', setup: { players: ['Ann', 'Ben'], tileset: 'wheel-of-fortune', expansions: [], seed: 1625, draws: 'random' }, turns: [] };
+    await page.goto(url);
+    await page.locator('input[type=file]').setInputFiles({ name: 'wheel.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(wheelRec)) });
+    await page.getByTestId('upload-open').click();
+    await page.waitForURL(/#\/game\//);
+    await waitMine(page);
+    await page.locator('[data-testid^="cell-"]').first().click();
+    await page.getByTestId('pending-tile').waitFor();
+    const crownTitles = [
+      ...await page.locator('[data-testid^="crown-crown-"] title').allTextContents(),
+      ...await page.locator('[data-testid^="spot-crown:"] title').allTextContents(),
+      ...await page.locator('.crown-chip').evaluateAll((cs) => cs.map((c) => c.getAttribute('title'))),
+    ];
+    check(crownTitles.length >= 27 && crownTitles.every((t) => /crown space \d of /i.test(t) && !/crown:|\(/.test(t)), `#39.3: crown spaces' tooltips in words (${crownTitles[0]} | ${crownTitles[crownTitles.length - 1]})`);
+
+    // #4: the levels come from the server: a changed table (labels, Elo) is shown in its Elo order
+    const real = await (await page.request.get(`${url}api/players`)).json();
+    const n = real.level_details.length;
+    const changed = { ...real, level_details: real.level_details.map((l, i) => ({ ...l, label: `Lvl${i}`, elo: 500 + ((i * 7) % n) * 100, games: 100 })) };
+    await page.route('**/api/players', (route) => route.fulfill({ json: changed }));
+    await page.goto(url);
+    await page.waitForFunction(() => document.querySelector('[data-testid="level-help-1"]'));
+    const order = await page.locator('[aria-label="Player 2 strength"] option').evaluateAll((os) => os.map((o) => o.value));
+    const want = [...changed.level_details].sort((a, b) => a.elo - b.elo).map((l) => l.spec);
+    check(JSON.stringify(order) === JSON.stringify(want), `#39.4: the levels are ordered by the server's measured Elo (${order.join(', ')})`);
+    await page.unroute('**/api/players');
+    await page.goto(url);
+    await page.waitForFunction(() => document.querySelector('[data-testid="level-help-1"]'));
+    const texts = await page.locator('[aria-label="Player 2 strength"] option').allTextContents();
+    check(texts.every((t) => !/Elo|Greedy|Random|mcts|\(fast\)/.test(t)) && new Set(texts).size === texts.length, `#39.4: the levels read in words (${texts.join(' | ')})`);
+    const sentence = await page.getByTestId('level-help-1').textContent();
+    check(sentence.length > 20 && !/mcts|greedy|iterations/i.test(sentence), `#39.4: the chosen level has a sentence on how it plays (${sentence})`);
+    const details = page.getByTestId('level-strength');
+    await details.locator('summary').click();
+    const strength = await details.innerText();
+    check(/Elo/.test(strength) && real.level_details.every((l) => strength.includes(String(Math.round(l.elo))) || l.games <= 0), '#39.4: the measured strength of every level is shown on demand');
+    const quick = await page.getByTestId('play-vs-ai').textContent();
+    check(texts.some((t) => quick.includes(t.split(' — ')[0])), `#39.4: the quick button says which level it plays (${quick})`);
+
+    // #7: reduced motion stops the Plague's rings and the spinners
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    const anims = await page.evaluate(() => {
+      const s = document.createElement('span');
+      s.className = 'spinner';
+      document.body.append(s);
+      const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
+      const c = document.createElementNS('http://www.w3.org/2000/svg', 'circle');
+      c.setAttribute('class', 'plague-ring');
+      svg.append(c);
+      document.body.append(svg);
+      const out = [getComputedStyle(s).animationName, getComputedStyle(c).animationName];
+      s.remove(); svg.remove();
+      return out;
+    });
+    check(anims.every((a) => a === 'none'), `#39.7: with reduced motion the spinner and the Plague's rings stand still (${anims.join(', ')})`);
+    await page.emulateMedia({ reducedMotion: 'no-preference' });
+
+    // #9 and #8: a friend resigns at 0:0; the final scoring names only the host; the track has numbers
+    await page.getByLabel('Player 2 kind').selectOption('remote');
+    await page.getByTestId('create-game').click();
+    await page.waitForURL(/#\/game\//);
+    const link = await page.locator('.invites input').inputValue();
+    const ctx2 = await browser.newContext(DESKTOP);
+    const friend = await ctx2.newPage();
+    await friend.goto(link);
+    await friend.waitForURL(/#\/game\/[a-z0-9]+$/);
+    await friend.getByTestId('status').waitFor();
+    friend.on('dialog', (d) => d.accept());
+    await friend.getByRole('button', { name: 'Resign' }).click();
+    await page.getByTestId('winner').waitFor({ timeout: 20000 });
+    const winner = await page.getByTestId('winner').textContent();
+    check(/Player 1 wins/.test(winner) && !/Friend/.test(winner), `#39.9: after the friend resigns at 0:0 only the host is named the winner (${winner.trim()})`);
+    await page.getByTestId('final-close').click();
+    const nums = await page.locator('[data-testid="points-track"] text.track-num').allTextContents();
+    check(nums.length >= 5 && nums.includes('0') && nums.includes('10'), `#39.8: the score track has numbers (${nums.join(' ')})`);
+    await ctx2.close();
+    await ctx.close();
+  }
 }
