@@ -7,6 +7,10 @@ import { WheelDrawing, WheelGeometry } from './wheel';
 import { crownWords, spotWords } from './words';
 
 export const CELL = 100;
+// A finger slides a little during a tap: the browser still calls it a tap (a click follows) up to
+// about 15 px, so the board starts panning only beyond this; with the mouse's 5 px a tap that slid
+// 5-15 px was neither a pan nor a click, and lost (issue #39, item 10).
+const TOUCH_SLOP = 14;
 
 export interface PendingPlacement {
   x: number;
@@ -52,7 +56,7 @@ export class BoardView {
   private fitted = false;
   private userMoved = false;   // the player panned or zoomed: stop following the board's growth
   private extent = '';
-  private drag: { x: number; y: number; tx: number; ty: number; moved: boolean } | null = null;
+  private drag: { x: number; y: number; tx: number; ty: number; moved: boolean; slop: number } | null = null;
   private lastView: GameView | null = null;
   private placedAt = -1e9;  // when a square was last clicked (the tile put there)
   private markScale = 1;  // followers and rings grow when zoomed out, so they stay readable
@@ -531,7 +535,7 @@ export class BoardView {
         if (this.drag) this.drag.moved = true;  // no tap at the end of a pinch
         return;
       }
-      this.drag = { x: e.clientX, y: e.clientY, tx: this.tx, ty: this.ty, moved: false };
+      this.drag = { x: e.clientX, y: e.clientY, tx: this.tx, ty: this.ty, moved: false, slop: e.pointerType === 'touch' ? TOUCH_SLOP : 5 };
     });
     window.addEventListener('pointermove', (e) => {
       if (pointers.has(e.pointerId)) pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
@@ -544,7 +548,7 @@ export class BoardView {
       }
       if (!this.drag) return;
       const dx = e.clientX - this.drag.x, dy = e.clientY - this.drag.y;
-      if (!this.drag.moved && Math.hypot(dx, dy) < 5) return;
+      if (!this.drag.moved && Math.hypot(dx, dy) < this.drag.slop) return;
       if (!this.drag.moved) this.svg.setPointerCapture?.(e.pointerId);
       this.drag.moved = true;
       this.userMoved = true;
@@ -559,7 +563,7 @@ export class BoardView {
         if (pointers.size < 2) pinch = null;
         // the finger left on the board pans on from where it is
         const [rest] = [...pointers.values()];
-        if (rest) this.drag = { x: rest.x, y: rest.y, tx: this.tx, ty: this.ty, moved: true };
+        if (rest) this.drag = { x: rest.x, y: rest.y, tx: this.tx, ty: this.ty, moved: true, slop: 0 };
         else { const d = this.drag; setTimeout(() => { if (this.drag === d) this.drag = null; }, 0); }
         return;
       }

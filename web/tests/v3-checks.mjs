@@ -108,6 +108,50 @@ export async function v3Checks(browser, url, errors, { check, artifacts, bin }) 
     await ctx.close();
   }
 
+  console.log('v3 (#39): taps and notices (390x844, touch)');
+  {
+    const { page, ctx } = await pageWith(browser, PHONE, errors);
+    await page.goto(url);
+    await page.getByTestId('play-hot-seat').tap();
+    await page.waitForURL(/#\/game\//);
+    await waitMine(page);
+    // #10: a tap whose square is drawn again between the finger's touch and its lift (a view
+    // arriving, the preview turned) still puts the tile there
+    const cdp = await ctx.newCDPSession(page);
+    const cellId = await page.locator('[data-testid^="cell-"]').first().getAttribute('data-testid');
+    const r = await page.getByTestId(cellId).boundingBox();
+    const pt = { x: r.x + r.width / 2, y: r.y + r.height / 2, id: 1 };
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [pt] });
+    await page.keyboard.press('r');  // turns the preview: the legal squares are drawn again
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    let placed = true;
+    try {
+      await page.getByTestId('pending-tile').waitFor({ timeout: 2000 });
+    } catch {
+      placed = false;
+    }
+    check(placed, '#39.10 phone: a tap survives the squares being drawn again under the finger');
+    // ... and a tap whose finger slides a few pixels (less than the browser's touch slop, so the
+    // browser still calls it a tap) is a tap, not a drag of the board
+    await page.keyboard.press('Escape');
+    await page.getByTestId('pending-tile').waitFor({ state: 'detached' });
+    const r2 = await page.getByTestId(cellId).boundingBox();
+    const p2 = { x: r2.x + r2.width / 2, y: r2.y + r2.height / 2, id: 1 };
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchStart', touchPoints: [p2] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ ...p2, x: p2.x + 4, y: p2.y + 3 }] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchMove', touchPoints: [{ ...p2, x: p2.x + 7, y: p2.y + 4 }] });
+    await cdp.send('Input.dispatchTouchEvent', { type: 'touchEnd', touchPoints: [] });
+    placed = true;
+    try {
+      await page.getByTestId('pending-tile').waitFor({ timeout: 2000 });
+    } catch {
+      placed = false;
+    }
+    check(placed, '#39.10 phone: a tap with a finger sliding 8 px still puts the tile on the square');
+
+    await ctx.close();
+  }
+
   console.log('v3 (#39): levels, the track, reduced motion, resigning (1280x800)');
   {
     const { page, ctx } = await pageWith(browser, DESKTOP, errors);
