@@ -47,6 +47,7 @@ export function mergeLog(v: GameView): LogLine[] {
 
 const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
 
+
 export class GamePage {
   private root: HTMLElement;
   private board!: BoardView;
@@ -393,7 +394,7 @@ export class GamePage {
     } else if (hint?.state === 'done') {
       if (!hint.moves.length) result.append(h('small', {}, 'No suggestion for this decision.'));
       const list = h('ol', { class: 'hint-list', 'data-testid': 'hint-list' });
-      hint.moves.forEach((m, i) => {
+            hint.moves.forEach((m, i) => {
         const pct = Math.round(100 * m.win_probability);
         const diff = `${m.score_diff >= 0 ? '+' : '−'}${Math.abs(m.score_diff).toFixed(1)}`;
         const text = this.hintWords(m);
@@ -845,6 +846,9 @@ export class GamePage {
       const body = h('div', { class: 'drawn-body' }, preview);
       box.append(body);
       const drawn = v.drawn ?? [];
+      // Wheel of Fortune: a wheel tile among them is chosen first, which turns the wheel; until
+      // then the tile cannot be turned or placed, so those buttons are not shown
+      const wheelChoice = canAct && drawn.length > 1 ? this.legal?.choices?.find((c) => c.choice === this.choice) : undefined;
       if (drawn.length > 1) {
         // Fortune Teller: several tiles drawn, the player places one, the others go back
         const pick = h('div', { class: 'drawn-choice' }, h('small', {}, canAct ? 'Choose the tile to place:' : 'Drawn tiles:'), helpButton('fortune-teller', sets, 'Rules: the Fortune Teller'));
@@ -860,15 +864,13 @@ export class GamePage {
           pick.append(b);
         });
         box.append(pick);
-        // Wheel of Fortune: a wheel tile among them is chosen first, which turns the wheel
-        const wheelChoice = canAct ? this.legal?.choices?.find((c) => c.choice === this.choice) : undefined;
         if (wheelChoice) {
           box.append(h('div', { class: 'wheel-choose' },
             h('p', { class: 'hint' }, `This is a wheel tile: choosing it turns the wheel first (the pig moves ${wheelChoice.wheel}), then you place it.`),
             h('button', { class: 'btn primary', 'data-testid': 'choose-wheel-tile', disabled: this.sending, onclick: () => void this.chooseWheelTile(wheelChoice.choice) }, 'Play this tile and turn the wheel')));
         }
       }
-      if (canAct) {
+      if (canAct && !wheelChoice) {
         const pl = this.pending ? this.placementsFor(this.pending.x, this.pending.y).find((p) => p.rotation === this.pending!.rotation) : undefined;
         let choice = 'no follower';
         if (this.pending?.meeple != null && pl) {

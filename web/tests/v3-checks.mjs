@@ -149,6 +149,11 @@ export async function v3Checks(browser, url, errors, { check, artifacts, bin }) 
     }
     check(placed, '#39.10 phone: a tap with a finger sliding 8 px still puts the tile on the square');
 
+    // #6: notices show one at a time (three taps on "Open" without a file: one "Choose a file first")
+    await page.goto(url);
+    for (let i = 0; i < 3; i++) await page.getByTestId('upload-open').tap();
+    const notes = await page.locator('.toast').allTextContents();
+    check(notes.length === 1, `#39.6 phone: one notice at a time, not a pile (${notes.length}: ${notes.join(' | ')})`);
     await ctx.close();
   }
 
