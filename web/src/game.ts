@@ -7,7 +7,7 @@ import { helpButton, openHelp } from './help';
 import { icon, iconButton } from './icons';
 import { meeple, PLAYER_COLORS } from './tiles';
 import { coarsePointer, copyText, h, prefersReducedMotion, toast } from './ui';
-import { breakdown, categoryLabel, describeTile, followerWords, moveWords, placeWords, wheelLine } from './words';
+import { breakdown, categoryLabel, describeTile, followerWords, moveWords, placeWords, spotWords, wheelLine } from './words';
 import { stageOf } from './vocab';
 import { computerWords, loadLevels, type Level } from './levels';
 
@@ -47,6 +47,25 @@ export function mergeLog(v: GameView): LogLine[] {
 
 const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
 
+// Suggestions that read the same (one square, two ways to turn the tile or two spots for the
+// follower) are told apart: where on the tile the follower goes, then how the tile is turned.
+const TURNS: Record<number, string> = { 0: 'as drawn', 90: 'turned once to the right', 180: 'turned upside down', 270: 'turned once to the left' };
+export function distinctHints(moves: HintMove[], texts: string[]): string[] {
+  const out = [...texts];
+  const same = (i: number) => out.some((t, j) => j !== i && t === out[i]);
+  const clash = out.map((_, i) => same(i));
+  clash.forEach((c, i) => {
+    const f = moves[i].move.follower;
+    if (c && f && !f.startsWith('crown:')) out[i] += ` (${spotWords(f)})`;
+  });
+  const clash2 = out.map((_, i) => same(i));
+  clash2.forEach((c, i) => {
+    const r = moves[i].move.rotation;
+    if (c && r !== undefined) out[i] += `, ${TURNS[r] ?? `turned ${r}°`}`;
+  });
+  out.forEach((t, i) => { if (out.some((u, j) => j < i && u === t)) out[i] += ` (option ${i + 1})`; });
+  return out;
+}
 
 export class GamePage {
   private root: HTMLElement;
@@ -394,10 +413,11 @@ export class GamePage {
     } else if (hint?.state === 'done') {
       if (!hint.moves.length) result.append(h('small', {}, 'No suggestion for this decision.'));
       const list = h('ol', { class: 'hint-list', 'data-testid': 'hint-list' });
-            hint.moves.forEach((m, i) => {
+      const texts = distinctHints(hint.moves, hint.moves.map((m) => this.hintWords(m)));
+      hint.moves.forEach((m, i) => {
         const pct = Math.round(100 * m.win_probability);
         const diff = `${m.score_diff >= 0 ? '+' : '−'}${Math.abs(m.score_diff).toFixed(1)}`;
-        const text = this.hintWords(m);
+        const text = texts[i];
         list.append(h('li', { 'data-testid': `hint-move-${i}` },
           h('span', { class: 'hint-text' }, text),
           h('small', { class: 'hint-odds' }, ` · ${pct}% to win, final margin ${diff} points`),

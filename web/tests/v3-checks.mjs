@@ -149,6 +149,31 @@ export async function v3Checks(browser, url, errors, { check, artifacts, bin }) 
     }
     check(placed, '#39.10 phone: a tap with a finger sliding 8 px still puts the tile on the square');
 
+    // #10: two suggestions that would read the same are told apart (the server's answer is
+    // replaced on its way by two moves on one square, turned two ways, without a follower)
+    {
+      await page.goto(url);
+      await page.getByTestId('play-hot-seat').tap();
+      await page.waitForURL(/#\/game\//);
+      await waitMine(page);
+      const gid = page.url().match(/#\/game\/([a-z0-9]+)/)[1];
+      const [gv, legal] = await page.evaluate((g) => Promise.all([fetch(`/api/games/${g}`).then((x) => x.json()), fetch(`/api/games/${g}/legal`).then((x) => x.json())]), gid);
+      const cell = (p) => `${p.x},${p.y}`;
+      const a = legal.placements.find((p) => legal.placements.some((q) => cell(q) === cell(p) && q.rotation !== p.rotation));
+      const b = a && legal.placements.find((q) => cell(q) === cell(a) && q.rotation !== a.rotation);
+      if (a && b) {
+        const mv = (p) => ({ move: { kind: 'place', tile: gv.tile, x: p.x, y: p.y, rotation: p.rotation }, description: '', win_probability: 0.5, score_diff: 0, visits: 10 });
+        await page.route('**/hint', (route) => route.fulfill({ json: { turn: gv.turn, player: gv.current_player, moves: [mv(a), mv(b)] } }));
+        await page.getByTestId('hint').tap();
+        await page.getByTestId('hint-list').waitFor();
+        const hints = await page.locator('[data-testid^="hint-move-"] .hint-text').allTextContents();
+        check(hints.length === 2 && hints[0] !== hints[1], `#39.10 phone: two suggestions on one square read differently (${hints.join(' | ')})`);
+        await page.unroute('**/hint');
+      } else {
+        check(true, '#39.10 phone: (no square with two ways to fit in this game)');
+      }
+    }
+
     // #6: notices show one at a time (three taps on "Open" without a file: one "Choose a file first")
     await page.goto(url);
     for (let i = 0; i < 3; i++) await page.getByTestId('upload-open').tap();
