@@ -390,8 +390,33 @@ export class BoardView {
     this.layerPending.append(g);
   }
 
-  // A floating text at a board point (e.g. over the wheel).
+  // The Wheel of Fortune drawn large (for a phone): a copy of the wheel as it is now, with the
+  // free crown spaces the tile being placed may take (a tap chooses one, as on the board).
+  wheelLarge(onCrown: (space: string) => void): SVGSVGElement | null {
+    const geo = this.wheel?.geo;
+    if (!geo || !this.wheel) return null;
+    const m = geo.r + 10;
+    const svg = el('svg', { viewBox: `${geo.cx - m} ${geo.cy - m} ${2 * m} ${2 * m}`, class: 'wheel-large', 'data-testid': 'wheel-large', role: 'group', 'aria-label': 'The Wheel of Fortune, large' });
+    const copy = this.wheel.g.cloneNode(true) as SVGGElement;
+    for (const n of [copy, ...copy.querySelectorAll('[data-testid]')]) {
+      const id = n.getAttribute('data-testid');
+      if (id) n.setAttribute('data-testid', `large-${id}`);
+    }
+    svg.append(copy);
+    for (const spot of this.layerPending.querySelectorAll<SVGGElement>('.crown-spot')) {
+      const c = spot.cloneNode(true) as SVGGElement;
+      const space = spot.getAttribute('data-at')!;
+      c.setAttribute('data-testid', `large-spot-${space}`);
+      c.addEventListener('click', (e) => { e.stopPropagation(); onCrown(space); });
+      svg.append(c);
+    }
+    return svg;
+  }
+
+  // A floating text at a board point (e.g. over the wheel); a new note of the same kind replaces
+  // the one still floating (two notes of the pig never overlap).
   floatAt(px: number, py: number, text: string, color: string, cls = 'float-score') {
+    if (cls !== 'float-score') this.layerFx.querySelectorAll(`.${cls}`).forEach((n) => n.remove());
     const t = el('text', { x: px, y: py, 'text-anchor': 'middle', class: cls, fill: color });
     t.textContent = text;
     this.layerFx.append(t);

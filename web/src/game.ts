@@ -9,6 +9,7 @@ import { meeple, PLAYER_COLORS } from './tiles';
 import { coarsePointer, copyText, h, prefersReducedMotion, toast } from './ui';
 import { breakdown, categoryLabel, describeTile, followerWords, moveWords, placeWords, spotWords, wheelLine } from './words';
 import { stageOf } from './vocab';
+import { WHEEL_EVENT_HELP } from './wheel';
 import { computerWords, loadLevels, type Level } from './levels';
 
 // "You scores 8" -> "You score 8" (a player may be called "You"); also harvests, sells and
@@ -132,7 +133,10 @@ export class GamePage {
       b.append(icon(name, 20));
       return b;
     };
+    this.wheelButton = zb('crown', 'Show the Wheel of Fortune large', () => this.showWheelLarge(), 'wheel-zoom');
+    this.wheelButton.hidden = true;
     boardWrap.append(h('div', { class: 'zoom-buttons' },
+      this.wheelButton,
       zb('plus', 'Zoom in', () => this.board.zoom(1.25), 'zoom-in'),
       zb('minus', 'Zoom out', () => this.board.zoom(0.8), 'zoom-out'),
       zb('fit', 'Fit the board', () => { if (this.view) this.board.fit(this.view, true); }, 'zoom-fit'),
@@ -143,6 +147,7 @@ export class GamePage {
       this.levels = levels;
       this.tileset = await api.tiles(v.tileset, v.expansions);
       this.board.setTileSet(this.tileset);
+      this.wheelButton.hidden = !this.board.wheelGeometry;
       this.seenEvents = v.events.length;
       this.finalShown = v.status !== 'playing';
       await this.update(v);
@@ -161,6 +166,33 @@ export class GamePage {
   }
 
   private pollTimer = 0;
+  private wheelButton!: HTMLElement;
+
+  // The Wheel of Fortune drawn large over the page (its names, crown spaces and numbers are too
+  // small on a phone's board), with the segments in words; a free crown space may be chosen on it.
+  private showWheelLarge() {
+    const v = this.view;
+    document.querySelector('.wheel-overlay')?.remove();
+    const svg = this.board.wheelLarge((space) => { close(); this.clickCrown(space); });
+    if (!v || !svg) return;
+    const opener = document.activeElement as HTMLElement | null;
+    const close = () => { overlay.remove(); document.removeEventListener('keydown', onKey, true); opener?.focus(); };
+    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } };
+    document.addEventListener('keydown', onKey, true);
+    const closeBtn = h('button', { class: 'btn', type: 'button', 'aria-label': 'Close the wheel', title: 'Close', 'data-testid': 'wheel-large-close', onclick: close }, icon('close'));
+    const players = v.players ?? [];
+    const segs = v.wheel?.segments ?? [];
+    const list = h('ul', { class: 'wheel-large-list' }, ...segs.map((s, i) => h('li', { class: i === v.wheel?.pig ? 'here' : '' },
+      h('b', {}, cap(s.name)), i === v.wheel?.pig ? ' (the pig is here)' : '', ': ',
+      WHEEL_EVENT_HELP[s.event] ? `${WHEEL_EVENT_HELP[s.event]}. ` : '',
+      s.crowns.map((c, k) => `Crown space ${k + 1}: ${c.player >= 0 ? `${players[c.player]?.name ?? 'taken'}` : 'free'}`).join(', '), '.')));
+    const card = h('div', { class: 'card wheel-card', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'wheel-large-title' },
+      h('div', { class: 'help-head' }, h('h2', { id: 'wheel-large-title' }, 'The Wheel of Fortune'), closeBtn),
+      svg, list);
+    const overlay = h('div', { class: 'overlay wheel-overlay', onclick: (e: Event) => { if (e.target === overlay) close(); } }, card);
+    document.body.append(overlay);
+    closeBtn.focus();
+  }
 
   // Live updates by server-sent events; when the server has no stream to spare (503) or the
   // stream keeps failing, poll the game every 2 s instead.

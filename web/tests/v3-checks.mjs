@@ -9,9 +9,21 @@
 //   8  the score track has numbers
 //   9  a resigned player is never named as the winner
 import { spawnSync } from 'node:child_process';
+import { createRequire } from 'node:module';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+
+const AXE = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+async function axe(page) {
+  await page.evaluate(readFileSync(AXE, 'utf8'));
+  const res = await page.evaluate(async () => {
+    // eslint-disable-next-line no-undef
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, n: v.nodes.length, target: v.nodes[0]?.target?.join(' ') }));
+  });
+  return res.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
 
 const PHONE = { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true, deviceScaleFactor: 1 };
 const DESKTOP = { viewport: { width: 1280, height: 800 } };
@@ -105,6 +117,37 @@ export async function v3Checks(browser, url, errors, { check, artifacts, bin }) 
     // #3: the computer's seat in words
     const label = await page.getByTestId('seat-label-1').textContent();
     check(/^Computer \([A-Z][a-z]+\)/.test(label) && !/mcts|level=|·/.test(label), `#39.3: the computer's seat reads "${label}"`);
+    await ctx.close();
+  }
+
+  console.log('v3 (#39): the Wheel of Fortune on a phone (390x844, touch)');
+  {
+    const { page, ctx } = await pageWith(browser, PHONE, errors);
+    const wheelRec = { format: 'carcassonne-record/1', setup: { players: ['Ann', 'Ben'], tileset: 'wheel-of-fortune', expansions: [], seed: 1625, draws: 'random' }, turns: [] };
+    await page.goto(url);
+    await page.locator('input[type=file]').setInputFiles({ name: 'wheel.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(wheelRec)) });
+    await page.getByTestId('upload-open').tap();
+    await page.waitForURL(/#\/game\//);
+    await waitMine(page);
+    // #5: the wheel large, on a tap: its names and crown spaces readable, a crown space chosen on it
+    await page.locator('[data-testid^="cell-"]').first().dispatchEvent('click');
+    await page.getByTestId('pending-tile').waitFor();
+    await page.getByTestId('wheel-zoom').tap();
+    await page.getByTestId('wheel-large').waitFor();
+    const sizes = await page.evaluate(() => {
+      const big = document.querySelector('[data-testid="wheel-large"]');
+      const min = (sel) => Math.min(...[...big.querySelectorAll(sel)].map((e) => e.getBoundingClientRect().height));
+      const r = big.getBoundingClientRect();
+      const k = big.getScreenCTM().a;
+      return { label: Math.min(...[...big.querySelectorAll('.wheel-label')].map((e) => parseFloat(e.getAttribute('font-size')) * k)), crown: min('.crown circle'), inside: r.left >= 0 && r.right <= 390 && r.top >= 0 && r.bottom <= 844 };
+    });
+    check(sizes.label >= 12 && sizes.crown >= 28 && sizes.inside, `#39.5 phone: the wheel drawn large on a tap: names ${Math.round(sizes.label)} px, crown spaces ${Math.round(sizes.crown)} px, on screen`);
+    await page.screenshot({ path: join(artifacts, 'phone-wheel-large.png') });
+    const wheelAxe = await axe(page);
+    check(wheelAxe.length === 0, `axe: no serious or critical violations with the large wheel open (phone)${wheelAxe.length ? ': ' + JSON.stringify(wheelAxe) : ''}`);
+    await page.getByTestId('large-spot-crown:taxes:0').tap();
+    await page.getByTestId('wheel-large').waitFor({ state: 'detached' });
+    check(/crown space of/.test(await page.getByTestId('choice').textContent()), '#39.5 phone: a crown space tapped on the large wheel takes the follower');
     await ctx.close();
   }
 
