@@ -505,6 +505,24 @@ export class BoardView {
     this.apply();
   }
 
+  // The tile being placed stays wholly on screen when the board's box shrinks (on a phone the
+  // turn panel under the board grows, e.g. with a fruit action): pan the least that shows it.
+  private keepPendingInView() {
+    const p = this.layerPending.querySelector('[data-testid="pending-tile"]');
+    if (!p) return;
+    const b = this.svg.getBoundingClientRect(), r = p.getBoundingClientRect();
+    const pad = 6;
+    let dx = 0, dy = 0;
+    if (r.top < b.top + pad) dy = b.top + pad - r.top;
+    else if (r.bottom > b.bottom - pad) dy = b.bottom - pad - r.bottom;
+    if (r.left < b.left + pad) dx = b.left + pad - r.left;
+    else if (r.right > b.right - pad) dx = b.right - pad - r.right;
+    if (!dx && !dy) return;
+    this.tx += dx;
+    this.ty += dy;
+    this.apply();
+  }
+
   zoom(factor: number, cx?: number, cy?: number) {
     this.userMoved = true;
     const r = this.svg.getBoundingClientRect();
@@ -535,6 +553,7 @@ export class BoardView {
         if (small && this.fitted) {
           this.ty += dh / 2;
           this.apply();
+          this.keepPendingInView();
         } else if (this.lastView && !this.userMoved) {
           this.fitted = this.fit(this.lastView);
         }

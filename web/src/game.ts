@@ -1006,8 +1006,19 @@ export class GamePage {
     const active = document.activeElement as HTMLElement | null;
     const inPanels = !!active && (this.turnbar.contains(active) || this.side.contains(active));
     const key = inPanels ? active!.getAttribute('data-testid') ?? active!.getAttribute('title') : null;
+    // the turn panel keeps its scroll position when drawn again (on a phone it scrolls)
+    const scrolled = this.turnbar.scrollTop;
+    const hadFruit = !!this.turnbar.querySelector('[data-testid="fruit-action"]');
     this.turnbar.replaceChildren(...bar);
     this.side.replaceChildren(...parts);
+    this.turnbar.scrollTop = scrolled;
+    // a fruit action just offered: its choices are scrolled into the panel's view, over "Place tile"
+    const fruit = this.turnbar.querySelector<HTMLElement>('[data-testid="fruit-action"]');
+    if (fruit && !hadFruit && this.turnbar.scrollHeight > this.turnbar.clientHeight) {
+      const sticky = this.turnbar.querySelector<HTMLElement>('.confirm-row')?.getBoundingClientRect().height ?? 0;
+      const over = fruit.getBoundingClientRect().bottom - (this.turnbar.getBoundingClientRect().bottom - sticky);
+      if (over > 0) this.turnbar.scrollTop += over;
+    }
     if (key) {
       const again = [...this.root.querySelectorAll<HTMLElement>('[data-testid], [title]')]
         .find((e) => e.getAttribute('data-testid') === key || (!e.hasAttribute('data-testid') && e.getAttribute('title') === key));

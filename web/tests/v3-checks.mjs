@@ -151,6 +151,39 @@ export async function v3Checks(browser, url, errors, { check, artifacts, bin }) 
     await ctx.close();
   }
 
+  console.log('v3 (#39): a fruit action on a phone (390x844, touch)');
+  {
+    const { page, ctx } = await pageWith(browser, PHONE, errors);
+    const rec = { format: 'carcassonne-record/1', setup: { players: ['Ann', 'Ben'], tileset: 'base', expansions: ['fruit-trees'], seed: 10, draws: 'random',
+      fruit_stacks: { apple: [5, 4, 3, 2], apricot: [5, 4, 3, 2], cherry: [4, 5, 3, 2], elder: [5, 4, 3, 2], plum: [5, 4, 3, 2], quince: [5, 4, 3, 2] } }, turns: [] };
+    await page.goto(url);
+    await page.locator('input[type=file]').setInputFiles({ name: 'fruit.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(rec)) });
+    await page.getByTestId('upload-open').tap();
+    await page.waitForURL(/#\/game\//);
+    await waitMine(page);
+    const gid = page.url().match(/#\/game\/([a-z0-9]+)/)[1];
+    const legal = await page.evaluate((g) => fetch(`/api/games/${g}/legal`).then((x) => x.json()), gid);
+    const pl = legal.placements.find((p) => p.fruit_types && p.followers.length && p.fruit?.harvest.some((t) => t.new));
+    await page.getByTestId(`cell-${pl.x}_${pl.y}`).dispatchEvent('click');
+    for (let i = 0; i < 4; i++) {
+      if ((await page.getByTestId('pending-tile').getAttribute('href')).endsWith(`-${pl.rotation}`)) break;
+      await page.getByTestId('rotate').tap();
+    }
+    await page.getByTestId(`spot-${pl.followers[0].at}`).dispatchEvent('click');
+    await page.getByTestId('fruit-action').waitFor();
+    await page.waitForTimeout(300);
+    const g = await page.evaluate(() => {
+      const b = document.querySelector('[data-testid="board"]').getBoundingClientRect();
+      const t = document.querySelector('[data-testid="pending-tile"]').getBoundingClientRect();
+      const c = document.querySelector('[data-testid="confirm"]').getBoundingClientRect();
+      const hv = document.querySelector('[data-testid^="fruit-harvest-"]').getBoundingClientRect();
+      return { harvest: hv.top >= b.bottom && hv.bottom <= c.top, h: b.height, tileIn: t.top >= b.top - 1 && t.bottom <= b.bottom + 1 && t.left >= b.left - 1 && t.right <= b.right + 1, confirm: c.bottom <= innerHeight, scrollY };
+    });
+    check(g.h >= 0.45 * 844 && g.tileIn && g.confirm && g.harvest && g.scrollY === 0, `#39.10 phone: with the fruit action shown the board keeps ${Math.round(g.h)} px (at least 45% of the screen), the tile being placed on it, the harvest choice and "Place tile" in view${g.harvest ? '' : ' (the harvest choice is not)'}`);
+    await page.screenshot({ path: join(artifacts, 'phone-fruit-action.png') });
+    await ctx.close();
+  }
+
   console.log('v3 (#39): taps and notices (390x844, touch)');
   {
     const { page, ctx } = await pageWith(browser, PHONE, errors);
