@@ -280,7 +280,7 @@ export interface HintMove {
 export interface Hint { turn: number; player: number; moves: HintMove[] }
 
 // An AI level of the lobby (GET /api/players, "level_details"): games = 0 means not calibrated yet.
-export interface LevelInfo { name: string; label: string; spec: string; elo: number; elo_low: number; elo_high: number; games: number }
+export interface LevelInfo { name: string; label: string; description?: string; spec: string; elo: number; elo_low: number; elo_high: number; games: number }
 
 export class ApiError extends Error {
   constructor(public status: number, message: string) {

@@ -1,23 +1,19 @@
 // The computer's levels, for players: from the server's table (GET /api/players,
-// `level_details`: spec, label, measured Elo), never a copy of it. The levels are shown in the
-// order of their measured strength (weakest first), each named by its rank in words
-// ("Beginner" ... "Expert"), with one plain sentence on how it plays; the measured rating is
-// available on demand (levelStrength). The server's own label is not shown: it may be a
-// programmer's word ("Greedy") or contradict the measurement ("Hard" weaker than "Medium").
+// `level_details`: spec, label, description, measured Elo), never a copy of it. The levels are
+// shown in the order of their measured strength (weakest first), by the server's label, with the
+// server's sentence on how the level plays (a sentence of the client's for servers without one);
+// the measured rating is available on demand (levelStrength).
 import { api, type LevelInfo } from './api';
 
 export interface Level {
   spec: string;
-  name: string;      // "Casual"
-  how: string;       // "Looks a little ahead: ..."
+  name: string;      // the server's label: "Easy"
+  how: string;       // "Plays quickly and makes mistakes: ..."
   info: LevelInfo;
 }
 
-const WORDS5 = ['Beginner', 'Casual', 'Intermediate', 'Strong', 'Expert'];
-const WORDS8 = ['Beginner', 'Novice', 'Casual', 'Intermediate', 'Advanced', 'Strong', 'Expert', 'Master'];
-
-// How a player of this spec plays, in one sentence (by its kind of search; the budget of the
-// Monte-Carlo levels from their `level=` parameter when it has one of the known values).
+// How a player of this spec plays, in one sentence, for a server that does not say (by its kind
+// of search; the budget of the Monte-Carlo levels from their `level=` parameter).
 export function howItPlays(spec: string): string {
   const [kind, params = ''] = spec.split(':');
   const level = /(?:^|,)level=(\w+)/.exec(params)?.[1];
@@ -38,12 +34,7 @@ export function howItPlays(spec: string): string {
 export function orderLevels(details: LevelInfo[]): Level[] {
   const rated = details.filter((l) => l.games > 0).sort((a, b) => a.elo - b.elo);
   const all = [...rated, ...details.filter((l) => l.games <= 0)];
-  const n = all.length;
-  const words = n <= 5 ? WORDS5 : WORDS8;
-  return all.map((info, i) => {
-    const name = n === 1 ? 'Standard' : n <= words.length ? words[Math.round((i * (words.length - 1)) / (n - 1))] : `Level ${i + 1}`;
-    return { spec: info.spec, name, how: howItPlays(info.spec), info };
-  });
+  return all.map((info) => ({ spec: info.spec, name: info.label || info.name, how: info.description?.trim() || howItPlays(info.spec), info }));
 }
 
 // "Elo ≈ 1361 (± 93), measured over 180 games", or "not yet measured".

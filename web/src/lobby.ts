@@ -97,7 +97,12 @@ export async function renderLobby(parent: HTMLElement) {
       } },
         ...[['human', 'Plays here'], ['remote', 'Friend (join link)'], ['ai', 'Computer']].map(([v, t]) => h('option', { value: v, selected: r.type === v }, t)));
       const level = r.type === 'ai'
-        ? h('select', { class: 'seat-level', 'aria-label': `Player ${i + 1} strength`, 'aria-describedby': `level-help-${i}`, onchange: (e: Event) => { r.ai = (e.target as HTMLSelectElement).value; drawRows(); } },
+        ? h('select', { class: 'seat-level', 'aria-label': `Player ${i + 1} strength`, 'aria-describedby': `level-help-${i}`, onchange: (e: Event) => {
+          r.ai = (e.target as HTMLSelectElement).value;
+          // the sentence follows the choice (the select is kept: it keeps the focus)
+          const help = document.getElementById(`level-help-${i}`);
+          if (help) help.textContent = levelOf(r.ai)?.how ?? '';
+        } },
           ...levelOptions(r.ai))
         : h('span', { class: 'seat-level' });
       const del = h('button', { class: 'btn ghost remove', type: 'button', title: `Remove player ${i + 1}`, 'aria-label': `Remove player ${i + 1}`, disabled: rows.length <= 2, onclick: () => { rows.splice(i, 1); drawRows(); } }, icon('close'));

@@ -284,16 +284,27 @@ export async function v3Checks(browser, url, errors, { check, artifacts, bin }) 
     await page.route('**/api/players', (route) => route.fulfill({ json: changed }));
     await page.goto(url);
     await page.waitForFunction(() => document.querySelector('[data-testid="level-help-1"]'));
-    const order = await page.locator('[aria-label="Player 2 strength"] option').evaluateAll((os) => os.map((o) => o.value));
-    const want = [...changed.level_details].sort((a, b) => a.elo - b.elo).map((l) => l.spec);
-    check(JSON.stringify(order) === JSON.stringify(want), `#39.4: the levels are ordered by the server's measured Elo (${order.join(', ')})`);
+    const order = await page.locator('[aria-label="Player 2 strength"] option').evaluateAll((os) => os.map((o) => [o.value, o.textContent]));
+    const want = [...changed.level_details].sort((a, b) => a.elo - b.elo).map((l) => [l.spec, l.label]);
+    check(JSON.stringify(order) === JSON.stringify(want), `#39.4: the levels are ordered by the server's measured Elo, with its labels (${order.map((o) => o[1]).join(', ')})`);
     await page.unroute('**/api/players');
     await page.goto(url);
     await page.waitForFunction(() => document.querySelector('[data-testid="level-help-1"]'));
     const texts = await page.locator('[aria-label="Player 2 strength"] option').allTextContents();
-    check(texts.every((t) => !/Elo|Greedy|Random|mcts|\(fast\)/.test(t)) && new Set(texts).size === texts.length, `#39.4: the levels read in words (${texts.join(' | ')})`);
+    const realOrder = [...real.level_details].sort((a, b) => a.elo - b.elo).map((l) => l.label);
+    check(texts.every((t) => !/Elo|mcts|level=/.test(t)) && JSON.stringify(texts) === JSON.stringify(realOrder), `#39.4: the levels read as the server names them, weakest first (${texts.join(' | ')})`);
     const sentence = await page.getByTestId('level-help-1').textContent();
-    check(sentence.length > 20 && !/mcts|greedy|iterations/i.test(sentence), `#39.4: the chosen level has a sentence on how it plays (${sentence})`);
+    const easy = real.level_details.find((l) => l.spec === 'mcts:level=easy');
+    check(sentence.length > 20 && !/mcts|iterations/i.test(sentence) && (!easy?.description || sentence === easy.description), `#39.4: the chosen level has a sentence on how it plays (${sentence})`);
+    const strengthSel = page.getByLabel('Player 2 strength');
+    const other = (await strengthSel.locator('option').evaluateAll((os) => os.map((o) => o.value))).find((v) => v !== 'mcts:level=easy');
+    if (other) {
+      await strengthSel.evaluate((e) => { e.dataset.kept = '1'; });
+      await strengthSel.selectOption(other);
+      const s2 = await page.getByTestId('level-help-1').textContent();
+      check(s2 !== sentence && await strengthSel.getAttribute('data-kept') === '1', `#39.4: choosing another level tells how it plays, the chooser stays (${s2})`);
+      await strengthSel.selectOption('mcts:level=easy');
+    }
     const details = page.getByTestId('level-strength');
     await details.locator('summary').click();
     const strength = await details.innerText();
