@@ -4,8 +4,13 @@ import type { FollowerView, GameView, HarvestOption, Placement, PlagueOption, Ti
 import { treeBadge } from './fruit';
 import { anchors, drawTile, el, meeple, PLAYER_COLORS, rotatePt, treeSpot, type Pt } from './tiles';
 import { WheelDrawing, WheelGeometry } from './wheel';
+import { crownWords, spotWords } from './words';
 
 export const CELL = 100;
+// A finger slides a little during a tap: the browser still calls it a tap (a click follows) up to
+// about 15 px, so the board starts panning only beyond this; with the mouse's 5 px a tap that slid
+// 5-15 px was neither a pan nor a click, and lost (issue #39, item 10).
+const TOUCH_SLOP = 14;
 
 export interface PendingPlacement {
   x: number;
@@ -51,7 +56,7 @@ export class BoardView {
   private fitted = false;
   private userMoved = false;   // the player panned or zoomed: stop following the board's growth
   private extent = '';
-  private drag: { x: number; y: number; tx: number; ty: number; moved: boolean } | null = null;
+  private drag: { x: number; y: number; tx: number; ty: number; moved: boolean; slop: number } | null = null;
   private lastView: GameView | null = null;
   private placedAt = -1e9;  // when a square was last clicked (the tile put there)
   private markScale = 1;  // followers and rings grow when zoomed out, so they stay readable
@@ -99,6 +104,11 @@ export class BoardView {
     this.layerWheel.replaceChildren();
     this.wheel = ts.board ? new WheelDrawing(new WheelGeometry(ts.board, CELL)) : null;
     if (this.wheel) this.layerWheel.append(this.wheel.g);
+  }
+
+  // The name of the wheel segment of a crown space ("Taxes"), from the last view.
+  private segmentName(space: string): string | undefined {
+    return this.lastView?.wheel?.segments.find((s) => s.crowns.some((c) => c.space === space))?.name;
   }
 
   get wheelGeometry(): WheelGeometry | null {
@@ -262,7 +272,7 @@ export class BoardView {
         spot.append(el('circle', { cx: px, cy: py, r: 11, class: 'spot-ring' }));
         if (chosen) spot.append(meeple(color, px, py, m.kind === 'field', 0.9));
         const title = el('title');
-        title.textContent = `Place a follower on the ${m.kind === 'field' ? 'field' : m.kind} (${m.at})`;
+        title.textContent = `Place a follower on the ${m.kind === 'field' ? 'field' : m.kind} (${spotWords(m.at)})`;
         spot.append(title);
         spot.addEventListener('click', (e) => {
           e.stopPropagation();
@@ -300,7 +310,7 @@ export class BoardView {
         spot.append(el('circle', { cx: pos[0], cy: pos[1], r: 13, class: 'spot-ring' }));
         if (chosen) spot.append(meeple(color, pos[0], pos[1], false, 0.8));
         const title = el('title');
-        title.textContent = `Put your follower on this crown space (${space}) instead of on the tile`;
+        title.textContent = `Put your follower on ${crownWords(space, this.segmentName(space))} instead of on the tile`;
         spot.append(title);
         spot.addEventListener('click', (e) => {
           e.stopPropagation();
@@ -380,8 +390,33 @@ export class BoardView {
     this.layerPending.append(g);
   }
 
-  // A floating text at a board point (e.g. over the wheel).
+  // The Wheel of Fortune drawn large (for a phone): a copy of the wheel as it is now, with the
+  // free crown spaces the tile being placed may take (a tap chooses one, as on the board).
+  wheelLarge(onCrown: (space: string) => void): SVGSVGElement | null {
+    const geo = this.wheel?.geo;
+    if (!geo || !this.wheel) return null;
+    const m = geo.r + 10;
+    const svg = el('svg', { viewBox: `${geo.cx - m} ${geo.cy - m} ${2 * m} ${2 * m}`, class: 'wheel-large', 'data-testid': 'wheel-large', role: 'group', 'aria-label': 'The Wheel of Fortune, large' });
+    const copy = this.wheel.g.cloneNode(true) as SVGGElement;
+    for (const n of [copy, ...copy.querySelectorAll('[data-testid]')]) {
+      const id = n.getAttribute('data-testid');
+      if (id) n.setAttribute('data-testid', `large-${id}`);
+    }
+    svg.append(copy);
+    for (const spot of this.layerPending.querySelectorAll<SVGGElement>('.crown-spot')) {
+      const c = spot.cloneNode(true) as SVGGElement;
+      const space = spot.getAttribute('data-at')!;
+      c.setAttribute('data-testid', `large-spot-${space}`);
+      c.addEventListener('click', (e) => { e.stopPropagation(); onCrown(space); });
+      svg.append(c);
+    }
+    return svg;
+  }
+
+  // A floating text at a board point (e.g. over the wheel); a new note of the same kind replaces
+  // the one still floating (two notes of the pig never overlap).
   floatAt(px: number, py: number, text: string, color: string, cls = 'float-score') {
+    if (cls !== 'float-score') this.layerFx.querySelectorAll(`.${cls}`).forEach((n) => n.remove());
     const t = el('text', { x: px, y: py, 'text-anchor': 'middle', class: cls, fill: color });
     t.textContent = text;
     this.layerFx.append(t);
@@ -432,12 +467,12 @@ export class BoardView {
     const r = this.svg.getBoundingClientRect();
     if (!r.width || !r.height || !view.board.length) return false;
     const xs = view.board.map((b) => b.x), ys = view.board.map((b) => b.y);
-    // one free ring around (the legal squares), and a little room beyond it
-    const minX = Math.min(...xs) - 1.2, maxX = Math.max(...xs) + 2.2, minY = Math.min(...ys) - 1.2, maxY = Math.max(...ys) + 2.2;
+    // one free ring around (the legal squares), and a sliver of room beyond it
+    const minX = Math.min(...xs) - 1.08, maxX = Math.max(...xs) + 2.08, minY = Math.min(...ys) - 1.08, maxY = Math.max(...ys) + 2.08;
     const w = (maxX - minX) * CELL, h = (maxY - minY) * CELL;
-    // on a touch screen squares stay big enough for a finger (about 36 px); pan or pinch for the rest
-    const minScale = matchMedia('(pointer: coarse)').matches ? 0.36 : 0.2;
-    this.scale = Math.min(1.1, Math.max(minScale, Math.min(r.width / w, r.height / h)));
+    // the whole board, as large as the box allows: it fills the box's width or its height,
+    // whichever comes first (on a phone a wide board makes small squares: pinch to zoom in)
+    this.scale = Math.min(1.1, Math.max(0.05, Math.min(r.width / w, r.height / h)));
     this.tx = r.width / 2 - ((minX + maxX) / 2) * CELL * this.scale;
     this.ty = r.height / 2 - ((minY + maxY) / 2) * CELL * this.scale;
     this.apply();
@@ -470,11 +505,29 @@ export class BoardView {
     this.apply();
   }
 
+  // The tile being placed stays wholly on screen when the board's box shrinks (on a phone the
+  // turn panel under the board grows, e.g. with a fruit action): pan the least that shows it.
+  private keepPendingInView() {
+    const p = this.layerPending.querySelector('[data-testid="pending-tile"]');
+    if (!p) return;
+    const b = this.svg.getBoundingClientRect(), r = p.getBoundingClientRect();
+    const pad = 6;
+    let dx = 0, dy = 0;
+    if (r.top < b.top + pad) dy = b.top + pad - r.top;
+    else if (r.bottom > b.bottom - pad) dy = b.bottom - pad - r.bottom;
+    if (r.left < b.left + pad) dx = b.left + pad - r.left;
+    else if (r.right > b.right - pad) dx = b.right - pad - r.right;
+    if (!dx && !dy) return;
+    this.tx += dx;
+    this.ty += dy;
+    this.apply();
+  }
+
   zoom(factor: number, cx?: number, cy?: number) {
     this.userMoved = true;
     const r = this.svg.getBoundingClientRect();
     const px = cx ?? r.width / 2, py = cy ?? r.height / 2;
-    const ns = Math.min(3, Math.max(0.15, this.scale * factor));
+    const ns = Math.min(3, Math.max(Math.min(0.15, this.scale), this.scale * factor));
     const k = ns / this.scale;
     this.tx = px - (px - this.tx) * k;
     this.ty = py - (py - this.ty) * k;
@@ -500,6 +553,7 @@ export class BoardView {
         if (small && this.fitted) {
           this.ty += dh / 2;
           this.apply();
+          this.keepPendingInView();
         } else if (this.lastView && !this.userMoved) {
           this.fitted = this.fit(this.lastView);
         }
@@ -525,7 +579,7 @@ export class BoardView {
         if (this.drag) this.drag.moved = true;  // no tap at the end of a pinch
         return;
       }
-      this.drag = { x: e.clientX, y: e.clientY, tx: this.tx, ty: this.ty, moved: false };
+      this.drag = { x: e.clientX, y: e.clientY, tx: this.tx, ty: this.ty, moved: false, slop: e.pointerType === 'touch' ? TOUCH_SLOP : 5 };
     });
     window.addEventListener('pointermove', (e) => {
       if (pointers.has(e.pointerId)) pointers.set(e.pointerId, { x: e.clientX, y: e.clientY });
@@ -538,7 +592,7 @@ export class BoardView {
       }
       if (!this.drag) return;
       const dx = e.clientX - this.drag.x, dy = e.clientY - this.drag.y;
-      if (!this.drag.moved && Math.hypot(dx, dy) < 5) return;
+      if (!this.drag.moved && Math.hypot(dx, dy) < this.drag.slop) return;
       if (!this.drag.moved) this.svg.setPointerCapture?.(e.pointerId);
       this.drag.moved = true;
       this.userMoved = true;
@@ -553,7 +607,7 @@ export class BoardView {
         if (pointers.size < 2) pinch = null;
         // the finger left on the board pans on from where it is
         const [rest] = [...pointers.values()];
-        if (rest) this.drag = { x: rest.x, y: rest.y, tx: this.tx, ty: this.ty, moved: true };
+        if (rest) this.drag = { x: rest.x, y: rest.y, tx: this.tx, ty: this.ty, moved: true, slop: 0 };
         else { const d = this.drag; setTimeout(() => { if (this.drag === d) this.drag = null; }, 0); }
         return;
       }

@@ -13,7 +13,9 @@ import { PLAYER_COLORS } from './tiles';
 import { icon } from './icons';
 import { h } from './ui';
 import { pigIcon, WHEEL_EVENT_HELP, WHEEL_EVENT_LABELS } from './wheel';
-import { wheelLine } from './words';
+import { crownWords, wheelLine } from './words';
+
+const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
 
 // The tile being placed: its legal entry (position, rotation, offers) and the follower chosen.
 export interface PendingContext {
@@ -230,7 +232,7 @@ registerExpansionPanel({
         line.append(h('span', {
           class: `crown-chip${c.player >= 0 ? ' taken' : ''}`, 'data-space': c.space,
           style: c.player >= 0 ? `background:${PLAYER_COLORS[c.player % PLAYER_COLORS.length]}` : '',
-          title: c.player >= 0 ? `${ctx.view.players?.[c.player]?.name ?? ''} on ${c.space}` : `${c.space}: free`,
+          title: c.player >= 0 ? `${ctx.view.players?.[c.player]?.name ?? 'A player'} on ${crownWords(c.space, seg.name)}` : `${cap(crownWords(c.space, seg.name))}: free`,
         }, icon('crown', 13)));
       list.append(line);
     }

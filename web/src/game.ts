@@ -7,8 +7,10 @@ import { helpButton, openHelp } from './help';
 import { icon, iconButton } from './icons';
 import { meeple, PLAYER_COLORS } from './tiles';
 import { coarsePointer, copyText, h, prefersReducedMotion, toast } from './ui';
-import { breakdown, categoryLabel, describeTile, followerWords, moveWords, placeWords, wheelLine } from './words';
+import { breakdown, categoryLabel, describeTile, followerWords, moveWords, placeWords, spotWords, wheelLine } from './words';
 import { stageOf } from './vocab';
+import { WHEEL_EVENT_HELP } from './wheel';
+import { computerWords, loadLevels, type Level } from './levels';
 
 // "You scores 8" -> "You score 8" (a player may be called "You"); also harvests, sells and
 // takes back (the Plague).
@@ -46,6 +48,26 @@ export function mergeLog(v: GameView): LogLine[] {
 
 const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
 
+// Suggestions that read the same (one square, two ways to turn the tile or two spots for the
+// follower) are told apart: where on the tile the follower goes, then how the tile is turned.
+const TURNS: Record<number, string> = { 0: 'as drawn', 90: 'turned once to the right', 180: 'turned upside down', 270: 'turned once to the left' };
+export function distinctHints(moves: HintMove[], texts: string[]): string[] {
+  const out = [...texts];
+  const same = (i: number) => out.some((t, j) => j !== i && t === out[i]);
+  const clash = out.map((_, i) => same(i));
+  clash.forEach((c, i) => {
+    const f = moves[i].move.follower;
+    if (c && f && !f.startsWith('crown:')) out[i] += ` (${spotWords(f)})`;
+  });
+  const clash2 = out.map((_, i) => same(i));
+  clash2.forEach((c, i) => {
+    const r = moves[i].move.rotation;
+    if (c && r !== undefined) out[i] += `, ${TURNS[r] ?? `turned ${r}°`}`;
+  });
+  out.forEach((t, i) => { if (out.some((u, j) => j < i && u === t)) out[i] += ` (option ${i + 1})`; });
+  return out;
+}
+
 export class GamePage {
   private root: HTMLElement;
   private board!: BoardView;
@@ -66,6 +88,7 @@ export class GamePage {
   private placementFields: Record<string, unknown> = {};
   private keyHandler = (e: KeyboardEvent) => this.onKey(e);
   private bagOpen = false;
+  private levels: Level[] = [];  // the computer's levels in words ("Computer (Casual)")
   private choice = 0;  // which drawn tile is being placed (Fortune Teller draws several)
   private turnbar!: HTMLElement;
   // "What just happened": the moves in words (newest last) and each player's last placement
@@ -110,16 +133,21 @@ export class GamePage {
       b.append(icon(name, 20));
       return b;
     };
+    this.wheelButton = zb('crown', 'Show the Wheel of Fortune large', () => this.showWheelLarge(), 'wheel-zoom');
+    this.wheelButton.hidden = true;
     boardWrap.append(h('div', { class: 'zoom-buttons' },
+      this.wheelButton,
       zb('plus', 'Zoom in', () => this.board.zoom(1.25), 'zoom-in'),
       zb('minus', 'Zoom out', () => this.board.zoom(0.8), 'zoom-out'),
       zb('fit', 'Fit the board', () => { if (this.view) this.board.fit(this.view, true); }, 'zoom-fit'),
     ));
     window.addEventListener('keydown', this.keyHandler);
     try {
-      const v = await api.game(this.id);
+      const [v, levels] = await Promise.all([api.game(this.id), loadLevels()]);
+      this.levels = levels;
       this.tileset = await api.tiles(v.tileset, v.expansions);
       this.board.setTileSet(this.tileset);
+      this.wheelButton.hidden = !this.board.wheelGeometry;
       this.seenEvents = v.events.length;
       this.finalShown = v.status !== 'playing';
       await this.update(v);
@@ -138,6 +166,33 @@ export class GamePage {
   }
 
   private pollTimer = 0;
+  private wheelButton!: HTMLElement;
+
+  // The Wheel of Fortune drawn large over the page (its names, crown spaces and numbers are too
+  // small on a phone's board), with the segments in words; a free crown space may be chosen on it.
+  private showWheelLarge() {
+    const v = this.view;
+    document.querySelector('.wheel-overlay')?.remove();
+    const svg = this.board.wheelLarge((space) => { close(); this.clickCrown(space); });
+    if (!v || !svg) return;
+    const opener = document.activeElement as HTMLElement | null;
+    const close = () => { overlay.remove(); document.removeEventListener('keydown', onKey, true); opener?.focus(); };
+    const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } };
+    document.addEventListener('keydown', onKey, true);
+    const closeBtn = h('button', { class: 'btn', type: 'button', 'aria-label': 'Close the wheel', title: 'Close', 'data-testid': 'wheel-large-close', onclick: close }, icon('close'));
+    const players = v.players ?? [];
+    const segs = v.wheel?.segments ?? [];
+    const list = h('ul', { class: 'wheel-large-list' }, ...segs.map((s, i) => h('li', { class: i === v.wheel?.pig ? 'here' : '' },
+      h('b', {}, cap(s.name)), i === v.wheel?.pig ? ' (the pig is here)' : '', ': ',
+      WHEEL_EVENT_HELP[s.event] ? `${WHEEL_EVENT_HELP[s.event]}. ` : '',
+      s.crowns.map((c, k) => `Crown space ${k + 1}: ${c.player >= 0 ? `${players[c.player]?.name ?? 'taken'}` : 'free'}`).join(', '), '.')));
+    const card = h('div', { class: 'card wheel-card', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'wheel-large-title' },
+      h('div', { class: 'help-head' }, h('h2', { id: 'wheel-large-title' }, 'The Wheel of Fortune'), closeBtn),
+      svg, list);
+    const overlay = h('div', { class: 'overlay wheel-overlay', onclick: (e: Event) => { if (e.target === overlay) close(); } }, card);
+    document.body.append(overlay);
+    closeBtn.focus();
+  }
 
   // Live updates by server-sent events; when the server has no stream to spare (503) or the
   // stream keeps failing, poll the game every 2 s instead.
@@ -390,10 +445,11 @@ export class GamePage {
     } else if (hint?.state === 'done') {
       if (!hint.moves.length) result.append(h('small', {}, 'No suggestion for this decision.'));
       const list = h('ol', { class: 'hint-list', 'data-testid': 'hint-list' });
+      const texts = distinctHints(hint.moves, hint.moves.map((m) => this.hintWords(m)));
       hint.moves.forEach((m, i) => {
         const pct = Math.round(100 * m.win_probability);
         const diff = `${m.score_diff >= 0 ? '+' : '−'}${Math.abs(m.score_diff).toFixed(1)}`;
-        const text = this.hintWords(m);
+        const text = texts[i];
         list.append(h('li', { 'data-testid': `hint-move-${i}` },
           h('span', { class: 'hint-text' }, text),
           h('small', { class: 'hint-odds' }, ` · ${pct}% to win, final margin ${diff} points`),
@@ -794,7 +850,7 @@ export class GamePage {
       svg.setAttribute('aria-hidden', 'true');
       svg.append(meeple(color, 0, 0));
       chip.append(svg);
-      const who = p.type === 'ai' ? `computer · ${p.ai}` : mine[i] ? (hotSeat ? 'plays on this screen' : 'you') : p.type === 'remote' ? (p.joined ? 'friend' : 'invited') : 'human';
+      const who = p.type === 'ai' ? computerWords(p.ai, this.levels) : mine[i] ? (hotSeat ? 'plays on this screen' : 'you') : p.type === 'remote' ? (p.joined ? 'friend' : 'invited') : 'human';
       const extra = activePanels(v).map((x) => x.playerInfo?.(v, i) ?? null).filter((x): x is HTMLElement => !!x);
       const row = h('div', { class: `player${v.current_player === i && v.status === 'playing' ? ' current' : ''}${p.resigned ? ' resigned' : ''}`, 'data-testid': `player-${i}` },
         chip,
@@ -842,6 +898,9 @@ export class GamePage {
       const body = h('div', { class: 'drawn-body' }, preview);
       box.append(body);
       const drawn = v.drawn ?? [];
+      // Wheel of Fortune: a wheel tile among them is chosen first, which turns the wheel; until
+      // then the tile cannot be turned or placed, so those buttons are not shown
+      const wheelChoice = canAct && drawn.length > 1 ? this.legal?.choices?.find((c) => c.choice === this.choice) : undefined;
       if (drawn.length > 1) {
         // Fortune Teller: several tiles drawn, the player places one, the others go back
         const pick = h('div', { class: 'drawn-choice' }, h('small', {}, canAct ? 'Choose the tile to place:' : 'Drawn tiles:'), helpButton('fortune-teller', sets, 'Rules: the Fortune Teller'));
@@ -857,15 +916,13 @@ export class GamePage {
           pick.append(b);
         });
         box.append(pick);
-        // Wheel of Fortune: a wheel tile among them is chosen first, which turns the wheel
-        const wheelChoice = canAct ? this.legal?.choices?.find((c) => c.choice === this.choice) : undefined;
         if (wheelChoice) {
           box.append(h('div', { class: 'wheel-choose' },
             h('p', { class: 'hint' }, `This is a wheel tile: choosing it turns the wheel first (the pig moves ${wheelChoice.wheel}), then you place it.`),
             h('button', { class: 'btn primary', 'data-testid': 'choose-wheel-tile', disabled: this.sending, onclick: () => void this.chooseWheelTile(wheelChoice.choice) }, 'Play this tile and turn the wheel')));
         }
       }
-      if (canAct) {
+      if (canAct && !wheelChoice) {
         const pl = this.pending ? this.placementsFor(this.pending.x, this.pending.y).find((p) => p.rotation === this.pending!.rotation) : undefined;
         let choice = 'no follower';
         if (this.pending?.meeple != null && pl) {
@@ -949,8 +1006,19 @@ export class GamePage {
     const active = document.activeElement as HTMLElement | null;
     const inPanels = !!active && (this.turnbar.contains(active) || this.side.contains(active));
     const key = inPanels ? active!.getAttribute('data-testid') ?? active!.getAttribute('title') : null;
+    // the turn panel keeps its scroll position when drawn again (on a phone it scrolls)
+    const scrolled = this.turnbar.scrollTop;
+    const hadFruit = !!this.turnbar.querySelector('[data-testid="fruit-action"]');
     this.turnbar.replaceChildren(...bar);
     this.side.replaceChildren(...parts);
+    this.turnbar.scrollTop = scrolled;
+    // a fruit action just offered: its choices are scrolled into the panel's view, over "Place tile"
+    const fruit = this.turnbar.querySelector<HTMLElement>('[data-testid="fruit-action"]');
+    if (fruit && !hadFruit && this.turnbar.scrollHeight > this.turnbar.clientHeight) {
+      const sticky = this.turnbar.querySelector<HTMLElement>('.confirm-row')?.getBoundingClientRect().height ?? 0;
+      const over = fruit.getBoundingClientRect().bottom - (this.turnbar.getBoundingClientRect().bottom - sticky);
+      if (over > 0) this.turnbar.scrollTop += over;
+    }
     if (key) {
       const again = [...this.root.querySelectorAll<HTMLElement>('[data-testid], [title]')]
         .find((e) => e.getAttribute('data-testid') === key || (!e.hasAttribute('data-testid') && e.getAttribute('title') === key));
@@ -984,7 +1052,7 @@ export class GamePage {
   // The score track: 50 spaces as on the box's board; a marker past 50 shows how many laps.
   private scoreTrack(v: GameView): HTMLElement {
     const players = v.players ?? [];
-    const W = 300, H = 34, pad = 6;
+    const W = 300, H = 48, pad = 8, mid = 17;
     const svg = document.createElementNS('http://www.w3.org/2000/svg', 'svg');
     svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
     svg.setAttribute('class', 'score-track');
@@ -998,14 +1066,19 @@ export class GamePage {
       svg.append(e);
       return e;
     };
-    add('line', { x1: pad, y1: H / 2, x2: W - pad, y2: H / 2, stroke: '#b9a888', 'stroke-width': 3 });
-    for (let s = 0; s < 50; s += 5) add('line', { x1: x(s), y1: H / 2 - (s % 10 ? 3 : 6), x2: x(s), y2: H / 2 + (s % 10 ? 3 : 6), stroke: '#8d7b5e', 'stroke-width': 1 });
+    add('line', { x1: pad, y1: mid, x2: W - pad, y2: mid, stroke: '#b9a888', 'stroke-width': 3 });
+    for (let s = 0; s < 50; s += 5) add('line', { x1: x(s), y1: mid - (s % 10 ? 3 : 6), x2: x(s), y2: mid + (s % 10 ? 3 : 6), stroke: '#8d7b5e', 'stroke-width': 1 });
+    // the numbers of the spaces, every 10 (and the last), so a score can be read off the track
+    for (const s of [0, 10, 20, 30, 40, 49]) {
+      const t = add('text', { x: x(s), y: H - 3, 'text-anchor': 'middle', class: 'track-num' });
+      t.textContent = String(s);
+    }
     const seen = new Map<number, number>();
     players.forEach((p, i) => {
       const s = v.scores[i];
       const k = seen.get(s % 50) ?? 0;
       seen.set(s % 50, k + 1);
-      const cx = x(s), cy = H / 2 + (k % 2 ? 7 : -7) * Math.min(1, k);
+      const cx = x(s), cy = mid + (k % 2 ? 7 : -7) * Math.min(1, k);
       add('circle', { cx, cy, r: 6, fill: PLAYER_COLORS[i % PLAYER_COLORS.length], stroke: '#fff', 'stroke-width': 1.5, 'data-player': i, 'data-score': s });
       if (s >= 50) {
         const t = add('text', { x: cx, y: cy + 3, 'text-anchor': 'middle', 'font-size': 8, 'font-weight': 700, fill: '#fff' });

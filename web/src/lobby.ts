@@ -1,27 +1,14 @@
 // The lobby: start a game (against the computer, hot-seat, or with friends by link), the list
 // of games, and uploading a record to continue or view it.
-import { api, tokens, type CreatedGame, type LevelInfo } from './api';
+import { api, tokens, type CreatedGame } from './api';
+import { levelStrength, loadLevels, type Level } from './levels';
 import { icon } from './icons';
 import { PLAYER_COLORS } from './tiles';
 import { h, toast } from './ui';
 
-// The computer's levels: [spec, label with its measured strength]; from the server's list
-// (GET /api/players, src/ai/levels.cc) once loaded, these until then.
-let LEVELS: [string, string][] = [
-  ['mcts:level=easy', 'Easy'],
-  ['mcts:level=medium', 'Medium'],
-  ['mcts:level=hard', 'Hard'],
-  ['greedy', 'Greedy (fast)'],
-  ['random', 'Random'],
-];
-
-// "Easy — Elo ≈ 1510 (± 35)" when the level is calibrated (docs/ai.md, the Elo ladder), else
-// "Easy — not yet calibrated" (no made-up rating).
-export function levelText(l: LevelInfo): string {
-  if (l.games <= 0) return `${l.label} — not yet calibrated`;
-  const pm = Math.round((l.elo_high - l.elo_low) / 2);
-  return `${l.label} — Elo ≈ ${Math.round(l.elo)} (± ${pm})`;
-}
+// The computer's levels come from the server (levels.ts): in words, in their order of measured
+// strength. The quick button plays QUICK_SPEC when the server has it, else its first level.
+const QUICK_SPEC = 'mcts:level=easy';
 
 interface Row { name: string; type: 'human' | 'remote' | 'ai'; ai: string }
 
@@ -57,9 +44,16 @@ function remember(g: CreatedGame) {
 }
 
 export async function renderLobby(parent: HTMLElement) {
+  const levels: Level[] = await loadLevels();
+  const defaultAi = levels.find((l) => l.spec === QUICK_SPEC)?.spec ?? levels[0]?.spec ?? QUICK_SPEC;
+  const levelOf = (spec: string) => levels.find((l) => l.spec === spec);
+  // a level chooser: the levels by name, weakest first (the sentence on how it plays is beside it)
+  const levelOptions = (chosen: string) => levels.length
+    ? levels.map((l) => h('option', { value: l.spec, selected: chosen === l.spec, title: l.how }, l.name))
+    : [h('option', { value: defaultAi, selected: true }, 'Computer')];
   const rows: Row[] = [
     { name: myName(), type: 'human', ai: '' },
-    { name: 'Computer', type: 'ai', ai: 'mcts:level=easy' },
+    { name: 'Computer', type: 'ai', ai: defaultAi },
   ];
   const expansions = new Set<string>();
   let tileset = 'base';
@@ -93,21 +87,28 @@ export async function renderLobby(parent: HTMLElement) {
 
   const drawRows = () => {
     if (!hintsTouched) hintsBox.checked = people() <= 1;
-    playersBox.replaceChildren(...rows.map((r, i) => {
+    playersBox.replaceChildren(...rows.flatMap((r, i) => {
       const name = h('input', { class: 'seat-name-input', value: r.name, 'aria-label': `Player ${i + 1} name`, oninput: (e: Event) => { r.name = (e.target as HTMLInputElement).value; } });
       const type = h('select', { class: 'seat-kind', 'aria-label': `Player ${i + 1} kind`, onchange: (e: Event) => {
         r.type = (e.target as HTMLSelectElement).value as Row['type'];
-        if (r.type === 'ai' && !r.ai) r.ai = 'mcts:level=easy';
+        if (r.type === 'ai' && !r.ai) r.ai = defaultAi;
         if (isDefaultName(r.name) && i > 0) r.name = r.type === 'human' ? `Player ${i + 1}` : rows.filter((x) => x.type === r.type).length > 1 ? `${DEFAULT_NAMES[r.type]} ${i + 1}` : DEFAULT_NAMES[r.type];
         drawRows();
       } },
         ...[['human', 'Plays here'], ['remote', 'Friend (join link)'], ['ai', 'Computer']].map(([v, t]) => h('option', { value: v, selected: r.type === v }, t)));
       const level = r.type === 'ai'
-        ? h('select', { class: 'seat-level', 'aria-label': `Player ${i + 1} strength`, onchange: (e: Event) => { r.ai = (e.target as HTMLSelectElement).value; } },
-          ...LEVELS.map(([v, t]) => h('option', { value: v, selected: r.ai === v }, t)))
+        ? h('select', { class: 'seat-level', 'aria-label': `Player ${i + 1} strength`, 'aria-describedby': `level-help-${i}`, onchange: (e: Event) => {
+          r.ai = (e.target as HTMLSelectElement).value;
+          // the sentence follows the choice (the select is kept: it keeps the focus)
+          const help = document.getElementById(`level-help-${i}`);
+          if (help) help.textContent = levelOf(r.ai)?.how ?? '';
+        } },
+          ...levelOptions(r.ai))
         : h('span', { class: 'seat-level' });
       const del = h('button', { class: 'btn ghost remove', type: 'button', title: `Remove player ${i + 1}`, 'aria-label': `Remove player ${i + 1}`, disabled: rows.length <= 2, onclick: () => { rows.splice(i, 1); drawRows(); } }, icon('close'));
-      return h('div', { class: 'seat-row', 'data-testid': `seat-row-${i}` }, h('span', { class: 'dot seat-dot', style: `background:${PLAYER_COLORS[i]}` }), name, type, level, del);
+      const row = h('div', { class: 'seat-row', 'data-testid': `seat-row-${i}` }, h('span', { class: 'dot seat-dot', style: `background:${PLAYER_COLORS[i]}` }), name, type, level, del);
+      const how = r.type === 'ai' ? levelOf(r.ai)?.how : undefined;
+      return how ? [row, h('p', { class: 'level-help muted', id: `level-help-${i}`, 'data-testid': `level-help-${i}` }, how)] : [row];
     }));
   };
   drawRows();
@@ -124,15 +125,20 @@ export async function renderLobby(parent: HTMLElement) {
       h('option', { value: 'wheel-of-fortune' }, 'The Wheel of Fortune (wheel board, pig, crown spaces, Plague)'))));
 
   const quick = h('div', { class: 'quick' },
-    h('button', { class: 'btn primary big', 'data-testid': 'play-vs-ai', onclick: () => create([{ name: myName(), type: 'human', ai: '' }, { name: 'Computer', type: 'ai', ai: 'mcts:level=easy' }]) }, 'Play against the computer'),
+    h('button', { class: 'btn primary big', 'data-testid': 'play-vs-ai', title: levelOf(defaultAi)?.how, onclick: () => create([{ name: myName(), type: 'human', ai: '' }, { name: 'Computer', type: 'ai', ai: defaultAi }]) },
+      'Play against the computer', levelOf(defaultAi) ? h('span', { class: 'quick-level' }, ` (${levelOf(defaultAi)!.name})`) : null),
     h('button', { class: 'btn big', 'data-testid': 'play-hot-seat', onclick: () => create([{ name: 'Ann', type: 'human', ai: '' }, { name: 'Ben', type: 'human', ai: '' }]) }, 'Two players on this screen'),
   );
 
   const form = h('div', { class: 'card' },
     h('h3', {}, 'New game'),
     playersBox,
+    levels.length ? h('details', { class: 'level-strength', 'data-testid': 'level-strength' },
+      h('summary', {}, 'How strong are the computer levels?'),
+      h('ul', {}, ...levels.map((l) => h('li', {}, h('b', {}, l.name), `: ${levelStrength(l)}. ${l.how}`))),
+      h('p', { class: 'muted' }, 'Elo is a rating measured from games between the levels: 100 points more wins about 64 games in 100.')) : null,
     h('div', { class: 'row' },
-      h('button', { class: 'btn', onclick: () => { if (rows.length < 6) { rows.push({ name: `Player ${rows.length + 1}`, type: 'ai', ai: 'mcts:level=easy' }); drawRows(); } } }, '+ Add player')),
+      h('button', { class: 'btn', onclick: () => { if (rows.length < 6) { rows.push({ name: `Player ${rows.length + 1}`, type: 'ai', ai: defaultAi }); drawRows(); } } }, '+ Add player')),
     h('h4', {}, 'Tile set'),
     tilesetBox,
     h('h4', {}, 'Expansions'),
@@ -152,7 +158,7 @@ export async function renderLobby(parent: HTMLElement) {
       const type = h('select', { 'aria-label': `${r.name}: who plays`, 'data-testid': `upload-kind-${i}`, onchange: (e: Event) => { r.type = (e.target as HTMLSelectElement).value as Row['type']; drawUploadSeats(); } },
         h('option', { value: 'human', selected: r.type === 'human' }, 'Plays here'), h('option', { value: 'ai', selected: r.type === 'ai' }, 'Computer'));
       const level = r.type === 'ai'
-        ? h('select', { 'aria-label': `${r.name}: strength`, onchange: (e: Event) => { r.ai = (e.target as HTMLSelectElement).value; } }, ...LEVELS.map(([v, t]) => h('option', { value: v, selected: r.ai === v }, t)))
+        ? h('select', { 'aria-label': `${r.name}: strength`, onchange: (e: Event) => { r.ai = (e.target as HTMLSelectElement).value; } }, ...levelOptions(r.ai))
         : h('span', {});
       return h('div', { class: 'seat-row' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i % PLAYER_COLORS.length]}` }), h('span', { class: 'seat-name' }, r.name), type, level);
     })));
@@ -169,7 +175,7 @@ export async function renderLobby(parent: HTMLElement) {
         if (Array.isArray(names)) upRows = names.slice(0, 6).map((n) => {
           const name = String(n);
           const ai = /^(computer|ai|bot)\b/i.test(name);
-          return { name, type: ai ? 'ai' : 'human', ai: ai ? 'mcts:level=easy' : '' } as Row;
+          return { name, type: ai ? 'ai' : 'human', ai: ai ? defaultAi : '' } as Row;
         });
       } catch {
         /* the server says what is wrong with the file when it is opened */
@@ -201,17 +207,6 @@ export async function renderLobby(parent: HTMLElement) {
     quick,
     h('div', { class: 'lobby-grid' }, form, h('div', {}, list, upload)),
   ));
-
-  // The levels with their measured strength (the selects are drawn again with them).
-  try {
-    const { level_details } = await api.players();
-    if (level_details?.length) {
-      LEVELS = level_details.map((l) => [l.spec, levelText(l)]);
-      drawRows();
-    }
-  } catch {
-    /* the built-in list stays */
-  }
 
   try {
     const { games } = await api.games();

@@ -91,7 +91,11 @@ async function route() {
     if (parts[0] === 'game' && parts[1]) {
       const page = new GamePage(app, parts[1]);
       current = page;
+      // the lobby's scroll position ("Start game" is below a phone's first screen) must not
+      // carry over: every game opens at the top, the board in view
+      window.scrollTo(0, 0);
       await page.start();
+      window.scrollTo(0, 0);
       return;
     }
     if (parts[0] === 'tiles') {
@@ -99,6 +103,7 @@ async function route() {
       return;
     }
     if (parts[0] === 'replay' && parts[1]) {
+      window.scrollTo(0, 0);
       current = await replayPage(parts[1], parts[2] === 'end');
       return;
     }

@@ -27,8 +27,10 @@ export function toast(message: string) {
     box = h('div', { class: 'toasts' });
     document.body.append(box);
   }
+  // one notice at a time: a new one replaces the one shown (the same one said again stays up
+  // longer), so notices never pile up over the board
   const t = h('div', { class: 'toast', role: 'status' }, message);
-  box.append(t);
+  box.replaceChildren(t);
   setTimeout(() => t.remove(), 4000);
 }
 

@@ -4,6 +4,9 @@
 // and the pig, which turns to its segment (animated, always clockwise).
 import type { GameView, TileSet, WheelSegmentView } from './api';
 import { el, meeple, PLAYER_COLORS, type Pt } from './tiles';
+import { crownWords } from './words';
+
+const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
 
 export const WHEEL_EVENT_LABELS: Record<string, string> = {
   fortuna: 'Fortuna', taxes: 'Taxes', famine: 'Famine', storm: 'Storm', inquisition: 'Inquisition', plague: 'Plague',
@@ -182,7 +185,8 @@ export class WheelDrawing {
         if (c.player >= 0) g.append(meeple(PLAYER_COLORS[c.player % PLAYER_COLORS.length], x, y, false, 0.78));
         else g.append(crownGlyph(x, y));
         const title = el('title');
-        title.textContent = c.player >= 0 ? `Crown space of ${seg.name} (${c.space})` : `Free crown space of ${seg.name} (${c.space})`;
+        const where = crownWords(c.space, seg.name);
+        title.textContent = c.player >= 0 ? `${view.players?.[c.player]?.name ?? 'A player'} on ${where}` : `${cap(where)}: free`;
         g.append(title);
         this.crownLayer.append(g);
       }

@@ -38,6 +38,25 @@ export function placeWords(x: number, y: number): string {
   return `${bits.join(' and ')} of the start`;
 }
 
+// Where on a tile a follower spot lies, from the engine's location code: "N" -> "north edge",
+// "Nw" -> "north edge, west half", "C" -> "middle".
+const SIDE: Record<string, string> = { n: 'north', e: 'east', s: 'south', w: 'west' };
+export function spotWords(at: string): string {
+  if (at === 'C') return 'middle';
+  const m = /^([NESW])([nesw]?)$/.exec(at);
+  if (!m) return 'here';
+  const side = `${SIDE[m[1].toLowerCase()]} edge`;
+  return m[2] ? `${side}, ${SIDE[m[2]]} half` : side;
+}
+
+// "crown:taxes:0" -> "crown space 1 of Taxes" (the segment's name from the view when known).
+export function crownWords(space: string, segName?: string): string {
+  const m = /^crown:([^:]+):(\d+)$/.exec(space);
+  if (!m) return 'a crown space';
+  const name = segName ?? m[1].replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase());
+  return `crown space ${Number(m[2]) + 1} of ${name}`;
+}
+
 // The follower's role on a feature kind.
 export function followerWords(kind: string): string {
   switch (kind) {

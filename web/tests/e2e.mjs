@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { hintChecks } from './hint-checks.mjs';
 import { playerChecks } from './player-checks.mjs';
+import { v3Checks } from './v3-checks.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const webDir = resolve(here, '..');
@@ -393,7 +394,8 @@ async function main() {
       else if (only === 'wheel') await wheelGame(browser, url, errors);
       else if (only === 'players') await playerChecks(browser, url, errors, { check, artifacts, bin, repo });
       else if (only === 'hints') await hintChecks(browser, url, errors, { check, artifacts });
-      else throw new Error(`E2E_ONLY: unknown part '${only}' (fruit, wheel, players, hints)`);
+      else if (only === 'v3') await v3Checks(browser, url, errors, { check, artifacts, bin });
+      else throw new Error(`E2E_ONLY: unknown part '${only}' (fruit, wheel, players, hints, v3)`);
       check(errors.length === 0, `no errors in the page${errors.length ? ': ' + errors.join(' | ') : ''}`);
       console.log(`${passes} passed, ${failures} failed`);
       process.exitCode = failures ? 1 : 0;
@@ -572,6 +574,7 @@ async function main() {
     await wheelGame(browser, url, errors);
     await playerChecks(browser, url, errors, { check, artifacts, bin, repo });
     await hintChecks(browser, url, errors, { check, artifacts });
+    await v3Checks(browser, url, errors, { check, artifacts, bin });
 
     check(errors.length === 0, `no errors in the page${errors.length ? ': ' + errors.join(' | ') : ''}`);
   } finally {

@@ -46,11 +46,13 @@ export async function hintChecks(browser, url, errors, { check, artifacts }) {
     const { ctx, page } = await pageWith(browser, PHONE, errors);
     await page.goto(url);
     await page.getByTestId('play-vs-ai').waitFor();
-    await page.waitForFunction(() => [...document.querySelectorAll('[aria-label="Player 2 strength"] option')].some((o) => /calibrated|Elo/.test(o.textContent)));
+    await page.getByTestId('level-strength').waitFor();
     const options = await page.locator('[aria-label="Player 2 strength"] option').allTextContents();
-    const rated = /^(Easy|Medium|Hard) — (not yet calibrated|Elo ≈ \d+ \(± \d+\))$/;
-    check(['Easy', 'Medium', 'Hard'].every((l) => options.some((o) => o.startsWith(l) && rated.test(o))),
-      `lobby: each level shows its measured strength or "not yet calibrated" (${options.join(' | ')})`);
+    await page.getByTestId('level-strength').locator('summary').tap();
+    const strengths = await page.getByTestId('level-strength').locator('li').allTextContents();
+    const rated = /: (not yet measured|Elo ≈ \d+ \(± \d+\), measured over \d+ games)\./;
+    check(options.length >= 3 && strengths.length === options.length && strengths.every((s) => rated.test(s)),
+      `lobby: each level shows its measured strength or "not yet measured" on demand (${strengths.map((s) => s.split('.')[0]).join(' | ')})`);
     check(await page.getByTestId('allow-hints').isChecked(), 'lobby: hints are on by default against the computer');
     await page.getByLabel('Player 2 kind').selectOption('remote');
     check(!(await page.getByTestId('allow-hints').isChecked()), 'lobby: hints are off by default with a friend');
@@ -109,9 +111,9 @@ export async function hintChecks(browser, url, errors, { check, artifacts }) {
       await route.fulfill({ response: r, json: j });
     });
     await page.goto(url);
-    await page.waitForFunction(() => [...document.querySelectorAll('[aria-label="Player 2 strength"] option')].some((o) => /Elo/.test(o.textContent)));
-    const first = await page.locator('[aria-label="Player 2 strength"] option').first().textContent();
-    check(first === 'Easy — Elo ≈ 1510 (± 35)', `lobby: a calibrated level shows "Elo ≈ N (± M)" (${first})`);
+    await page.getByTestId('level-strength').waitFor();
+    const first = await page.getByTestId('level-strength').locator('li', { hasText: 'Elo ≈ 1510' }).textContent();
+    check(/: Elo ≈ 1510 \(± 35\), measured over 400 games\./.test(first), `lobby: a calibrated level shows "Elo ≈ N (± M)" (${first})`);
     await page.unroute('**/api/players');
     await page.goto(url);
     await page.getByTestId('play-hot-seat').waitFor();

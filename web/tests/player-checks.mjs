@@ -237,7 +237,8 @@ export async function playerChecks(browser, url, errors, { check, artifacts, bin
     }
     await page.getByTestId('final-scoring').waitFor({ timeout: 30000 });
     check(endTurns >= 3 && endOk, `#1 phone: the last ${endTurns} turns of a game were played by tapping a square on screen, "Place tile" in view without scrolling`);
-    check(endCellPx >= 30, `#1 phone: late in the game the squares to tap are still ${Math.round(endCellPx)} px (at least 30)`);
+    // (#39: the fitted board fills the width, so a wide board has smaller squares; pinch to zoom)
+    check(endCellPx >= 20, `#1 phone: late in the game the squares to tap are still ${Math.round(endCellPx)} px (at least 20)`);
     check(endWide.length === 0, `#1 phone: nothing stuck out sideways at the end of the game${endWide.length ? ` (${endWide.join(', ')})` : ''}`);
     await page.getByTestId('winner').waitFor({ timeout: 60000 });
     const card = await page.locator('.final-card').boundingBox();
@@ -456,7 +457,7 @@ export async function playerChecks(browser, url, errors, { check, artifacts, bin
   await upload(editRecord(finished, ['Player 1', 'Computer'], 20), 'continue', 'vs-computer.json');
   await page.waitForURL(/#\/game\//);
   await waitMine(page);
-  check(/computer/.test(await page.getByTestId('seat-label-1').textContent()), '#8: the reopened game keeps the computer in its seat');
+  check(/^Computer \(/.test(await page.getByTestId('seat-label-1').textContent()), '#8: the reopened game keeps the computer in its seat');
   const fitted = await page.evaluate(() => {
     const b = document.querySelector('[data-testid="board"]').getBoundingClientRect();
     return [...document.querySelectorAll('use.placed')].every((u) => { const r = u.getBoundingClientRect(); return r.left >= b.left - 1 && r.top >= b.top - 1 && r.right <= b.right + 1 && r.bottom <= b.bottom + 1; });
