@@ -11,7 +11,7 @@
 #include <stdexcept>
 
 #include "ai_pool.h"
-#include "db.h"
+#include "store.h"
 #include "server_limits.h"
 #include "decode.h"
 #include "ids.h"
@@ -397,7 +397,7 @@ void Games::sync_operator_changes() {
 }
 
 // Keeps memory bounded: games nobody is using (no request, event stream or AI task holds
-// them) are dropped from memory; they are reloaded from SQLite when asked for again.
+// them) are dropped from memory; they are reloaded from the store when asked for again.
 // Caller holds sessions_m_.
 void Games::evict_idle() {
   constexpr size_t kMaxCached = 2000;
@@ -427,11 +427,11 @@ void Games::commit(Session& s, const std::shared_ptr<Session>& sp) {
   try {
     if (!s.stored) {
       db_.save(row);
-    } else if (const Db::Update u = db_.update(row); u != Db::Update::Done) {
+    } else if (const Store::Update u = db_.update(row); u != Store::Update::Done) {
       // The operator deleted or paused it since it was loaded (`carcassonne games`).
       s.version = before;
       s.paused = true;
-      if (u == Db::Update::Gone) fail(410, "this game was deleted by the server's operator");
+      if (u == Store::Update::Gone) fail(410, "this game was deleted by the server's operator");
       fail(423, "this game is paused by the server's operator");
     }
   } catch (const DbError& e) {

@@ -21,7 +21,7 @@
 
 namespace carc::server {
 
-class Db;
+class Store;
 
 struct Seat {
   std::string name;
@@ -141,7 +141,7 @@ void notify(Session& s);
 // The table of games in memory over the database; thread-safe.
 class Games {
  public:
-  Games(Db& db, AiPool& ai, int ai_delay_ms, AiLimits limits = {}, Quotas quotas = {})
+  Games(Store& db, AiPool& ai, int ai_delay_ms, AiLimits limits = {}, Quotas quotas = {})
       : db_(db), ai_(ai), ai_delay_ms_(ai_delay_ms), limits_(limits), quotas_(quotas) {}
 
   // The game with this id, loaded from the database when not in memory (404 when unknown).
@@ -211,7 +211,7 @@ class Games {
   void schedule_ai(Session& s, const std::shared_ptr<Session>& sp, int extra_delay_ms = 0);
   void run_ai(const std::shared_ptr<Session>& sp);
 
-  Db& db_;
+  Store& db_;
   AiPool& ai_;
   int ai_delay_ms_;
   AiLimits limits_;
