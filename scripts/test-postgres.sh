@@ -3,7 +3,8 @@
 # tests/server_fixture.h) on PostgreSQL: starts Debian's PostgreSQL (the `postgresql` package)
 # itself in a temporary directory, on a unix socket there only (no TCP port, no system service),
 # points CARC_TEST_PG_URI at it (each test then gets a fresh schema), runs the tests through
-# ctest and stops the database (also on failure or Ctrl-C). Needs a built ./build (or BUILD_DIR).
+# ctest and stops the database (also on failure or Ctrl-C); first, a smoke test of `carcassonne games`
+# on it. Needs a built ./build (or BUILD_DIR): carcassonne and the server_* test binaries.
 # Run as root, the database runs as the `postgres` user (initdb refuses root).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -33,6 +34,16 @@ trap cleanup EXIT
   { cat "$tmp/postgres.log" >&2; exit 1; }
 "$pgbin/psql" -q -h "$tmp" -p 5432 -U carc -d postgres -c "CREATE DATABASE carc_test" >/dev/null
 export CARC_TEST_PG_URI="postgresql://carc@/carc_test?host=$tmp&port=5432"
+# The operator's command on PostgreSQL: creates the schema in the fresh database, lists no game, and refuses
+# an unknown id (exit status 2).
+echo "== carcassonne games --db postgresql://..."
+listed=$("$build/carcassonne" games --db "$CARC_TEST_PG_URI" list 2>&1) || true
+[ "$listed" = "0 game(s)" ] || { echo "error: carcassonne games list on PostgreSQL: $listed" >&2; exit 1; }
+games_rc=0
+"$build/carcassonne" games --db "$CARC_TEST_PG_URI" pause nosuchgame >/dev/null 2>&1 || games_rc=$?
+[ "$games_rc" = 2 ] || { echo "error: carcassonne games pause of an unknown id exited $games_rc, not 2" >&2; exit 1; }
+version=$("$pgbin/psql" -q -h "$tmp" -p 5432 -U carc -d carc_test -Atc "SELECT max(version) FROM carc_schema_version")
+[ "$version" -ge 1 ] || { echo "error: no schema version after carcassonne games: $version" >&2; exit 1; }
 echo "== server API tests on PostgreSQL ($("$pgbin/postgres" --version), $CARC_TEST_PG_URI)"
 log="$tmp/ctest.log"
 rc=0

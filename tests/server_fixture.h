@@ -68,7 +68,9 @@ class ServerFixture : public ::testing::Test {
       pg_admin("DROP SCHEMA IF EXISTS " + schema_ + " CASCADE; CREATE SCHEMA " + schema_);
       // The schema first on the search path: the server creates its tables there.
       const std::string base = uri;
-      db_ = base + (base.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" + schema_;
+      // The application name tells the test's connections apart (pg_stat_activity).
+      db_ = base + (base.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" + schema_ +
+            "&application_name=" + schema_;
     } else {
       db_ = (dir_ / "games.sqlite").string();
     }

@@ -645,3 +645,31 @@ TEST_F(SecurityTest, PostgresSchemaIsMigratedOnceWhenProcessesStartAtOnce) {
   EXPECT_EQ(stores[2]->update(row), carc::server::Store::Update::Gone);
   EXPECT_FALSE(stores[0]->paused("g1")) << "the controls went with the game";
 }
+
+// PostgreSQL: connections that broke under the server (the database restarted, a network cut;
+// here: terminated by the administrator) make a request 503 with nothing changed, never a
+// crash; the pool drops them and the next requests connect anew.
+TEST_F(SecurityTest, LostPostgresConnectionsAre503AndReconnect) {
+  if (!on_postgres()) GTEST_SKIP() << "PostgreSQL only (CARC_TEST_PG_URI)";
+  json g = create(hotseat());
+  const std::string id = g["id"];
+  const json mv = first_move(id, token(g, 0));
+  const json before = fingerprint(id);
+  ASSERT_NE(sql("SELECT count(*) FROM pg_stat_activity WHERE application_name = '" + schema_ + "' AND pid <> pg_backend_pid()"),
+            "0\n");
+  sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '" + schema_ +
+      "' AND pid <> pg_backend_pid()");
+  Resp r;
+  int refused = 0;
+  for (int i = 0; i < 2 * carc::server::PgStore::kMaxConnections + 2; ++i) {
+    r = post("/api/games/" + id + "/move", mv);
+    if (r.status != 503) break;
+    ++refused;
+    EXPECT_NE(r.text.find("nothing was changed"), std::string::npos) << r.text;
+    EXPECT_EQ(fingerprint(id)["turns"], before["turns"]);
+  }
+  EXPECT_EQ(r.status, 200) << r.text;
+  EXPECT_EQ(fingerprint(id)["turns"].size(), before["turns"].size() + 1) << "the move was played once";
+  EXPECT_EQ(get("/api/games").status, 200);
+  std::printf("[lost connections] %d request(s) answered 503 before reconnecting\n", refused);
+}
