@@ -638,11 +638,15 @@ TEST_F(SecurityTest, PostgresSchemaIsMigratedOnceWhenProcessesStartAtOnce) {
   stores[0]->save(row);
   EXPECT_EQ(stores[5]->load("g1")->updated, 2);
   row.updated = 3;
-  EXPECT_EQ(stores[3]->update(row), carc::server::Store::Update::Done);
+  EXPECT_EQ(stores[3]->update(row, 0), carc::server::Store::Update::Done);  // no "version" in the meta: 0
+  row.meta = R"({"version":7})";
+  EXPECT_EQ(stores[3]->update(row, 0), carc::server::Store::Update::Done);
+  EXPECT_EQ(stores[2]->update(row, 0), carc::server::Store::Update::Conflict) << "saved at version 7 since";
+  EXPECT_EQ(stores[2]->update(row, 7), carc::server::Store::Update::Done);
   stores[1]->set_paused("g1", true);
-  EXPECT_EQ(stores[2]->update(row), carc::server::Store::Update::Paused);
+  EXPECT_EQ(stores[2]->update(row, 7), carc::server::Store::Update::Paused);
   EXPECT_TRUE(stores[4]->remove("g1"));
-  EXPECT_EQ(stores[2]->update(row), carc::server::Store::Update::Gone);
+  EXPECT_EQ(stores[2]->update(row, 7), carc::server::Store::Update::Gone);
   EXPECT_FALSE(stores[0]->paused("g1")) << "the controls went with the game";
 }
 
@@ -672,4 +676,45 @@ TEST_F(SecurityTest, LostPostgresConnectionsAre503AndReconnect) {
   EXPECT_EQ(fingerprint(id)["turns"].size(), before["turns"].size() + 1) << "the move was played once";
   EXPECT_EQ(get("/api/games").status, 200);
   std::printf("[lost connections] %d request(s) answered 503 before reconnecting\n", refused);
+}
+
+// Issue #38: two server processes on one database (here two servers in this process, each with
+// its own store and games in memory). A save finds the stored version it loaded or the write is
+// refused, check and write in one statement: of the same move sent to both at once exactly one
+// is played (200) and the other is 409; the losing server then loads the game anew. On both
+// databases (SQLite: two connections to the file).
+TEST_F(SecurityTest, TwoServersOnOneDatabasePlayARacedMoveOnce) {
+  carc::server::Server other(opts_);
+  const int other_port = other.start();
+  auto post_to = [](int port, const std::string& path, const json& body) {
+    return servertest::wrap(testhttp::request(port, "POST", path, body.dump()));
+  };
+  auto get_from = [](int port, const std::string& path) { return servertest::wrap(testhttp::request(port, "GET", path)); };
+  for (int round = 0; round < 5; ++round) {
+    json g = create(hotseat());
+    const std::string id = g["id"];
+    ASSERT_EQ(get_from(other_port, "/api/games/" + id).status, 200);  // both hold it in memory now
+    const json mv = first_move(id, token(g, 0));
+    Resp a, b;
+    std::thread ta([&] { a = post("/api/games/" + id + "/move", mv); });
+    std::thread tb([&] { b = post_to(other_port, "/api/games/" + id + "/move", mv); });
+    ta.join();
+    tb.join();
+    EXPECT_EQ((a.status == 200) + (b.status == 200), 1) << a.status << " " << a.text << " | " << b.status << " " << b.text;
+    EXPECT_TRUE(a.status == 409 || b.status == 409) << a.status << " " << b.status;
+    EXPECT_NE((a.status == 409 ? a : b).text.find("changed by another server process"), std::string::npos)
+        << "refused by the version check, not by the turn: " << a.text << " | " << b.text;
+    // Both servers now show the move once; the loser loaded the game anew.
+    const std::string rec_a = get("/api/games/" + id + "/record").text;
+    const std::string rec_b = get_from(other_port, "/api/games/" + id + "/record").text;
+    EXPECT_EQ(json::parse(rec_a)["turns"].size(), 1u);
+    EXPECT_EQ(json::parse(rec_b)["turns"], json::parse(rec_a)["turns"]);
+    // And the next move is played on the server that lost the race.
+    const int loser = a.status == 200 ? other_port : port_;
+    json legal = get_from(loser, "/api/games/" + id + "/legal").body;
+    const json& pl = legal["placements"][0];
+    const json next = {{"token", token(g, 1)}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]}, {"turn", legal["turn"]}};
+    EXPECT_EQ(post_to(loser, "/api/games/" + id + "/move", next).status, 200);
+  }
+  other.stop();
 }

@@ -225,15 +225,21 @@ void PgStore::save(const GameRow& row) {
          {text(row.id), int8(row.created), int8(row.updated), text(row.meta), text(row.record)});
 }
 
-PgStore::Update PgStore::update(const GameRow& row) {
+PgStore::Update PgStore::update(const GameRow& row, uint64_t expected_version) {
   Lease l = acquire();
+  // The version check and the write in one statement: of two processes saving the same game
+  // from the same version, the second waits for the first's row lock, then finds the version
+  // changed (READ COMMITTED re-checks the WHERE clause on the new row) and writes nothing.
   Result u(l.c,
-           "UPDATE games SET updated = $2, meta = $3, record = $4 WHERE id = $1 AND NOT EXISTS "
+           "UPDATE games SET updated = $2, meta = $3, record = $4 WHERE id = $1 AND "
+           "coalesce((games.meta::json ->> 'version')::numeric, 0) = $5 AND NOT EXISTS "
            "(SELECT 1 FROM game_control WHERE game_control.id = $1 AND paused <> 0)",
-           {text(row.id), int8(row.updated), text(row.meta), text(row.record)});
+           {text(row.id), int8(row.updated), text(row.meta), text(row.record), int8(int64_t(expected_version))});
   if (u.changed() == 1) return Update::Done;
-  Result q(l.c, "SELECT 1 FROM games WHERE id = $1", {text(row.id)});
-  return q.rows() > 0 ? Update::Paused : Update::Gone;
+  Result q(l.c, "SELECT EXISTS (SELECT 1 FROM game_control WHERE id = $1 AND paused <> 0) FROM games WHERE id = $1",
+           {text(row.id)});
+  if (q.rows() == 0) return Update::Gone;
+  return q.str(0, 0) == "t" ? Update::Paused : Update::Conflict;
 }
 
 bool PgStore::paused(const std::string& id) {

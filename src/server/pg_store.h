@@ -32,7 +32,7 @@ class PgStore final : public Store {
   void open(const std::string& uri, Durability durability = Durability::Full, int busy_timeout_ms = 5000) override;
   void close() override;
   void save(const GameRow& row) override;
-  Update update(const GameRow& row) override;
+  Update update(const GameRow& row, uint64_t expected_version) override;
   bool paused(const std::string& id) override;
   void set_paused(const std::string& id, bool paused) override;
   bool remove(const std::string& id) override;

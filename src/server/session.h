@@ -69,6 +69,11 @@ struct Session {
   // a game loaded from the database continues from max(saved + 1, the time in microseconds).
   uint64_t version = 1;
   bool stored = false;      // saved at least once (later saves must find the row: see Games::commit)
+  // The version in the stored row as this process last loaded or saved it: a save must find it
+  // unchanged (Store::update), or another process changed the game (409, reloaded).
+  uint64_t stored_version = 0;
+  // Another process changed the stored game: find() drops this copy and loads the game anew.
+  std::atomic<bool> stale{false};
   int thinking = -1;        // seat of the AI that is thinking, or -1
   bool ai_busy = false;     // an AI task is queued or running
   // The cancel flag of this game's AI searches (MctsConfig::cancel of its players): set by the

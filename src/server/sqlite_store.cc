@@ -150,21 +150,25 @@ void SqliteStore::save(const GameRow& row) {
   if (sqlite3_step(st.s) != SQLITE_DONE) throw DbError(std::string("database: ") + sqlite3_errmsg(db_));
 }
 
-SqliteStore::Update SqliteStore::update(const GameRow& row) {
+SqliteStore::Update SqliteStore::update(const GameRow& row, uint64_t expected_version) {
   std::lock_guard lk(m_);
   if (!db_) throw DbError("database is closed");
   Stmt st(db_,
-          "UPDATE games SET updated = ?2, meta = ?3, record = ?4 WHERE id = ?1 AND NOT EXISTS "
+          "UPDATE games SET updated = ?2, meta = ?3, record = ?4 WHERE id = ?1 AND "
+          "coalesce(json_extract(games.meta, '$.version'), 0) = ?5 AND NOT EXISTS "
           "(SELECT 1 FROM game_control WHERE game_control.id = ?1 AND paused != 0)");
   st.text(1, row.id);
   st.int64(2, row.updated);
   st.text(3, row.meta);
   st.text(4, row.record);
+  st.int64(5, int64_t(expected_version));
   if (sqlite3_step(st.s) != SQLITE_DONE) throw DbError(std::string("database: ") + sqlite3_errmsg(db_));
   if (sqlite3_changes(db_) == 1) return Update::Done;
-  Stmt q(db_, "SELECT 1 FROM games WHERE id = ?1");
+  Stmt q(db_,
+         "SELECT EXISTS (SELECT 1 FROM game_control WHERE id = ?1 AND paused != 0) FROM games WHERE id = ?1");
   q.text(1, row.id);
-  return sqlite3_step(q.s) == SQLITE_ROW ? Update::Paused : Update::Gone;
+  if (sqlite3_step(q.s) != SQLITE_ROW) return Update::Gone;
+  return sqlite3_column_int64(q.s, 0) != 0 ? Update::Paused : Update::Conflict;
 }
 
 bool SqliteStore::paused(const std::string& id) {

@@ -23,7 +23,7 @@ class SqliteStore final : public Store {
   void open(const std::string& path, Durability durability = Durability::Full, int busy_timeout_ms = 5000) override;
   void close() override;
   void save(const GameRow& row) override;
-  Update update(const GameRow& row) override;
+  Update update(const GameRow& row, uint64_t expected_version) override;
   bool paused(const std::string& id) override;
   void set_paused(const std::string& id, bool paused) override;
   bool remove(const std::string& id) override;

@@ -51,11 +51,14 @@ class Store {
   // Inserts or replaces a game, in one transaction: when it returns the row is committed (and,
   // with Durability::Full, on disk); when it throws DbError nothing was written.
   virtual void save(const GameRow& row) = 0;
-  // Replaces an existing game that is not paused (see the operator's controls below), in one
-  // statement. Gone: the row is not there (deleted by the operator); Paused: it is paused.
-  // Nothing is written unless Done.
-  enum class Update { Done, Gone, Paused };
-  virtual Update update(const GameRow& row) = 0;
+  // Replaces an existing game that is not paused (see the operator's controls below) and whose
+  // stored meta still has "version": `expected_version` (what this process loaded or last saved;
+  // a meta without a version counts as 0), in one statement: check and write in one
+  // transaction. Gone: the row is not there (deleted by the operator); Paused: it is paused;
+  // Conflict: another process (another server on the same database) saved it since. Nothing is
+  // written unless Done.
+  enum class Update { Done, Gone, Paused, Conflict };
+  virtual Update update(const GameRow& row, uint64_t expected_version) = 0;
   // The operator's controls (`carcassonne games`), kept in their own table so that the server's
   // saves never overwrite them: a paused game takes no change (update() answers Paused).
   virtual bool paused(const std::string& id) = 0;
