@@ -9,6 +9,7 @@ cd "$(dirname "$0")/.."
 packages=(build-essential cmake ninja-build pkg-config git
   nlohmann-json3-dev libcli11-dev libgtest-dev libgmock-dev libbenchmark-dev
   libsqlite3-dev libboost-dev libssl-dev
+  libpq-dev postgresql postgresql-client  # the PostgreSQL store (libpq) and its tests (scripts/test-postgres.sh)
   python3 python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest
   python3-distributed)  # Dask scheduler and workers: carcassonne.distributed (docs/python.md)
 

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Sets everything up (scripts/setup.sh) and runs every test: C++ (ctest), Python (pytest),
+# Sets everything up (scripts/setup.sh) and runs every test: C++ (ctest; the server's API tests
+# also on PostgreSQL, scripts/test-postgres.sh), Python (pytest),
 # the browser end-to-end tests when the web client is present, and the fuzzers for a bounded
 # time (scripts/fuzz.sh: FUZZ_SECONDS each, default 60; SKIP_FUZZ=1 skips them).
 set -euo pipefail
@@ -16,6 +17,9 @@ if [ -z "$ctest_ran" ] || [ "$ctest_ran" -eq 0 ]; then
   echo "error: ctest ran no test" >&2
   exit 1
 fi
+# The server's API tests again, on a PostgreSQL the script starts and stops itself.
+echo "== Server tests on PostgreSQL (scripts/test-postgres.sh)"
+scripts/test-postgres.sh
 # The Python suite always runs: a module that was not built fails it (the tests import it plainly).
 echo "== Python tests (pytest)"
 pytest_rc=0

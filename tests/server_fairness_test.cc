@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "ai_pool.h"
-#include "db.h"
+#include "store.h"
 #include "quota.h"
 #include "record.h"
 #include "secure.h"
@@ -168,13 +168,8 @@ class FairnessTest : public servertest::ServerFixture {
     return post("/api/games/" + id + "/move", mv);
   }
   void age_all_games(int64_t ms_ago) {
-    sqlite3* db = nullptr;
-    ASSERT_EQ(sqlite3_open(db_.c_str(), &db), SQLITE_OK);
-    sqlite3_busy_timeout(db, 5000);
     const int64_t now = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-    const std::string sql = "UPDATE games SET updated = " + std::to_string(now - ms_ago);
-    ASSERT_EQ(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr), SQLITE_OK);
-    sqlite3_close(db);
+    sql("UPDATE games SET updated = " + std::to_string(now - ms_ago));
   }
 };
 
@@ -361,7 +356,9 @@ TEST_F(FairnessTest, OperatorPausesResumesAndDeletes) {
   json g = create_as(kA, hot).body;
   const std::string id = g["id"];
   const std::string t0 = g["seats"][0]["token"];
-  carc::server::Db db;  // the operator's command works on the file while the server runs
+  // The operator's command works on the database while the server runs.
+  std::unique_ptr<carc::server::Store> store = carc::server::make_store(db_);
+  carc::server::Store& db = *store;
   db.open(db_);
   db.set_paused(id, true);
   Resp r = play_first(id, t0);

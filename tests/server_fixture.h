@@ -1,14 +1,20 @@
 // The loopback server shared by the server's API tests (server_test, server_hints_test,
-// server_security_test): each test gets its own temporary folder with a fresh SQLite file, a
+// server_security_test, server_fairness_test): each test gets its own temporary folder with a
+// fresh SQLite file, or, when CARC_TEST_PG_URI names a PostgreSQL database (a libpq URI;
+// scripts/test-postgres.sh), a fresh schema in it (dropped after the test), a
 // Server on an ephemeral port of 127.0.0.1 built from opts_ (tests change opts_ and call
 // start() or restart()), and JSON helpers over tests/http_client.h (independent of the
 // server's transport library).
 #pragma once
 
 #include <gtest/gtest.h>
+#include <libpq-fe.h>
+#include <sqlite3.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -56,14 +62,81 @@ class ServerFixture : public ::testing::Test {
             ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::remove_all(dir_);
     std::filesystem::create_directories(dir_);
-    db_ = (dir_ / "games.sqlite").string();
+    if (const char* uri = pg_uri()) {
+      static std::atomic<int> n{0};
+      schema_ = "carc_test_" + std::to_string(::getpid()) + "_" + std::to_string(n++);
+      pg_admin("DROP SCHEMA IF EXISTS " + schema_ + " CASCADE; CREATE SCHEMA " + schema_);
+      // The schema first on the search path: the server creates its tables there.
+      const std::string base = uri;
+      // The application name tells the test's connections apart (pg_stat_activity).
+      db_ = base + (base.find('?') == std::string::npos ? "?" : "&") + "options=-csearch_path%3D" + schema_ +
+            "&application_name=" + schema_;
+    } else {
+      db_ = (dir_ / "games.sqlite").string();
+    }
     opts_.db_path = db_;
     start();
   }
   void TearDown() override {
     server_.reset();
+    if (on_postgres()) pg_admin("DROP SCHEMA IF EXISTS " + schema_ + " CASCADE");
     std::filesystem::remove_all(dir_);
   }
+
+  // The PostgreSQL database the tests run on (CARC_TEST_PG_URI), or null: SQLite files.
+  static const char* pg_uri() {
+    const char* u = std::getenv("CARC_TEST_PG_URI");
+    return u && *u ? u : nullptr;
+  }
+  bool on_postgres() const { return !schema_.empty(); }
+  // Runs SQL on the test's database through a connection of its own (the operator's, another
+  // process'): every value of every row, each followed by a newline. Plain SQL both databases
+  // understand (or a choice on on_postgres()).
+  std::string sql(const std::string& text) {
+    std::string out;
+    if (on_postgres()) {
+      PGconn* c = PQconnectdb(db_.c_str());
+      EXPECT_EQ(PQstatus(c), CONNECTION_OK) << PQerrorMessage(c);
+      PGresult* r = PQexec(c, text.c_str());
+      const ExecStatusType st = PQresultStatus(r);
+      EXPECT_TRUE(st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK) << text << ": " << PQerrorMessage(c);
+      for (int i = 0; st == PGRES_TUPLES_OK && i < PQntuples(r); ++i)
+        for (int j = 0; j < PQnfields(r); ++j) out += std::string(PQgetvalue(r, i, j)) + "\n";
+      PQclear(r);
+      PQfinish(c);
+      return out;
+    }
+    sqlite3* db = nullptr;
+    EXPECT_EQ(sqlite3_open(db_.c_str(), &db), SQLITE_OK);
+    sqlite3_busy_timeout(db, 5000);
+    char* err = nullptr;
+    EXPECT_EQ(sqlite3_exec(
+                  db, text.c_str(),
+                  [](void* o, int n, char** vals, char**) {
+                    for (int i = 0; i < n; ++i) *static_cast<std::string*>(o) += std::string(vals[i] ? vals[i] : "") + "\n";
+                    return 0;
+                  },
+                  &out, &err),
+              SQLITE_OK)
+        << text << ": " << (err ? err : "");
+    sqlite3_free(err);
+    sqlite3_close(db);
+    return out;
+  }
+
+ private:
+  // SQL on CARC_TEST_PG_URI itself (outside the test's schema): creating and dropping it.
+  static void pg_admin(const std::string& text) {
+    PGconn* c = PQconnectdb(pg_uri());
+    ASSERT_EQ(PQstatus(c), CONNECTION_OK) << PQerrorMessage(c);
+    PQsetNoticeProcessor(c, [](void*, const char*) {}, nullptr);
+    PGresult* r = PQexec(c, text.c_str());
+    EXPECT_EQ(PQresultStatus(r), PGRES_COMMAND_OK) << text << ": " << PQerrorMessage(c);
+    PQclear(r);
+    PQfinish(c);
+  }
+
+ protected:
   // A new server from opts_ (the previous one, if any, is destroyed first), serving when this
   // returns.
   void start() {
@@ -105,10 +178,18 @@ class ServerFixture : public ::testing::Test {
 
   std::string name_;
   std::filesystem::path dir_;
-  std::string db_;
+  std::string db_;      // the SQLite file, or the PostgreSQL URI of the test's schema
+  std::string schema_;  // on PostgreSQL: the test's schema
   carc::server::ServerOptions opts_;
   int port_ = 0;
   std::unique_ptr<carc::server::Server> server_;
 };
 
 }  // namespace servertest
+
+// The first statement of a test that works on the SQLite file itself (its locks, its bytes, its
+// foreign-database check): skipped on PostgreSQL, with the reason.
+#define CARC_SQLITE_ONLY(why)                                   \
+  do {                                                          \
+    if (on_postgres()) GTEST_SKIP() << "SQLite only: " << why;  \
+  } while (0)

@@ -222,17 +222,12 @@ TEST_F(HintsTest, GamesStoredBeforeHintsGetTheDefaultOfTheirSeats) {
   server_->stop();
   server_.reset();
   // As written by a server without hints: no "allow_hints" in the meta.
-  sqlite3* db = nullptr;
-  ASSERT_EQ(sqlite3_open(db_.c_str(), &db), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(db, "UPDATE games SET meta = json_remove(meta, '$.allow_hints')", nullptr, nullptr, nullptr), SQLITE_OK);
-  sqlite3_close(db);
+  sql(on_postgres() ? "UPDATE games SET meta = (meta::jsonb - 'allow_hints')::text"
+                    : "UPDATE games SET meta = json_remove(meta, '$.allow_hints')");
   start();
   // The migration at start wrote the default into each stored meta.
-  ASSERT_EQ(sqlite3_open(db_.c_str(), &db), SQLITE_OK);
-  int without = -1;
-  sqlite3_exec(db, "SELECT count(*) FROM games WHERE json_type(meta, '$.allow_hints') IS NULL",
-               [](void* o, int, char** v, char**) { *static_cast<int*>(o) = std::atoi(v[0]); return 0; }, &without, nullptr);
-  sqlite3_close(db);
+  const int without = std::stoi(sql(on_postgres() ? "SELECT count(*) FROM games WHERE NOT (meta::jsonb ? 'allow_hints')"
+                                                  : "SELECT count(*) FROM games WHERE json_type(meta, '$.allow_hints') IS NULL"));
   EXPECT_EQ(without, 0);
   json list = get("/api/games").body["games"];
   for (const auto& e : list) EXPECT_EQ(e["allow_hints"], e["id"] == alone["id"]) << e.dump();

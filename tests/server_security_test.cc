@@ -16,7 +16,9 @@
 #include <set>
 #include <thread>
 
+#include "pg_store.h"
 #include "server_fixture.h"
+#include "store.h"
 
 using json = nlohmann::json;
 using Clock = std::chrono::steady_clock;
@@ -52,21 +54,8 @@ class SecurityTest : public servertest::ServerFixture {
     return {{"version", v["version"]}, {"board", v["board"]},   {"tile", v["tile"]},  {"followers", v["followers"]},
             {"scores", v["scores"]},   {"players", v["players"]}, {"status", v["status"]}, {"turns", rec["turns"]}};
   }
-  // Runs SQL on the database file through a second connection.
-  std::string sql_text(const std::string& sql) {
-    sqlite3* db = nullptr;
-    EXPECT_EQ(sqlite3_open(db_.c_str(), &db), SQLITE_OK);
-    std::string out;
-    sqlite3_exec(
-        db, sql.c_str(),
-        [](void* o, int n, char** vals, char**) {
-          for (int i = 0; i < n; ++i) *static_cast<std::string*>(o) += std::string(vals[i] ? vals[i] : "") + "\n";
-          return 0;
-        },
-        &out, nullptr);
-    sqlite3_close(db);
-    return out;
-  }
+  // Runs SQL on the database through a second connection (ServerFixture::sql).
+  std::string sql_text(const std::string& text) { return sql(text); }
 
 };
 
@@ -243,22 +232,42 @@ TEST_F(SecurityTest, StopInterruptsALongSearch) {
 
 // Item 6: a move whose write fails (another connection holds the write lock) answers 503 and
 // leaves the game exactly as it was, in memory and on disk; once the lock is gone it succeeds.
+// On PostgreSQL the other connection locks both tables against writes (LOCK TABLE ... IN
+// EXCLUSIVE MODE; reads go on) and a write fails after the lock timeout (the busy timeout).
 TEST_F(SecurityTest, FailedWriteIs503AndChangesNothing) {
+  if (on_postgres()) {
+    opts_.db_busy_timeout_ms = 300;
+    restart();
+  }
   json g = create(hotseat());
   const std::string id = g["id"];
   const json mv = first_move(id, token(g, 0));
   const json before = fingerprint(id);
   sqlite3* locker = nullptr;
-  ASSERT_EQ(sqlite3_open(db_.c_str(), &locker), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(locker, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+  PGconn* pg_locker = nullptr;
+  if (on_postgres()) {
+    pg_locker = PQconnectdb(db_.c_str());
+    ASSERT_EQ(PQstatus(pg_locker), CONNECTION_OK) << PQerrorMessage(pg_locker);
+    PGresult* res = PQexec(pg_locker, "BEGIN; LOCK TABLE games, game_control IN EXCLUSIVE MODE");
+    ASSERT_EQ(PQresultStatus(res), PGRES_COMMAND_OK) << PQerrorMessage(pg_locker);
+    PQclear(res);
+  } else {
+    ASSERT_EQ(sqlite3_open(db_.c_str(), &locker), SQLITE_OK);
+    ASSERT_EQ(sqlite3_exec(locker, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr), SQLITE_OK);
+  }
   Resp r = post("/api/games/" + id + "/move", mv);
   EXPECT_EQ(r.status, 503) << r.text;
   EXPECT_NE(r.text.find("nothing was changed"), std::string::npos) << r.text;
   EXPECT_EQ(post("/api/games/" + id + "/resign", json{{"token", token(g, 1)}}).status, 503);
   EXPECT_EQ(post("/api/games", json{{"players", hotseat()}}).status, 503);
   EXPECT_EQ(fingerprint(id), before);
-  ASSERT_EQ(sqlite3_exec(locker, "ROLLBACK", nullptr, nullptr, nullptr), SQLITE_OK);
-  sqlite3_close(locker);
+  if (pg_locker) {
+    PQclear(PQexec(pg_locker, "ROLLBACK"));
+    PQfinish(pg_locker);
+  } else {
+    ASSERT_EQ(sqlite3_exec(locker, "ROLLBACK", nullptr, nullptr, nullptr), SQLITE_OK);
+    sqlite3_close(locker);
+  }
   EXPECT_EQ(fingerprint(id), before);
   EXPECT_EQ(get("/api/games").body["games"].size(), 1u) << "the refused create left no game";
   restart();  // what is on disk is the game before the refused move
@@ -502,6 +511,7 @@ TEST_F(SecurityTest, DuplicateJsonKeysAre400) {
 // Issue #33 item 7: under a file-size limit (ulimit -f) a write fails with EFBIG instead of
 // killing the server with SIGXFSZ: the request gets 503, nothing changes, the server stays up.
 TEST_F(SecurityTest, FileSizeLimitIs503AndTheServerStaysUp) {
+  CARC_SQLITE_ONLY("the file-size limit (ulimit -f) of the process that writes the SQLite file");
   json g = create(hotseat());
   const std::string id = g["id"];
   const json mv = first_move(id, token(g, 0));
@@ -528,6 +538,7 @@ TEST_F(SecurityTest, FileSizeLimitIs503AndTheServerStaysUp) {
 // Issue #33 item 8: a SQLite file that is not this server's is refused without a byte of it
 // changed (no table added, no switch to WAL); an empty file is initialised.
 TEST_F(SecurityTest, ForeignDatabaseIsRefusedUnchanged) {
+  CARC_SQLITE_ONLY("SQLite files that are not this server's (PostgreSQL: ForeignPostgresSchemaIsRefused)");
   server_.reset();
   auto bytes = [](const std::string& path) {
     std::ifstream in(path, std::ios::binary);
@@ -580,4 +591,130 @@ TEST_F(SecurityTest, ForeignDatabaseIsRefusedUnchanged) {
       EXPECT_NO_THROW(s.start()) << path;
     }
   }
+}
+
+// PostgreSQL (issue #38): a schema whose `games` this server did not create (no
+// carc_schema_version) is refused unchanged; several processes starting at once on a fresh
+// schema apply each migration exactly once (the advisory lock around the migration).
+TEST_F(SecurityTest, ForeignPostgresSchemaIsRefused) {
+  if (!on_postgres()) GTEST_SKIP() << "PostgreSQL only (CARC_TEST_PG_URI): SQLite's is ForeignDatabaseIsRefusedUnchanged";
+  server_.reset();
+  sql("DROP TABLE games, game_control, carc_schema_version; CREATE TABLE games(id INTEGER PRIMARY KEY, name TEXT);"
+      "INSERT INTO games VALUES(1, 'chess')");
+  carc::server::Server s(opts_);
+  try {
+    s.start();
+    ADD_FAILURE() << "the server started on a foreign schema";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("not a database of this server"), std::string::npos) << e.what();
+  }
+  s.stop();
+  EXPECT_EQ(sql("SELECT name FROM games"), "chess\n");
+  EXPECT_EQ(sql("SELECT to_regclass('carc_schema_version') IS NULL"), "t\n") << "nothing was created";
+}
+
+TEST_F(SecurityTest, PostgresSchemaIsMigratedOnceWhenProcessesStartAtOnce) {
+  if (!on_postgres()) GTEST_SKIP() << "PostgreSQL only (CARC_TEST_PG_URI)";
+  server_.reset();
+  sql("DROP TABLE games, game_control, carc_schema_version");
+  std::vector<std::unique_ptr<carc::server::Store>> stores;
+  for (int i = 0; i < 6; ++i) stores.push_back(carc::server::make_store(db_));
+  std::vector<std::thread> starts;
+  std::atomic<int> failed{0};
+  for (auto& st : stores)
+    starts.emplace_back([&] {
+      try {
+        st->open(db_);
+      } catch (const std::exception& e) {
+        ++failed;
+        ADD_FAILURE() << e.what();
+      }
+    });
+  for (auto& t : starts) t.join();
+  EXPECT_EQ(failed.load(), 0);
+  EXPECT_EQ(sql("SELECT count(*), max(version) FROM carc_schema_version"),
+            "1\n" + std::to_string(carc::server::PgStore::schema_version()) + "\n");
+  carc::server::GameRow row{"g1", 1, 2, "{}", "{}"};
+  stores[0]->save(row);
+  EXPECT_EQ(stores[5]->load("g1")->updated, 2);
+  row.updated = 3;
+  EXPECT_EQ(stores[3]->update(row, 0), carc::server::Store::Update::Done);  // no "version" in the meta: 0
+  row.meta = R"({"version":7})";
+  EXPECT_EQ(stores[3]->update(row, 0), carc::server::Store::Update::Done);
+  EXPECT_EQ(stores[2]->update(row, 0), carc::server::Store::Update::Conflict) << "saved at version 7 since";
+  EXPECT_EQ(stores[2]->update(row, 7), carc::server::Store::Update::Done);
+  stores[1]->set_paused("g1", true);
+  EXPECT_EQ(stores[2]->update(row, 7), carc::server::Store::Update::Paused);
+  EXPECT_TRUE(stores[4]->remove("g1"));
+  EXPECT_EQ(stores[2]->update(row, 7), carc::server::Store::Update::Gone);
+  EXPECT_FALSE(stores[0]->paused("g1")) << "the controls went with the game";
+}
+
+// PostgreSQL: connections that broke under the server (the database restarted, a network cut;
+// here: terminated by the administrator) make a request 503 with nothing changed, never a
+// crash; the pool drops them and the next requests connect anew.
+TEST_F(SecurityTest, LostPostgresConnectionsAre503AndReconnect) {
+  if (!on_postgres()) GTEST_SKIP() << "PostgreSQL only (CARC_TEST_PG_URI)";
+  json g = create(hotseat());
+  const std::string id = g["id"];
+  const json mv = first_move(id, token(g, 0));
+  const json before = fingerprint(id);
+  ASSERT_NE(sql("SELECT count(*) FROM pg_stat_activity WHERE application_name = '" + schema_ + "' AND pid <> pg_backend_pid()"),
+            "0\n");
+  sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = '" + schema_ +
+      "' AND pid <> pg_backend_pid()");
+  Resp r;
+  int refused = 0;
+  for (int i = 0; i < 2 * carc::server::PgStore::kMaxConnections + 2; ++i) {
+    r = post("/api/games/" + id + "/move", mv);
+    if (r.status != 503) break;
+    ++refused;
+    EXPECT_NE(r.text.find("nothing was changed"), std::string::npos) << r.text;
+    EXPECT_EQ(fingerprint(id)["turns"], before["turns"]);
+  }
+  EXPECT_EQ(r.status, 200) << r.text;
+  EXPECT_EQ(fingerprint(id)["turns"].size(), before["turns"].size() + 1) << "the move was played once";
+  EXPECT_EQ(get("/api/games").status, 200);
+  std::printf("[lost connections] %d request(s) answered 503 before reconnecting\n", refused);
+}
+
+// Issue #38: two server processes on one database (here two servers in this process, each with
+// its own store and games in memory). A save finds the stored version it loaded or the write is
+// refused, check and write in one statement: of the same move sent to both at once exactly one
+// is played (200) and the other is 409; the losing server then loads the game anew. On both
+// databases (SQLite: two connections to the file).
+TEST_F(SecurityTest, TwoServersOnOneDatabasePlayARacedMoveOnce) {
+  carc::server::Server other(opts_);
+  const int other_port = other.start();
+  auto post_to = [](int port, const std::string& path, const json& body) {
+    return servertest::wrap(testhttp::request(port, "POST", path, body.dump()));
+  };
+  auto get_from = [](int port, const std::string& path) { return servertest::wrap(testhttp::request(port, "GET", path)); };
+  for (int round = 0; round < 5; ++round) {
+    json g = create(hotseat());
+    const std::string id = g["id"];
+    ASSERT_EQ(get_from(other_port, "/api/games/" + id).status, 200);  // both hold it in memory now
+    const json mv = first_move(id, token(g, 0));
+    Resp a, b;
+    std::thread ta([&] { a = post("/api/games/" + id + "/move", mv); });
+    std::thread tb([&] { b = post_to(other_port, "/api/games/" + id + "/move", mv); });
+    ta.join();
+    tb.join();
+    EXPECT_EQ((a.status == 200) + (b.status == 200), 1) << a.status << " " << a.text << " | " << b.status << " " << b.text;
+    EXPECT_TRUE(a.status == 409 || b.status == 409) << a.status << " " << b.status;
+    EXPECT_NE((a.status == 409 ? a : b).text.find("changed by another server process"), std::string::npos)
+        << "refused by the version check, not by the turn: " << a.text << " | " << b.text;
+    // Both servers now show the move once; the loser loaded the game anew.
+    const std::string rec_a = get("/api/games/" + id + "/record").text;
+    const std::string rec_b = get_from(other_port, "/api/games/" + id + "/record").text;
+    EXPECT_EQ(json::parse(rec_a)["turns"].size(), 1u);
+    EXPECT_EQ(json::parse(rec_b)["turns"], json::parse(rec_a)["turns"]);
+    // And the next move is played on the server that lost the race.
+    const int loser = a.status == 200 ? other_port : port_;
+    json legal = get_from(loser, "/api/games/" + id + "/legal").body;
+    const json& pl = legal["placements"][0];
+    const json next = {{"token", token(g, 1)}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]}, {"turn", legal["turn"]}};
+    EXPECT_EQ(post_to(loser, "/api/games/" + id + "/move", next).status, 200);
+  }
+  other.stop();
 }

@@ -480,7 +480,7 @@ TEST_F(ServerTest, FestivalTakeBackThroughTheApi) {
 TEST_F(ServerTest, EventStreamsAreBoundedAndStopCleanly) {
   ServerOptions o;
   o.port = 0;
-  o.db_path = (dir_ / "small.sqlite").string();
+  o.db_path = on_postgres() ? db_ : (dir_ / "small.sqlite").string();  // PostgreSQL: the test's schema
   o.max_streams = 2;
   auto small = std::make_unique<Server>(o);
   const int port = small->start();

@@ -1,8 +1,8 @@
 // `carcassonne games`: the operator's view of a server's database (docs/server.md, "Operating
 // a server"): list the games, pause and resume them, delete them, expire idle ones. It works
-// on the SQLite file directly, also while the server runs: the server refuses a change to a
-// paused or deleted game at once (423, 410) and applies the operator's changes to the games in
-// memory within limits::kOperatorSyncInterval.
+// on the server's store directly (its SQLite file or PostgreSQL database), also while the
+// server runs: the server refuses a change to a paused or deleted game at once (423, 410) and
+// applies the operator's changes to the games in memory within limits::kOperatorSyncInterval.
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -11,7 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
-#include "db.h"
+#include "store.h"
 
 namespace carc::cli {
 
@@ -44,12 +44,15 @@ std::string iso_time(int64_t ms) {
   return buf;
 }
 
-void open_existing(server::Db& db, const std::string& path) {
-  if (!std::filesystem::is_regular_file(path)) {
-    std::cerr << "error: " << path << ": no such database (give the server's --db file)\n";
+// The server's store named by --db: a SQLite file that must exist, or a PostgreSQL URI.
+std::unique_ptr<server::Store> open_existing(const std::string& path) {
+  if (!server::is_postgres_uri(path) && !std::filesystem::is_regular_file(path)) {
+    std::cerr << "error: " << path << ": no such database (give the server's --db file or postgresql:// URI)\n";
     throw Exit{kExitBadInput};
   }
-  db.open(path);
+  auto db = server::make_store(path);
+  db->open(path);
+  return db;
 }
 
 }  // namespace
@@ -58,7 +61,7 @@ void register_games(CLI::App& app) {
   auto* cmd = app.add_subcommand("games", "The operator's commands on a server's games: list, pause, resume, delete, expire");
   cmd->require_subcommand(1);
   auto db_path = std::make_shared<std::string>("carcassonne.sqlite");
-  cmd->add_option("--db", *db_path, "the server's SQLite file")->capture_default_str();
+  cmd->add_option("--db", *db_path, "the server's database: its SQLite file, or a postgresql:// URI")->capture_default_str();
 
   auto* list = cmd->add_subcommand("list", "List the games, least recently changed first");
   auto status = std::make_shared<std::string>("all");
@@ -68,8 +71,8 @@ void register_games(CLI::App& app) {
       ->check(CLI::IsMember({"playing", "finished", "view", "paused", "all"}));
   list->add_flag("--json", *as_json, "one JSON object per line");
   list->callback([db_path, status, as_json] {
-    server::Db db;
-    open_existing(db, *db_path);
+    auto store = open_existing(*db_path);
+    server::Store& db = *store;
     int shown = 0;
     for (const server::GameRow& row : db.all()) {
       json meta = json::parse(row.meta, nullptr, false);
@@ -106,8 +109,8 @@ void register_games(CLI::App& app) {
 
   auto ids = std::make_shared<std::vector<std::string>>();
   auto each = [db_path, ids](const char* done, auto&& act) {
-    server::Db db;
-    open_existing(db, *db_path);
+    auto store = open_existing(*db_path);
+    server::Store& db = *store;
     int missing = 0;
     for (const std::string& id : *ids) {
       if (!db.load(id)) {
@@ -122,20 +125,20 @@ void register_games(CLI::App& app) {
   };
   auto* pause = cmd->add_subcommand("pause", "Pause games: no move, no AI move, until resumed");
   pause->add_option("ids", *ids, "game ids")->required();
-  pause->callback([each] { each("paused", [](server::Db& db, const std::string& id) { db.set_paused(id, true); }); });
+  pause->callback([each] { each("paused", [](server::Store& db, const std::string& id) { db.set_paused(id, true); }); });
   auto* resume = cmd->add_subcommand("resume", "Resume paused games");
   resume->add_option("ids", *ids, "game ids")->required();
-  resume->callback([each] { each("resumed", [](server::Db& db, const std::string& id) { db.set_paused(id, false); }); });
+  resume->callback([each] { each("resumed", [](server::Store& db, const std::string& id) { db.set_paused(id, false); }); });
   auto* del = cmd->add_subcommand("delete", "Delete games for good (their links stop working)");
   del->add_option("ids", *ids, "game ids")->required();
-  del->callback([each] { each("deleted", [](server::Db& db, const std::string& id) { db.remove(id); }); });
+  del->callback([each] { each("deleted", [](server::Store& db, const std::string& id) { db.remove(id); }); });
 
   auto* expire = cmd->add_subcommand("expire", "Delete the unfinished games without a change for N days (what the server does itself)");
   auto days = std::make_shared<int>(14);
   expire->add_option("--days", *days, "days without a change")->capture_default_str()->check(CLI::Range(0, 36500));
   expire->callback([db_path, days] {
-    server::Db db;
-    open_existing(db, *db_path);
+    auto store = open_existing(*db_path);
+    server::Store& db = *store;
     const int64_t now =
         std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch()).count();
     int n = 0;

@@ -9,6 +9,7 @@
 
 #include "commands.h"
 #include "server.h"
+#include "store.h"
 
 namespace carc::cli {
 
@@ -36,7 +37,7 @@ void register_serve(CLI::App& app) {
   opts->ai_delay_ms = 500;
   cmd->add_option("--port", opts->port, "TCP port (0: any free port)")->capture_default_str();
   cmd->add_option("--host", opts->host, "address to listen on (0.0.0.0 for every interface)")->capture_default_str();
-  cmd->add_option("--db", opts->db_path, "SQLite file that keeps every game")->capture_default_str();
+  cmd->add_option("--db", opts->db_path, "where every game is kept: a SQLite file, or a PostgreSQL database as a libpq URI (postgresql://USER@HOST:PORT/DBNAME)")->capture_default_str();
   cmd->add_option("--web", opts->web_dir, "directory of the built web client (default: web/dist of the source tree)");
   cmd->add_option("--ai-threads", opts->ai_threads, "worker threads for AI seats")->capture_default_str();
   cmd->add_option_function<std::string>(
@@ -138,7 +139,7 @@ void register_serve(CLI::App& app) {
     const int port = srv.start();
     const std::string host = opts->host == "0.0.0.0" ? "127.0.0.1" : opts->host;
     std::cout << "Carcassonne server running. Open http://" << host << ":" << port << "/ in your browser.\n"
-              << "  games are saved in " << opts->db_path << "; press Ctrl-C to stop.\n"
+              << "  games are saved in " << server::store_display_name(opts->db_path) << "; press Ctrl-C to stop.\n"
               << std::flush;
     int sig = 0;
     sigwait(&set, &sig);

@@ -5,7 +5,7 @@
 #include <exception>
 
 #include "ai_pool.h"
-#include "db.h"
+#include "store.h"
 #include "decode.h"
 #include "files.h"
 #include "game.h"

@@ -10,13 +10,13 @@
 
 namespace carc::server {
 
-class Db;
+class Store;
 class Games;
 struct Session;
 
 class Api {
  public:
-  Api(Games& games, Db& db, std::string web_dir, const Quotas& quotas = {},
+  Api(Games& games, Store& db, std::string web_dir, const Quotas& quotas = {},
       std::vector<std::string> trusted_proxies = {})
       : games_(games),
         db_(db),
@@ -53,7 +53,7 @@ class Api {
   void events(const Request& req, Response& res, const std::string& id);
 
   Games& games_;
-  Db& db_;
+  Store& db_;
   std::string web_dir_;
   // Per-client quotas (docs/security.md, "Quotas and lifetimes").
   Quotas quotas_;

@@ -2,10 +2,10 @@
 //   http.cc      transport: connections, requests, static files, event streams
 //   routes.cc    the API: a neutral Request -> a Response
 //   session.cc   games in memory; every change goes through Games::commit(), which saves the
-//                record to SQLite, publishes the new version to the event streams and
+//                record to the store, publishes the new version to the event streams and
 //                schedules the AI when it is its turn
 //   views.cc     JSON views;  decode.cc  request bodies -> moves;  ai_pool.cc  AI workers
-//   db.cc        SQLite
+//   store.h      the store: sqlite_store.cc (a SQLite file) or pg_store.cc (PostgreSQL)
 #include "server.h"
 
 #include <signal.h>
@@ -18,7 +18,7 @@
 #include <mutex>
 
 #include "ai_pool.h"
-#include "db.h"
+#include "store.h"
 #include "http.h"
 #include "routes.h"
 #include "session.h"
@@ -27,7 +27,7 @@ namespace carc::server {
 
 struct Server::Impl {
   ServerOptions opts;
-  Db db;
+  std::unique_ptr<Store> db;  // chosen by --db (make_store)
   AiPool ai;
   Games games;
   Api api;
@@ -61,9 +61,10 @@ struct Server::Impl {
 
   explicit Impl(ServerOptions o)
       : opts(std::move(o)),
-        games(db, ai, opts.ai_delay_ms, AiLimits{opts.ai_max_seconds, opts.ai_max_iterations, opts.ai_max_threads, opts.ai_max_nodes, opts.hint_interval_ms,
+        db(make_store(opts.db_path)),
+        games(*db, ai, opts.ai_delay_ms, AiLimits{opts.ai_max_seconds, opts.ai_max_iterations, opts.ai_max_threads, opts.ai_max_nodes, opts.hint_interval_ms,
                                     opts.hint_iterations}, opts.quotas),
-        api(games, db, opts.web_dir, opts.quotas, opts.trusted_proxies),
+        api(games, *db, opts.web_dir, opts.quotas, opts.trusted_proxies),
         http(http_options(opts), [this](const Request& r) { return api.handle(r); }) {}
 
   int start() {
@@ -74,7 +75,7 @@ struct Server::Impl {
     ign.sa_handler = SIG_IGN;
     sigemptyset(&ign.sa_mask);
     sigaction(SIGXFSZ, &ign, nullptr);
-    db.open(opts.db_path, opts.durability_fast ? Durability::Fast : Durability::Full, opts.db_busy_timeout_ms);
+    db->open(opts.db_path, opts.durability_fast ? Durability::Fast : Durability::Full, opts.db_busy_timeout_ms);
     games.migrate_tokens();  // games stored with plain seat tokens keep only their SHA-256
     games.migrate_hints();   // games stored before hints get the default for their seats
     bound_port = http.bind();
@@ -131,7 +132,7 @@ struct Server::Impl {
     http.stop();
     ai.stop();
     games.clear();
-    db.close();
+    db->close();
     std::lock_guard lk(stop_m);
     stop_cv.notify_all();
   }

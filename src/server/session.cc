@@ -11,7 +11,7 @@
 #include <stdexcept>
 
 #include "ai_pool.h"
-#include "db.h"
+#include "store.h"
 #include "server_limits.h"
 #include "decode.h"
 #include "ids.h"
@@ -165,7 +165,8 @@ void notify(Session& s) {
 std::shared_ptr<Session> Games::find(const std::string& id) {
   std::lock_guard lk(sessions_m_);
   auto it = sessions_.find(id);
-  if (it != sessions_.end()) return it->second;
+  if (it != sessions_.end() && !it->second->stale) return it->second;
+  if (it != sessions_.end()) sessions_.erase(it);  // changed by another process: loaded anew
   std::optional<GameRow> row = db_.load(id);
   if (!row) fail(404, "no game '" + id + "'");
   auto s = std::make_shared<Session>();
@@ -190,6 +191,7 @@ std::shared_ptr<Session> Games::find(const std::string& id) {
     pending = meta.value("pending", json::object());
     const uint64_t saved = meta.contains("version") && meta["version"].is_number_unsigned() ? meta["version"].get<uint64_t>() : 0;
     s->version = std::max(saved + 1, now_us());
+    s->stored_version = saved;
     Record rec = parse_record(row->record);
     Replay rp = replay(rec);
     s->state = std::make_unique<State>(std::move(rp.state));
@@ -397,7 +399,7 @@ void Games::sync_operator_changes() {
 }
 
 // Keeps memory bounded: games nobody is using (no request, event stream or AI task holds
-// them) are dropped from memory; they are reloaded from SQLite when asked for again.
+// them) are dropped from memory; they are reloaded from the store when asked for again.
 // Caller holds sessions_m_.
 void Games::evict_idle() {
   constexpr size_t kMaxCached = 2000;
@@ -427,11 +429,16 @@ void Games::commit(Session& s, const std::shared_ptr<Session>& sp) {
   try {
     if (!s.stored) {
       db_.save(row);
-    } else if (const Db::Update u = db_.update(row); u != Db::Update::Done) {
-      // The operator deleted or paused it since it was loaded (`carcassonne games`).
+    } else if (const Store::Update u = db_.update(row, s.stored_version); u != Store::Update::Done) {
       s.version = before;
+      if (u == Store::Update::Conflict) {
+        // Another server process on the same database saved it since this one loaded it.
+        s.stale = true;
+        fail(409, "this game was changed by another server process; reload it and try again");
+      }
+      // The operator deleted or paused it since it was loaded (`carcassonne games`).
       s.paused = true;
-      if (u == Db::Update::Gone) fail(410, "this game was deleted by the server's operator");
+      if (u == Store::Update::Gone) fail(410, "this game was deleted by the server's operator");
       fail(423, "this game is paused by the server's operator");
     }
   } catch (const DbError& e) {
@@ -439,6 +446,7 @@ void Games::commit(Session& s, const std::shared_ptr<Session>& sp) {
     fail(503, std::string("the game could not be saved, nothing was changed; try again (") + e.what() + ")");
   }
   s.stored = true;
+  s.stored_version = s.version;
   if (s.over()) forget_ai_game(s);
   if (s.auto_seat() < 0) s.thinking = -1;  // e.g. an undo while the AI was thinking
   schedule_ai(s, sp);
@@ -566,6 +574,7 @@ void Games::run_ai(const std::shared_ptr<Session>& sp) {
     });
   } catch (const ApiError& e) {  // not saved: the game is as it was; try the move again later
     if (s.paused) return;       // deleted or paused by the operator: no retry
+    if (s.stale) return;        // another process changed it: the copy loaded anew plays on
     std::cerr << "server: AI move in game " << s.id << " not saved: " << e.message << "\n";
     schedule_ai(s, sp, 1000);
   }

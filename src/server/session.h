@@ -21,7 +21,7 @@
 
 namespace carc::server {
 
-class Db;
+class Store;
 
 struct Seat {
   std::string name;
@@ -69,6 +69,11 @@ struct Session {
   // a game loaded from the database continues from max(saved + 1, the time in microseconds).
   uint64_t version = 1;
   bool stored = false;      // saved at least once (later saves must find the row: see Games::commit)
+  // The version in the stored row as this process last loaded or saved it: a save must find it
+  // unchanged (Store::update), or another process changed the game (409, reloaded).
+  uint64_t stored_version = 0;
+  // Another process changed the stored game: find() drops this copy and loads the game anew.
+  std::atomic<bool> stale{false};
   int thinking = -1;        // seat of the AI that is thinking, or -1
   bool ai_busy = false;     // an AI task is queued or running
   // The cancel flag of this game's AI searches (MctsConfig::cancel of its players): set by the
@@ -141,7 +146,7 @@ void notify(Session& s);
 // The table of games in memory over the database; thread-safe.
 class Games {
  public:
-  Games(Db& db, AiPool& ai, int ai_delay_ms, AiLimits limits = {}, Quotas quotas = {})
+  Games(Store& db, AiPool& ai, int ai_delay_ms, AiLimits limits = {}, Quotas quotas = {})
       : db_(db), ai_(ai), ai_delay_ms_(ai_delay_ms), limits_(limits), quotas_(quotas) {}
 
   // The game with this id, loaded from the database when not in memory (404 when unknown).
@@ -211,7 +216,7 @@ class Games {
   void schedule_ai(Session& s, const std::shared_ptr<Session>& sp, int extra_delay_ms = 0);
   void run_ai(const std::shared_ptr<Session>& sp);
 
-  Db& db_;
+  Store& db_;
   AiPool& ai_;
   int ai_delay_ms_;
   AiLimits limits_;

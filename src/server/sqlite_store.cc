@@ -1,4 +1,4 @@
-#include "db.h"
+#include "sqlite_store.h"
 
 #include <sqlite3.h>
 #include <sys/stat.h>
@@ -84,9 +84,9 @@ std::string foreign_schema(const std::string& path) {
 
 }  // namespace
 
-Db::~Db() { close(); }
+SqliteStore::~SqliteStore() { close(); }
 
-void Db::exec(const char* sql) {
+void SqliteStore::exec(const char* sql) {
   char* err = nullptr;
   if (sqlite3_exec(db_, sql, nullptr, nullptr, &err) != SQLITE_OK) {
     std::string msg = err ? err : "unknown error";
@@ -95,7 +95,7 @@ void Db::exec(const char* sql) {
   }
 }
 
-void Db::open(const std::string& path, Durability durability, int busy_timeout_ms) {
+void SqliteStore::open(const std::string& path, Durability durability, int busy_timeout_ms) {
   std::lock_guard lk(m_);
   if (db_) return;
   if (const std::string why = foreign_schema(path); !why.empty())
@@ -128,13 +128,13 @@ void Db::open(const std::string& path, Durability durability, int busy_timeout_m
   }
 }
 
-void Db::close() {
+void SqliteStore::close() {
   std::lock_guard lk(m_);
   if (db_) sqlite3_close(db_);
   db_ = nullptr;
 }
 
-void Db::save(const GameRow& row) {
+void SqliteStore::save(const GameRow& row) {
   std::lock_guard lk(m_);
   if (!db_) throw DbError("database is closed");
   Stmt st(db_,
@@ -150,24 +150,28 @@ void Db::save(const GameRow& row) {
   if (sqlite3_step(st.s) != SQLITE_DONE) throw DbError(std::string("database: ") + sqlite3_errmsg(db_));
 }
 
-Db::Update Db::update(const GameRow& row) {
+SqliteStore::Update SqliteStore::update(const GameRow& row, uint64_t expected_version) {
   std::lock_guard lk(m_);
   if (!db_) throw DbError("database is closed");
   Stmt st(db_,
-          "UPDATE games SET updated = ?2, meta = ?3, record = ?4 WHERE id = ?1 AND NOT EXISTS "
+          "UPDATE games SET updated = ?2, meta = ?3, record = ?4 WHERE id = ?1 AND "
+          "coalesce(json_extract(games.meta, '$.version'), 0) = ?5 AND NOT EXISTS "
           "(SELECT 1 FROM game_control WHERE game_control.id = ?1 AND paused != 0)");
   st.text(1, row.id);
   st.int64(2, row.updated);
   st.text(3, row.meta);
   st.text(4, row.record);
+  st.int64(5, int64_t(expected_version));
   if (sqlite3_step(st.s) != SQLITE_DONE) throw DbError(std::string("database: ") + sqlite3_errmsg(db_));
   if (sqlite3_changes(db_) == 1) return Update::Done;
-  Stmt q(db_, "SELECT 1 FROM games WHERE id = ?1");
+  Stmt q(db_,
+         "SELECT EXISTS (SELECT 1 FROM game_control WHERE id = ?1 AND paused != 0) FROM games WHERE id = ?1");
   q.text(1, row.id);
-  return sqlite3_step(q.s) == SQLITE_ROW ? Update::Paused : Update::Gone;
+  if (sqlite3_step(q.s) != SQLITE_ROW) return Update::Gone;
+  return sqlite3_column_int64(q.s, 0) != 0 ? Update::Paused : Update::Conflict;
 }
 
-bool Db::paused(const std::string& id) {
+bool SqliteStore::paused(const std::string& id) {
   std::lock_guard lk(m_);
   if (!db_) throw DbError("database is closed");
   Stmt st(db_, "SELECT paused FROM game_control WHERE id = ?1");
@@ -175,7 +179,7 @@ bool Db::paused(const std::string& id) {
   return sqlite3_step(st.s) == SQLITE_ROW && sqlite3_column_int64(st.s, 0) != 0;
 }
 
-void Db::set_paused(const std::string& id, bool paused) {
+void SqliteStore::set_paused(const std::string& id, bool paused) {
   std::lock_guard lk(m_);
   if (!db_) throw DbError("database is closed");
   Stmt st(db_, "INSERT INTO game_control(id, paused) VALUES(?1, ?2) ON CONFLICT(id) DO UPDATE SET paused = excluded.paused");
@@ -184,7 +188,7 @@ void Db::set_paused(const std::string& id, bool paused) {
   if (sqlite3_step(st.s) != SQLITE_DONE) throw DbError(std::string("database: ") + sqlite3_errmsg(db_));
 }
 
-bool Db::remove(const std::string& id) {
+bool SqliteStore::remove(const std::string& id) {
   std::lock_guard lk(m_);
   if (!db_) throw DbError("database is closed");
   exec("BEGIN IMMEDIATE");
@@ -204,7 +208,7 @@ bool Db::remove(const std::string& id) {
   }
 }
 
-std::vector<GameRow> Db::unfinished(int64_t before_ms) {
+std::vector<GameRow> SqliteStore::unfinished(int64_t before_ms) {
   std::lock_guard lk(m_);
   if (!db_) throw DbError("database is closed");
   Stmt st(db_,
@@ -219,7 +223,7 @@ std::vector<GameRow> Db::unfinished(int64_t before_ms) {
   return out;
 }
 
-std::vector<GameRow> Db::all() {
+std::vector<GameRow> SqliteStore::all() {
   std::lock_guard lk(m_);
   if (!db_) throw DbError("database is closed");
   Stmt st(db_, "SELECT id, created, updated, meta FROM games ORDER BY updated");
@@ -231,7 +235,7 @@ std::vector<GameRow> Db::all() {
   return out;
 }
 
-void Db::save_meta(const std::string& id, const std::string& meta) {
+void SqliteStore::save_meta(const std::string& id, const std::string& meta) {
   std::lock_guard lk(m_);
   if (!db_) throw DbError("database is closed");
   Stmt st(db_, "UPDATE games SET meta = ?2 WHERE id = ?1");
@@ -240,7 +244,7 @@ void Db::save_meta(const std::string& id, const std::string& meta) {
   if (sqlite3_step(st.s) != SQLITE_DONE) throw DbError(std::string("database: ") + sqlite3_errmsg(db_));
 }
 
-std::vector<GameRow> Db::with_meta_containing(const std::string& needle, bool without) {
+std::vector<GameRow> SqliteStore::with_meta_containing(const std::string& needle, bool without) {
   std::lock_guard lk(m_);
   if (!db_) throw DbError("database is closed");
   Stmt st(db_, without ? "SELECT id, meta FROM games WHERE instr(meta, ?1) = 0"
@@ -253,7 +257,7 @@ std::vector<GameRow> Db::with_meta_containing(const std::string& needle, bool wi
   return out;
 }
 
-std::optional<GameRow> Db::load(const std::string& id) {
+std::optional<GameRow> SqliteStore::load(const std::string& id) {
   std::lock_guard lk(m_);
   if (!db_) throw DbError("database is closed");
   Stmt st(db_, "SELECT id, created, updated, meta, record FROM games WHERE id = ?1");
@@ -265,7 +269,7 @@ std::optional<GameRow> Db::load(const std::string& id) {
                  st.col_text(4)};
 }
 
-std::vector<GameRow> Db::list(int limit) {
+std::vector<GameRow> SqliteStore::list(int limit) {
   std::lock_guard lk(m_);
   if (!db_) throw DbError("database is closed");
   Stmt st(db_, "SELECT id, created, updated, meta FROM games ORDER BY updated DESC LIMIT ?1");
