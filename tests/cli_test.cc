@@ -465,6 +465,7 @@ TEST(Cli, GamesListsAServersDatabaseAndRefusesUnknownGames) {
   EXPECT_NE(pause.out.find("no game 'nosuchgame'"), std::string::npos) << pause.out;
   EXPECT_EQ(run("games --db " + db + " expire --days 1").status, 0);
   for (const char* ext : {"", "-wal", "-shm"}) fs::remove(db + ext);
+}
 
 // Issue #33 item 6: a record read from something that is not a regular file (/dev/zero, a
 // pipe) is read only up to the record limit (limits::kMaxRecordBytes, 1 MiB) + 1 byte, then
