@@ -112,9 +112,11 @@ export async function renderLobby(parent: HTMLElement) {
   };
   drawRows();
 
-  const expBox = h('div', { class: 'expansions' },
-    ...[['festival', 'The Festival'], ['fortune-teller', 'The Fortune Teller'], ['fruit-trees', 'Fruit-Bearing Trees']].map(([id, label]) =>
-      h('label', {}, h('input', { type: 'checkbox', onchange: (e: Event) => { if ((e.target as HTMLInputElement).checked) expansions.add(id); else expansions.delete(id); } }), ` ${label}`)));
+  // The expansions: the server's list (GET /api/players, "expansions": the engine's module table),
+  // filled in below once loaded.
+  const expBox = h('div', { class: 'expansions' });
+  const drawExpansions = (list: { name: string; label: string }[]) => expBox.replaceChildren(...list.map(({ name: id, label }) =>
+    h('label', {}, h('input', { type: 'checkbox', checked: expansions.has(id), onchange: (e: Event) => { if ((e.target as HTMLInputElement).checked) expansions.add(id); else expansions.delete(id); } }), ` ${label}`)));
 
   // The tile set: the base game, or the Wheel of Fortune (its board replaces the start tile);
   // either goes with any of the expansions.
@@ -202,9 +204,11 @@ export async function renderLobby(parent: HTMLElement) {
     h('div', { class: 'lobby-grid' }, form, h('div', {}, list, upload)),
   ));
 
-  // The levels with their measured strength (the selects are drawn again with them).
+  // The levels with their measured strength (the selects are drawn again with them), and the
+  // expansions to choose from.
   try {
-    const { level_details } = await api.players();
+    const { level_details, expansions: known } = await api.players();
+    if (known?.length) drawExpansions(known);
     if (level_details?.length) {
       LEVELS = level_details.map((l) => [l.spec, levelText(l)]);
       drawRows();
