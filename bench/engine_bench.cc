@@ -10,9 +10,9 @@ namespace {
 const Game* game_for(int players, bool festival = false, bool fortune = false, bool fruit = false) {
   Rules r;
   r.players = players;
-  r.festival = festival;
-  r.fortune_teller = fortune;
-  r.fruit_trees = fruit;
+  r.set(Expansion::Festival, festival);
+  r.set(Expansion::FortuneTeller, fortune);
+  r.set(Expansion::FruitTrees, fruit);
   return Game::get(r);
 }
 

@@ -44,7 +44,7 @@ const std::vector<State>& positions() {
     v.push_back(position(base, 2, 30));
     Rules all_exp;
     all_exp.players = 3;
-    all_exp.festival = all_exp.fortune_teller = all_exp.fruit_trees = true;
+    all_exp.expansion_set = kAllExpansions;
     v.push_back(position(all_exp, 3, 25));
     Rules wheel = all_exp;
     wheel.tileset = "wheel-of-fortune";

@@ -70,9 +70,9 @@ std::string all_signatures() {
   for (const Variant& v : kVariants) {
     Rules r;
     r.tileset = v.tileset;
-    r.festival = v.festival;
-    r.fortune_teller = v.fortune_teller;
-    r.fruit_trees = v.fruit_trees;
+    r.set(Expansion::Festival, v.festival);
+    r.set(Expansion::FortuneTeller, v.fortune_teller);
+    r.set(Expansion::FruitTrees, v.fruit_trees);
     const Game* g = Game::get(r);
     const State opening = test::random_position(g, 1, 0);
     const State mid = test::random_position(g, 2, 24);

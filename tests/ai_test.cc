@@ -18,24 +18,10 @@
 namespace carc::ai {
 namespace {
 
-// Every expansion combination the engine can build (some may not have landed yet).
+// Every tile set and expansion combination of the module table (test::all_variants).
 std::vector<Rules> rule_variants() {
   std::vector<Rules> out;
-  const char* names[] = {"festival", "fortune-teller", "fruit-trees"};
-  for (int mask = 0; mask < 16; ++mask) {
-    Rules r;
-    if (mask & 8) r.tileset = "wheel-of-fortune";
-    bool ok = true;
-    for (int i = 0; i < 3; ++i)
-      if (mask >> i & 1) ok = ok && r.enable(names[i]);
-    if (!ok || !r.validate().empty()) continue;
-    try {
-      Game::get(r);
-    } catch (const std::exception&) {
-      continue;
-    }
-    out.push_back(r);
-  }
+  for (const test::Variant& v : test::all_variants()) out.push_back(v.rules);
   return out;
 }
 
@@ -52,7 +38,7 @@ TEST(AiPlayers, EveryPlayerReturnsALegalMoveOnRandomPositions) {
   ASSERT_FALSE(variants.empty());
   bool festival_seen = false;
   for (Rules r : variants) {
-    festival_seen = festival_seen || r.festival;
+    festival_seen = festival_seen || r.festival();
     for (int players : {2, 3}) {
       r.players = players;
       const Game* g = Game::get(r);
@@ -77,7 +63,7 @@ TEST(AiPlayers, EveryPlayerMakesTheWheelOfFortuneDecisions) {
   // placements with crown spaces. Each player must answer each with a legal move.
   Rules r;
   r.tileset = "wheel-of-fortune";
-  r.fortune_teller = true;
+  r.set(Expansion::FortuneTeller);
   r.players = 3;
   const Game* g = Game::get(r);
   int plague = 0, choose = 0, crowns = 0;
@@ -159,7 +145,7 @@ TEST(Mcts, SameSeedAndIterationsGiveTheSameMove) {
 // decisions too: the player draws one seed per decision either way), in fewer iterations.
 TEST(Mcts, EarlyStopChoosesTheFullSearchsMove) {
   Rules fest;
-  fest.festival = true;
+  fest.set(Expansion::Festival);
   Rules wheel;
   wheel.tileset = "wheel-of-fortune";
   long long full = 0, early = 0;
@@ -451,8 +437,8 @@ TEST(Mcts, DecisionDoesNotDependOnTheBagOrder) {
 // The star yardstick (src/ai/star.h) simulates the next player's draw: from the public bag only.
 TEST(Star, DecisionDoesNotDependOnTheBagOrderAndFollowsItsSeed) {
   Rules r;
-  r.festival = true;
-  r.fortune_teller = true;
+  r.set(Expansion::Festival);
+  r.set(Expansion::FortuneTeller);
   const Game* g = Game::get(r);
   for (int k = 0; k < 3; ++k) {
     const State a = random_position(g, 40 + k, 6 + 11 * k);
@@ -737,7 +723,7 @@ TEST(Eval, FieldMergeValuesTwoFarmersWhoseFieldsMayJoin) {
   const Replay rf = test::play(test::scenario(R"([
     {"tile":"E","x":0,"y":1,"rotation":180,"meeple":"Nw"},
     {"tile":"U","x":-1,"y":0,"rotation":90,"meeple":"Nw"}])", 2, "", {"festival"}));
-  ASSERT_TRUE(rf.state.rules().festival);
+  ASSERT_TRUE(rf.state.rules().festival());
   EvalWeights wf = EvalWeights::expected();
   wf.field_merge_festival = 0;
   wf.field_merge = 0;

@@ -326,8 +326,8 @@ TEST(FortuneTeller, SomeDrawnTilesUnplaceableThePlayerPicksAPlaceableOne) {
 
 TEST(FortuneTeller, SeededGamesWithSeveralDrawsReplayExactly) {
   Rules r;
-  r.fortune_teller = true;
-  r.festival = true;
+  r.set(Expansion::FortuneTeller);
+  r.set(Expansion::Festival);
   int three = 0;
   for (uint64_t seed = 1; seed <= 40; ++seed) {
     State s(Game::get(r), seed);

@@ -178,7 +178,7 @@ TEST(FruitTrees, ObservationDoesNotRevealStackOrder) {
   // Two states that differ only in the hidden stack order serialize the same public part
   // and offer the same legal moves.
   Rules r;
-  r.fruit_trees = true;
+  r.set(Expansion::FruitTrees);
   State a(Game::get(r), 5), b(Game::get(r), 5);
   std::array<std::array<uint8_t, 4>, kFruitTypes> other{};
   for (auto& st : other) st = {2, 3, 4, 5};
@@ -207,8 +207,8 @@ TEST(FruitTrees, ObservationDoesNotRevealStackOrder) {
 
 TEST(FruitTrees, TokensAreConservedInRandomGames) {
   Rules r;
-  r.fruit_trees = true;
-  r.festival = true;
+  r.set(Expansion::FruitTrees);
+  r.set(Expansion::Festival);
   for (uint64_t seed = 1; seed <= 30; ++seed) {
     State s(Game::get(r), seed);
     Rng rng(seed);
@@ -231,7 +231,7 @@ TEST(FruitTrees, TokensAreConservedInRandomGames) {
 // Plays a seeded fruit-trees game for `decisions` decisions (random moves, harvests allowed).
 State fruit_midgame(uint64_t seed, int decisions) {
   Rules r;
-  r.fruit_trees = true;
+  r.set(Expansion::FruitTrees);
   State s(Game::get(r), seed);
   Rng rng(seed + 100);
   std::vector<Move> moves;
@@ -275,7 +275,7 @@ TEST(FruitTrees, BadStackOrderInStateJsonIsRejected) {
 TEST(FruitTrees, ResampleHiddenDependsOnlyOnPublicStateAndSeed) {
   // Two states equal up to the hidden stack order resample to equal states with the same seed.
   Rules r;
-  r.fruit_trees = true;
+  r.set(Expansion::FruitTrees);
   State a(Game::get(r), 5), b(Game::get(r), 5);
   std::array<std::array<uint8_t, 4>, kFruitTypes> other{};
   for (auto& st : other) st = {2, 3, 4, 5};

@@ -27,27 +27,7 @@ using namespace carc;
 
 namespace {
 
-std::vector<std::pair<std::string, Rules>> all_variants() {
-  std::vector<std::pair<std::string, Rules>> out;
-  for (int mask = 0; mask < 16; ++mask) {
-    Rules r;
-    r.players = 2;
-    r.tileset = mask & 8 ? "wheel-of-fortune" : "base";
-    r.festival = mask & 1;
-    r.fortune_teller = mask & 2;
-    r.fruit_trees = mask & 4;
-    std::string name = r.tileset;
-    if (r.festival) name += "+festival";
-    if (r.fortune_teller) name += "+fortune-teller";
-    if (r.fruit_trees) name += "+fruit-trees";
-    try {
-      Game::get(r);
-      out.emplace_back(name, r);
-    } catch (const std::exception&) {
-    }
-  }
-  return out;
-}
+using test::all_variants;
 
 auto key(const Move& m) {
   return std::make_tuple(int(m.kind), m.choice, m.x, m.y, m.rot, m.meeple, m.ret, m.fruit_type, int(m.action),
@@ -89,7 +69,7 @@ std::vector<Move> candidates(const State& s) {
   cells.insert({40, 40});     // far from everything
   cells.insert({1 + 128, 0}); // aliases a cell of the 128x128 board
   const Game& g = s.game();
-  const bool fruit = s.rules().fruit_trees;
+  const bool fruit = s.rules().fruit_trees();
   for (int choice = 0; choice <= s.num_drawn(); ++choice) {
     Move c;
     c.kind = MoveKind::Choose;
@@ -160,7 +140,7 @@ void cross_check(const State& s) {
 }
 
 TEST(Legality, CheckMoveAcceptsExactlyTheListedMoves) {
-  for (auto& [name, rules] : all_variants()) {
+  for (auto& [name, rules] : all_variants(2)) {
     SCOPED_TRACE(name);
     for (uint64_t seed = 1; seed <= 2; ++seed) {
       State s(Game::get(rules), seed);
@@ -185,7 +165,7 @@ TEST(Legality, CheckMoveAcceptsExactlyTheListedMoves) {
 TEST(Legality, SecondOfTwoIdenticalDrawnTilesIsRefusedWithAReason) {
   Rules r;
   r.players = 2;
-  r.fortune_teller = true;
+  r.set(Expansion::FortuneTeller);
   bool seen = false;
   for (uint64_t seed = 1; seed < 400 && !seen; ++seed) {
     State s(Game::get(r), seed);
@@ -246,7 +226,7 @@ std::string perft_line(const std::string& name, const Rules& rules, uint64_t see
 
 TEST(Legality, PerftMoveCountsMatchTheGoldenFile) {
   std::string got;
-  for (auto& [name, rules] : all_variants())
+  for (auto& [name, rules] : all_variants(2))
     for (uint64_t seed : {1, 2}) got += perft_line(name, rules, seed) + "\n";
   test::expect_golden("move_counts.txt", got, "a rule or move generation changed");
   if (test::updating_golden()) GTEST_SKIP() << "rewrote tests/golden/move_counts.txt";
@@ -259,7 +239,7 @@ namespace {
 // The named form of every legal move converts back to the same move (notation.h), over random
 // games of every rule set: one vocabulary, both directions.
 TEST(Notation, EveryLegalMoveRoundTripsThroughItsName) {
-  for (auto& [name, rules] : all_variants()) {
+  for (auto& [name, rules] : all_variants(2)) {
     SCOPED_TRACE(name);
     State s(Game::get(rules), 5);
     Rng rng(11);

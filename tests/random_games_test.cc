@@ -12,23 +12,10 @@ using namespace carc;
 
 namespace {
 
-// Every tile set and expansion combination the engine supports.
+// Every tile set and expansion combination of the module table (test::all_variants).
 std::vector<Rules> all_variants(int players) {
   std::vector<Rules> out;
-  for (int mask = 0; mask < 16; ++mask) {
-    Rules r;
-    r.players = players;
-    r.tileset = mask & 8 ? "wheel-of-fortune" : "base";
-    r.festival = mask & 1;
-    r.fortune_teller = mask & 2;
-    r.fruit_trees = mask & 4;
-    try {
-      Game::get(r);
-      out.push_back(r);
-    } catch (const std::exception&) {
-      // Not available in this build of the engine.
-    }
-  }
+  for (const test::Variant& v : test::all_variants(players)) out.push_back(v.rules);
   return out;
 }
 
@@ -113,12 +100,16 @@ void run_game(const Rules& rules, uint64_t seed, bool deep) {
 }  // namespace
 
 TEST(RandomGames, EveryVariantIsCovered) {
-  // Both tile sets (the Wheel of Fortune's sourced 71 tiles and board included) with every
-  // combination of the three expansions: 16 variants, none silently missing.
-  EXPECT_EQ(all_variants(2).size(), 16u);
+  // Every tile set of the module table (the Wheel of Fortune's sourced 71 tiles and board included)
+  // with every combination of the expansions: 2 x 2^3 = 16 variants today, none silently missing.
+  size_t tilesets = 0;
+  for_each_module(ModuleKind::TileSet, [&](const ModuleInfo&) { ++tilesets; });
+  EXPECT_EQ(tilesets, 2u);
+  EXPECT_EQ(kNumExpansions, 3);
+  EXPECT_EQ(all_variants(2).size(), tilesets << kNumExpansions);
   int wheel = 0;
   for (const Rules& r : all_variants(5)) wheel += r.tileset == "wheel-of-fortune";
-  EXPECT_EQ(wheel, 8);
+  EXPECT_EQ(wheel, 1 << kNumExpansions);
 }
 
 TEST(RandomGames, InvariantsHoldDeepChecks) {
@@ -179,8 +170,8 @@ TEST(RandomGames, SampleMoveIsUniformOverLegalMoves) {
   for (const char* tileset : {"base", "wheel-of-fortune"}) {
     Rules r;
     r.tileset = tileset;
-    r.festival = true;
-    r.fortune_teller = true;
+    r.set(Expansion::Festival);
+    r.set(Expansion::FortuneTeller);
     const Game* g = Game::get(r);
     int checked = 0;
     for (uint64_t seed = 1; checked < 6 && seed < 100; ++seed) {
@@ -196,7 +187,7 @@ TEST(RandomGames, SampleMoveIsUniformOverLegalMoves) {
   // Several drawn tiles (a player with fortune tellers), one of them a wheel tile to choose.
   Rules r;
   r.tileset = "wheel-of-fortune";
-  r.fortune_teller = true;
+  r.set(Expansion::FortuneTeller);
   const Game* g = Game::get(r);
   State s = replay(parse_record(R"({"format":"carcassonne-record/1","setup":{"players":["A","B"],"tileset":"wheel-of-fortune",
     "expansions":["fortune-teller"],"seed":1,"draws":"scripted"},"turns":[{"tile":"FT01","x":1,"y":4,"rotation":0,"meeple":"C"},
@@ -212,11 +203,11 @@ TEST(RandomGames, SampleMoveIsUniformOverLegalMoves) {
 TEST(RandomGames, SampleMoveIsUniformWithFruitActions) {
   for (int variant = 0; variant < 2; ++variant) {
     Rules r;
-    r.fruit_trees = true;
+    r.set(Expansion::FruitTrees);
     if (variant == 1) {
       r.tileset = "wheel-of-fortune";
-      r.festival = true;
-      r.fortune_teller = true;
+      r.set(Expansion::Festival);
+      r.set(Expansion::FortuneTeller);
     }
     const Game* g = Game::get(r);
     int checked = 0, with_sales = 0, tree_tiles = 0, several = 0;
@@ -305,7 +296,7 @@ TEST(RandomGames, RestoreAfterMovesEqualsTheOriginal) {
   for (const char* tileset : {"base", "wheel-of-fortune"}) {
     Rules r;
     r.tileset = tileset;
-    r.festival = r.fortune_teller = r.fruit_trees = true;
+    r.expansion_set = kAllExpansions;
     const Game* g = Game::get(r);
     for (uint64_t seed = 1; seed <= 20; ++seed) {
       State root(g, seed);

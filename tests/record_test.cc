@@ -16,7 +16,7 @@ namespace {
 std::string sample_record(uint64_t seed, int players = 2, bool festival = false) {
   Rules r;
   r.players = players;
-  r.festival = festival;
+  r.set(Expansion::Festival, festival);
   State s(Game::get(r), seed);
   Rng rng(seed);
   std::vector<Move> moves;
@@ -185,7 +185,7 @@ TEST(Limits, NumbersAreRangeCheckedWhereTheyAreRead) {
 
 TEST(Limits, FruitTokenValuesCannotWrap) {
   Rules r;
-  r.fruit_trees = true;
+  r.set(Expansion::FruitTrees);
   State s(Game::get(r), 3);
   auto j = nlohmann::json::parse(record_to_json(record_of(s, {}, true)));
   j["setup"]["fruit_stacks"] = {{"apple", {uint64_t(1) << 32 | 2, 3, 4, 5}}};

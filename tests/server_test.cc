@@ -90,6 +90,15 @@ TEST_F(ServerTest, HealthTilesAndPlayers) {
   Resp p = get("/api/players");
   ASSERT_EQ(p.status, 200);
   EXPECT_FALSE(p.body["players"].empty());
+  // The lobby's tile sets and expansions: the engine's module table, names and labels.
+  EXPECT_EQ(p.body["expansions"], json::parse(R"([{"name":"festival","label":"The Festival","board":false},
+    {"name":"fortune-teller","label":"The Fortune Teller","board":false},
+    {"name":"fruit-trees","label":"Fruit-Bearing Trees","board":false}])"));
+  EXPECT_EQ(p.body["tilesets"], json::parse(R"([{"name":"base","label":"Base game","board":false},
+    {"name":"wheel-of-fortune","label":"The Wheel of Fortune","board":true}])"));
+  Resp bad = post("/api/games", json{{"players", hotseat()}, {"expansions", {"nope"}}});
+  EXPECT_EQ(bad.status, 400);
+  EXPECT_NE(bad.body.dump().find("(festival, fortune-teller, fruit-trees)"), std::string::npos) << bad.body.dump();
 }
 
 TEST_F(ServerTest, FullHotSeatGameThroughTheApi) {

@@ -12,6 +12,28 @@ namespace carc::test {
 
 std::string source_dir() { return CARC_SOURCE_DIR; }
 
+std::vector<Variant> all_variants(int players) {
+  std::vector<Variant> out;
+  for_each_module(ModuleKind::TileSet, [&](const ModuleInfo& t) {
+    for (ExpansionSet set = 0; set <= kAllExpansions; ++set) {
+      Variant v;
+      v.rules.players = players;
+      v.rules.tileset = std::string(t.name);
+      v.rules.expansion_set = set;
+      v.name = v.rules.tileset;
+      for (const std::string& e : v.rules.expansions()) v.name += "+" + e;
+      try {
+        Game::get(v.rules);
+      } catch (const std::exception& e) {
+        ADD_FAILURE() << "the variant " << v.name << " does not load: " << e.what();
+        continue;
+      }
+      out.push_back(std::move(v));
+    }
+  });
+  return out;
+}
+
 std::string shared_dir() {
   namespace fs = std::filesystem;
   for (fs::path p : {fs::path(CARC_SOURCE_DIR) / ".." / "shared", fs::path(CARC_SOURCE_DIR) / "shared"})

@@ -32,6 +32,18 @@ State random_position(const Game* g, uint64_t seed, int turns);
 // does) until `stop` holds at a decision: true then, false when the game ended first.
 bool walk_until(State& s, Rng& rng, const std::function<bool(const State&)>& stop);
 
+// One rule variant of the module table (src/engine/expansions/registry.h): `name` is
+// "base+festival+fruit-trees" (Rules::to_string without the players).
+struct Variant {
+  std::string name;
+  Rules rules;
+};
+// Every variant the module table allows, with `players`: every tile set (table order) x every
+// subset of the expansions (subset masks in increasing order, bit i = expansion i), so a new row
+// of the table is tested everywhere this is used. Each variant is loaded (Game::get); one that
+// fails to load fails the calling test (ADD_FAILURE with the error) instead of being skipped.
+std::vector<Variant> all_variants(int players = 2);
+
 // Compares `got` line by line with the golden file tests/golden/<name> (EXPECT failures naming the
 // line and `why` it may differ); with CARC_UPDATE_GOLDEN=1 rewrites the file instead and returns
 // false (the caller then skips). Returns the number of lines compared.

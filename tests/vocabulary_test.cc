@@ -11,6 +11,7 @@
 #include "notation.h"
 #include "record.h"
 #include "state.h"
+#include "test_util.h"
 #include "vocabulary.h"
 
 using namespace carc;
@@ -19,19 +20,7 @@ namespace {
 
 std::vector<Rules> every_rule_set() {
   std::vector<Rules> out;
-  for (int mask = 0; mask < 16; ++mask) {
-    Rules r;
-    r.players = 3;
-    r.tileset = mask & 8 ? "wheel-of-fortune" : "base";
-    r.festival = mask & 1;
-    r.fortune_teller = mask & 2;
-    r.fruit_trees = mask & 4;
-    try {
-      Game::get(r);
-      out.push_back(r);
-    } catch (const std::exception&) {
-    }
-  }
+  for (const test::Variant& v : test::all_variants(3)) out.push_back(v.rules);
   return out;
 }
 
@@ -45,8 +34,7 @@ int stage_of(const ScoreEvent& e) {
 TEST(Vocabulary, EveryEmittedEventKindIsListedAndComesInStageOrder) {
   std::map<std::string, int> seen;
   for (const Rules& rules : every_rule_set()) {
-    SCOPED_TRACE(rules.tileset + " " + (rules.festival ? "F" : "") + (rules.fortune_teller ? "T" : "") +
-                 (rules.fruit_trees ? "R" : ""));
+    SCOPED_TRACE(rules.to_string());
     for (uint64_t seed = 1; seed <= 6; ++seed) {
       State s(Game::get(rules), seed);
       std::vector<ScoreEvent> log;
@@ -106,7 +94,7 @@ TEST(Vocabulary, FeatureAndScoreKindNames) {
 // A sale scores kFruitSalePoints (the table the web client shows is the engine's own).
 TEST(Vocabulary, FruitSalesScoreTheTable) {
   Rules rules;
-  rules.fruit_trees = true;
+  rules.set(Expansion::FruitTrees);
   int sales = 0;
   for (uint64_t seed = 1; seed <= 40 && sales < 5; ++seed) {
     State s(Game::get(rules), seed);
@@ -141,7 +129,7 @@ TEST(Vocabulary, FruitSalesScoreTheTable) {
 TEST(Notation, PendingTurnRoundTripsAndBadOnesAreErrors) {
   Rules rules;
   rules.tileset = "wheel-of-fortune";
-  rules.fortune_teller = true;
+  rules.set(Expansion::FortuneTeller);
   rules.players = 3;
   int plague_restored = 0, choice_restored = 0, checked = 0;
   for (uint64_t seed = 1; seed <= 12; ++seed) {

@@ -657,7 +657,7 @@ TEST(WheelOfFortune, FortuneTellerChoosesAWheelTileBeforePlacing) {
   // its own (the wheel turns before placement, T-9); other tiles are placed directly.
   Rules rules;
   rules.tileset = "wheel-of-fortune";
-  rules.fortune_teller = true;
+  rules.set(Expansion::FortuneTeller);
   const Game* g = Game::get(rules);
   // A places a fortune teller on a tent (FT01, all field) next to the board.
   Record rec = wof(R"([{"tile":"FT01","x":1,"y":4,"rotation":0,"meeple":"C"},{"tile":"B","x":2,"y":4,"rotation":0}])", 2,
@@ -701,7 +701,7 @@ TEST(WheelOfFortune, FestivalTakeBackFromACrownSpace) {
   // deployment (on the tile or on a crown).
   Rules rules;
   rules.tileset = "wheel-of-fortune";
-  rules.festival = true;
+  rules.set(Expansion::Festival);
   const Game* g = Game::get(rules);
   Replay r = replay(wof(R"([
     {"tile":"B","x":1,"y":4,"rotation":0,"meeple":"crown:taxes:0"},
@@ -735,13 +735,12 @@ TEST(WheelOfFortune, FestivalTakeBackFromACrownSpace) {
 }
 
 TEST(WheelOfFortune, RandomGamesWithEveryExpansion) {
-  for (int mask = 0; mask < 8; ++mask) {
-    Rules rules;
-    rules.tileset = "wheel-of-fortune";
-    rules.players = 2 + mask % 4;
-    rules.festival = mask & 1;
-    rules.fortune_teller = mask & 2;
-    rules.fruit_trees = mask & 4;
+  int k = 0;
+  for (const test::Variant& v : test::all_variants()) {
+    if (v.rules.tileset != "wheel-of-fortune") continue;
+    SCOPED_TRACE(v.name);
+    Rules rules = v.rules;
+    rules.players = 2 + k++ % 4;
     const Game* g = Game::get(rules);
     for (uint64_t seed = 1; seed <= 3; ++seed) {
       State s(g, seed);

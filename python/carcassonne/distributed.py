@@ -488,8 +488,9 @@ def _parser():
                        help="comma-separated player specs, one per seat (mcts:iterations=500,greedy)")
         p.add_argument("-n", "--games", type=int, default=100, help="number of games")
         p.add_argument("--seed", type=int, default=1, help="seed of the run (as carcassonne tournament)")
-        p.add_argument("--tileset", default="base", help="base or wheel-of-fortune")
-        p.add_argument("--expansions", default="", help="comma-separated: festival,fortune-teller,fruit-trees")
+        # The names come from the engine's module table (src/engine/expansions/registry.h).
+        p.add_argument("--tileset", default="base", help=" or ".join(_core.tile_sets()))
+        p.add_argument("--expansions", default="", help="comma-separated: " + ",".join(_core.expansion_names()))
         p.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                        help="progress bar on stderr (default: when stderr is a terminal)")
 

@@ -57,7 +57,7 @@ ObsLayout::ObsLayout(const Rules& r, const Game& g, int radius)
       types(g.num_types()),
       width(2 * radius + 1),
       choices(num_choices(r)),
-      fruit(r.fruit_trees),
+      fruit(r.fruit_trees()),
       wheel(g.has_wheel()) {}
 
 namespace {

@@ -12,7 +12,7 @@ Rules make_rules(int players, const std::string& tileset, const std::vector<std:
   r.tileset = tileset;
   for (const auto& e : expansions)
     if (!r.enable(e))
-      throw std::invalid_argument("unknown expansion '" + e + "' (known: festival, fortune-teller, fruit-trees)");
+      throw std::invalid_argument("unknown expansion '" + e + "' (known: " + module_names(ModuleKind::Expansion) + ")");
   if (auto err = r.validate(); !err.empty()) throw std::invalid_argument(err);
   return r;
 }
@@ -39,9 +39,15 @@ void bind_rules(pyb::module_& m) {
            pyb::arg("players") = 2, pyb::arg("tileset") = "base", pyb::arg("expansions") = std::vector<std::string>{})
       .def_readwrite("players", &Rules::players, "Number of players (2..6).")
       .def_readwrite("tileset", &Rules::tileset, "'base' or 'wheel-of-fortune'.")
-      .def_readwrite("festival", &Rules::festival, "The Festival expansion is on.")
-      .def_readwrite("fortune_teller", &Rules::fortune_teller, "The Fortune Teller expansion is on.")
-      .def_readwrite("fruit_trees", &Rules::fruit_trees, "The Fruit-Bearing Trees expansion is on.")
+      .def_property(
+          "festival", &Rules::festival, [](Rules& r, bool on) { r.set(Expansion::Festival, on); },
+          "The Festival expansion is on.")
+      .def_property(
+          "fortune_teller", &Rules::fortune_teller, [](Rules& r, bool on) { r.set(Expansion::FortuneTeller, on); },
+          "The Fortune Teller expansion is on.")
+      .def_property(
+          "fruit_trees", &Rules::fruit_trees, [](Rules& r, bool on) { r.set(Expansion::FruitTrees, on); },
+          "The Fruit-Bearing Trees expansion is on.")
       .def_readwrite("tent_scores_unoccupied", &Rules::tent_scores_unoccupied, "Fortune Teller option: an unoccupied tent scores.")
       .def_property_readonly("expansions", &Rules::expansions, "Names of the expansions on.")
       .def("enable", &Rules::enable, "Enables an expansion by name; False for an unknown name.")
@@ -206,11 +212,7 @@ void bind_rules(pyb::module_& m) {
         // Only the names Game(tileset=...) accepts: the other embedded tile files are the tiles of
         // expansions (enabled with expansions=[...]), not tile sets of their own.
         std::vector<std::string> out;
-        for (const auto& name : embedded_tile_set_names()) {
-          Rules r;
-          r.tileset = name;
-          if (r.validate().empty()) out.push_back(name);
-        }
+        for_each_module(ModuleKind::TileSet, [&](const ModuleInfo& t) { out.emplace_back(t.name); });
         return out;
       },
       "Tile set names Game(tileset=...) accepts ('base', 'wheel-of-fortune'); expansions are listed by "
@@ -218,9 +220,12 @@ void bind_rules(pyb::module_& m) {
   m.def(
       "expansion_names",
       [] {
-        return std::vector<std::string>{"festival", "fortune-teller", "fruit-trees"};
+        std::vector<std::string> out;
+        for_each_module(ModuleKind::Expansion, [&](const ModuleInfo& e) { out.emplace_back(e.name); });
+        return out;
       },
-      "Expansion names the rules know about (the engine may still reject some combinations).");
+      "Expansion names the rules know about, in canonical order (the engine's module table, "
+      "src/engine/expansions/registry.h).");
 }
 
 }  // namespace carc::py

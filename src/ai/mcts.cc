@@ -203,7 +203,7 @@ class Tree {
   // moves, all but the K best by the prior margins m are left out of the search (never selected).
   void prune_festival_root(const std::vector<double>& m) {
     const size_t k = size_t(std::max(0, cfg_.festival_root_moves));
-    if (k == 0 || m.size() <= k || !root_.rules().festival) return;
+    if (k == 0 || m.size() <= k || !root_.rules().festival()) return;
     const Node& r = nodes_[0];
     bool take_backs = false;
     for (int i = 0; i < r.n; ++i) take_backs = take_backs || child_move_[r.first + i].ret >= 0;
@@ -283,7 +283,7 @@ class Tree {
   // left out (the same placement without it is always legal). Not with an Evaluator, whose
   // priors are given over the full list of moves. Without the Festival there is nothing to drop.
   void drop_take_backs(std::vector<Move>& moves) const {
-    if (cfg_.tree_take_back || cfg_.evaluator || !root_.rules().festival) return;
+    if (cfg_.tree_take_back || cfg_.evaluator || !root_.rules().festival()) return;
     moves.erase(std::remove_if(moves.begin(), moves.end(),
                                [](const Move& m) { return m.kind == MoveKind::Place && m.ret >= 0; }),
                 moves.end());
@@ -622,7 +622,7 @@ uint64_t mix(uint64_t a, uint64_t b) {
 
 int rollout_sample_count(const MctsConfig& cfg, const State& s) {
   int k = cfg.rollout_best_of;
-  if (cfg.rollout_festival_best_of > k && s.rules().festival && s.phase() == Phase::Place) {
+  if (cfg.rollout_festival_best_of > k && s.rules().festival() && s.phase() == Phase::Place) {
     const int t = s.current_tile();
     if (t >= 0 && s.game().type(t).festival) k = cfg.rollout_festival_best_of;
   }

@@ -332,8 +332,8 @@ void register_play(CLI::App& app) {
   cmd->add_flag("--hotseat", o->hotseat, "every seat is a human at this terminal");
   cmd->add_option("--seed", o->seed, "seed of the tile draws (default: random)");
   cmd->add_option("--save", o->save, "record file written at the end (default: game-SEED.record.json)");
-  cmd->add_option("--tileset", o->tileset, "base or wheel-of-fortune");
-  cmd->add_option("--expansions", o->expansions, "comma-separated: festival,fortune-teller,fruit-trees");
+  cmd->add_option("--tileset", o->tileset, tileset_help());
+  cmd->add_option("--expansions", o->expansions, expansions_help());
   cmd->add_flag("--color", o->color, "ANSI colours on the board");
   cmd->add_option("--hint", o->hint, "the AI that answers 'hint' (suggested moves), e.g. mcts:time=2s");
   cmd->callback([o] {

@@ -154,8 +154,8 @@ void register_simulate(CLI::App& app) {
   cmd->add_option("-n,--games", o->games, "number of games")->check(CLI::PositiveNumber);
   cmd->add_option("--seed", o->seed, "seed of the run (game i uses a seed derived from it and i)");
   cmd->add_option("-p,--players", o->players, "players per game (2..6)")->check(CLI::Range(2, 6));
-  cmd->add_option("--tileset", o->tileset, "base or wheel-of-fortune");
-  cmd->add_option("--expansions", o->expansions, "comma-separated: festival,fortune-teller,fruit-trees");
+  cmd->add_option("--tileset", o->tileset, tileset_help());
+  cmd->add_option("--expansions", o->expansions, expansions_help());
   cmd->add_option("-t,--threads", o->threads, "worker threads")->check(CLI::Range(1, 256));
   cmd->add_option("--out", o->out, "directory to save every game's record in");
   cmd->add_flag("--json", o->json, "print one JSON object instead of text");
@@ -240,20 +240,30 @@ BenchResult bench_workload(const Rules& rules, int64_t games) {
   return r;
 }
 
-// The variants of `bench --suite`, the base game first.
+// The variants of `bench --suite`, from the module table (expansions/registry.h), the base game
+// first: the first tile set with 2 and 4 players, with each expansion alone and with all of them;
+// then every other tile set alone and with every expansion.
 std::vector<Rules> bench_suite() {
   std::vector<Rules> out;
-  auto add = [&](int players, const std::string& tileset, const std::string& expansions) {
-    out.push_back(rules_from(players, tileset, expansions));
+  auto add = [&](int players, std::string_view tileset, ExpansionSet expansions) {
+    Rules r;
+    r.players = players;
+    r.tileset = std::string(tileset);
+    r.expansion_set = expansions;
+    out.push_back(r);
   };
-  add(2, "base", "");
-  add(4, "base", "");
-  add(2, "base", "festival");
-  add(2, "base", "fortune-teller");
-  add(2, "base", "fruit-trees");
-  add(2, "base", "festival,fortune-teller,fruit-trees");
-  add(2, "wheel-of-fortune", "");
-  add(2, "wheel-of-fortune", "festival,fortune-teller,fruit-trees");
+  bool first = true;
+  for_each_module(ModuleKind::TileSet, [&](const ModuleInfo& t) {
+    if (first) {
+      add(2, t.name, 0);
+      add(4, t.name, 0);
+      for_each_module(ModuleKind::Expansion, [&](const ModuleInfo& e) { add(2, t.name, ExpansionSet(1) << e.bit); });
+    } else {
+      add(2, t.name, 0);
+    }
+    add(2, t.name, kAllExpansions);
+    first = false;
+  });
   return out;
 }
 
@@ -281,8 +291,8 @@ void register_bench(CLI::App& app) {
   auto o = std::make_shared<Opts>();
   cmd->add_option("-n,--games", o->games, "games in the workload (the signature depends on it)")->check(CLI::PositiveNumber);
   cmd->add_option("-p,--players", o->players, "players per game")->check(CLI::Range(2, 6));
-  cmd->add_option("--tileset", o->tileset, "base or wheel-of-fortune");
-  cmd->add_option("--expansions", o->expansions, "comma-separated expansions");
+  cmd->add_option("--tileset", o->tileset, tileset_help());
+  cmd->add_option("--expansions", o->expansions, expansions_help());
   cmd->add_flag("--suite", o->suite,
                 "every variant of the suite (base 2p and 4p, each expansion, all three, Wheel of Fortune alone and with "
                 "all three), --games each; speeds relative to the base game");

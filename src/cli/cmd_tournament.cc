@@ -47,8 +47,8 @@ void register_tournament(CLI::App& app) {
       ->required();
   cmd->add_option("-n,--games", o->games, "number of games")->check(CLI::PositiveNumber);
   cmd->add_option("--seed", o->seed, "seed of the run (game i's draws and players' seeds derive from it and i)");
-  cmd->add_option("--tileset", o->tileset, "base or wheel-of-fortune");
-  cmd->add_option("--expansions", o->expansions, "comma-separated: festival,fortune-teller,fruit-trees");
+  cmd->add_option("--tileset", o->tileset, tileset_help());
+  cmd->add_option("--expansions", o->expansions, expansions_help());
   cmd->add_option("-t,--threads", o->threads, "games played in parallel")->check(CLI::Range(1, 256));
   cmd->add_option("--out", o->out, "directory to keep every game's record in");
   cmd->add_flag("--json", o->json, "print one JSON object instead of text");

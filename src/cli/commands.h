@@ -40,6 +40,9 @@ std::string term_safe(std::string_view text);
 void write_file(const std::string& path, const std::string& text);
 // Rules from command-line options; throws std::invalid_argument naming the bad value.
 Rules rules_from(int players, const std::string& tileset, const std::string& expansions);
+// The --tileset and --expansions help texts, from the module table (expansions/registry.h).
+std::string tileset_help();
+std::string expansions_help();
 // Loads a record file; throws RecordError prefixed with the file name.
 Record load_record(const std::string& path);
 

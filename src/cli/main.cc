@@ -61,6 +61,9 @@ void write_file(const std::string& path, const std::string& text) {
   if (std::rename(tmp.c_str(), path.c_str()) != 0) throw std::runtime_error(path + ": cannot rename into place");
 }
 
+std::string tileset_help() { return module_names(ModuleKind::TileSet, ", ", " or "); }
+std::string expansions_help() { return "comma-separated: " + module_names(ModuleKind::Expansion, ","); }
+
 Rules rules_from(int players, const std::string& tileset, const std::string& expansions) {
   Rules r;
   r.players = players;

@@ -18,9 +18,10 @@ Game::Game(const Rules& rules) : rules_(rules) {
     return &f;
   };
   const TileSetFile* main = add_set(rules.tileset);
-  if (rules.festival) add_set("festival");
-  if (rules.fortune_teller) add_set("fortune-teller");
-  if (rules.fruit_trees) add_set("fruit-trees");
+  // The expansions' tiles, in the table's order (kModules): tile type indices follow it.
+  for_each_module(ModuleKind::Expansion, [&](const ModuleInfo& m) {
+    if (rules.has(Expansion(m.bit))) add_set(std::string(m.tiles));
+  });
   if (types_.size() > size_t(kMaxTileTypes)) throw TileDataError("too many tile types");
   for (auto& t : types_) {
     counts_.push_back(uint8_t(t.count));
@@ -46,7 +47,7 @@ Game::Game(const Rules& rules) : rules_(rules) {
       if (crown_exists(c)) crown_mask_ |= 1u << c;
     if (types_.size() > size_t(kMaxTileTypes)) throw TileDataError("too many tile types");
   }
-  plain_moves_ = !rules.festival && !rules.fortune_teller && !rules.fruit_trees && wheel_.empty();
+  plain_moves_ = rules.expansion_set == 0 && wheel_.empty();
   for (const TileType& t : types_) plain_moves_ = plain_moves_ && !t.festival && !t.wheel;
   fit_.assign(types_.size() * 256, 0);
   fit_all_.assign(types_.size() * 256, 0);

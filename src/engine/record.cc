@@ -128,8 +128,8 @@ Record parse_record(std::string_view text) {
   if (r.players.size() < 2 || r.players.size() > 6)
     fail("setup.players", "2 to 6 players (got " + std::to_string(r.players.size()) + ")");
   if (su.contains("tileset")) r.tileset = get_str(su, "tileset", "setup");
-  if (r.tileset != "base" && r.tileset != "wheel-of-fortune")
-    fail("setup.tileset", "unknown tile set '" + r.tileset + "' (base or wheel-of-fortune)");
+  if (!find_module(ModuleKind::TileSet, r.tileset))
+    fail("setup.tileset", "unknown tile set '" + r.tileset + "' (" + module_names(ModuleKind::TileSet, ", ", " or ") + ")");
   if (su.contains("tileset_version")) {
     r.tileset_version = get_int(su, "tileset_version", "setup");
     if (r.tileset_version < 1) fail("setup.tileset_version", "must be a positive integer");
@@ -364,7 +364,7 @@ State initial_state(const Record& r) {
   }
   State s(g, r.seed);
   if (r.fruit_stacks) {
-    if (!rules.fruit_trees) fail("setup.fruit_stacks", "given without the fruit-trees expansion");
+    if (!rules.fruit_trees()) fail("setup.fruit_stacks", "given without the fruit-trees expansion");
     s.set_fruit_stacks(*r.fruit_stacks);
   }
   return s;
@@ -563,7 +563,7 @@ Record record_of(const State& s, const std::vector<std::string>& names, bool scr
   r.expansions = s.rules().expansions();
   r.seed = s.seed();
   r.scripted = scripted;
-  if (scripted && s.rules().fruit_trees) r.fruit_stacks = s.initial_fruit_stacks();
+  if (scripted && s.rules().fruit_trees()) r.fruit_stacks = s.initial_fruit_stacks();
   const PlacedTile& start = s.placed(0);
   if (g.board_cells().empty() && (start.type != g.start_type() || start.rot != g.start_rotation()))
     r.start = std::make_pair(g.type(start.type).id, 90 * start.rot);
@@ -647,7 +647,7 @@ std::string state_to_json(const State& s) {
                    {"kind", kind_name(tt.rot[P.rot].seg[seg].kind)}});
   }
   j["followers"] = fol;
-  if (s.rules().fruit_trees) {
+  if (s.rules().fruit_trees()) {
     ordered_json fruit;
     ordered_json trees = ordered_json::array();
     for (int f = 0; f < kFruitTypes; ++f)

@@ -6,17 +6,16 @@ namespace carc {
 
 std::vector<std::string> Rules::expansions() const {
   std::vector<std::string> out;
-  if (festival) out.push_back("festival");
-  if (fortune_teller) out.push_back("fortune-teller");
-  if (fruit_trees) out.push_back("fruit-trees");
+  for_each_module(ModuleKind::Expansion, [&](const ModuleInfo& m) {
+    if (expansion_set >> m.bit & 1) out.emplace_back(m.name);
+  });
   return out;
 }
 
 bool Rules::enable(const std::string& e) {
-  if (e == "festival") festival = true;
-  else if (e == "fortune-teller") fortune_teller = true;
-  else if (e == "fruit-trees") fruit_trees = true;
-  else return false;
+  const ModuleInfo* m = find_module(ModuleKind::Expansion, e);
+  if (!m) return false;
+  set(Expansion(m->bit));
   return true;
 }
 
@@ -28,8 +27,9 @@ std::string Rules::to_string() const {
 
 std::string Rules::validate() const {
   if (players < 2 || players > 6) return "players must be 2 to 6 (got " + std::to_string(players) + ")";
-  if (tileset != "base" && tileset != "wheel-of-fortune")
-    return "unknown tile set '" + tileset + "' (base or wheel-of-fortune)";
+  if (!find_module(ModuleKind::TileSet, tileset))
+    return "unknown tile set '" + tileset + "' (" + module_names(ModuleKind::TileSet, ", ", " or ") + ")";
+  if (expansion_set & ~kAllExpansions) return "unknown expansion bit set";
   return "";
 }
 
@@ -39,7 +39,7 @@ std::string parse_expansions(const std::string& list, Rules& r) {
   while (std::getline(in, item, ',')) {
     if (item.empty() || item == "none") continue;
     if (!r.enable(item))
-      return "unknown expansion '" + item + "' (known: festival, fortune-teller, fruit-trees)";
+      return "unknown expansion '" + item + "' (known: " + module_names(ModuleKind::Expansion) + ")";
   }
   return "";
 }

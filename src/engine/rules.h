@@ -1,23 +1,33 @@
 // The rule variant of a game: tile set, expansions, player count and rule options.
 // A plain value type that prints and parses itself (KataGo-style), with defaults that
-// follow the decisions in docs/rules-decisions.md.
+// follow the decisions in docs/rules-decisions.md. The tile sets and expansions it knows are
+// the rows of the module table (expansions/registry.h).
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "expansions/registry.h"
+
 namespace carc {
 
 struct Rules {
   int players = 2;                 // 2..6, seat order is turn order
-  std::string tileset = "base";    // "base" or "wheel-of-fortune"
-  bool festival = false;           // The Festival
-  bool fortune_teller = false;     // The Fortune Teller
-  bool fruit_trees = false;        // The Fruit-Bearing Trees
+  std::string tileset = "base";    // a tile set row of kModules ("base", "wheel-of-fortune")
+  ExpansionSet expansion_set = 0;  // bit int(Expansion) per expansion in play
   // Options for open questions (see docs/rules-decisions.md).
   bool tent_scores_unoccupied = true;  // T-3: a completed tent scores 3 even with nobody on it
 
-  // Expansion names in canonical order: festival, fortune-teller, fruit-trees.
+  bool has(Expansion e) const { return expansion_set >> int(e) & 1; }
+  void set(Expansion e, bool on = true) {
+    expansion_set = on ? expansion_set | ExpansionSet(1) << int(e) : expansion_set & ~(ExpansionSet(1) << int(e));
+  }
+  // Shorthands for the rule files' tests (one bit test each).
+  bool festival() const { return has(Expansion::Festival); }
+  bool fortune_teller() const { return has(Expansion::FortuneTeller); }
+  bool fruit_trees() const { return has(Expansion::FruitTrees); }
+
+  // Names of the expansions on, in the table's (canonical) order.
   std::vector<std::string> expansions() const;
   // Sets one expansion by name; returns false for an unknown name.
   bool enable(const std::string& expansion);
@@ -25,11 +35,8 @@ struct Rules {
   std::string to_string() const;
   // Checks the combination; returns "" or a message saying what is wrong.
   std::string validate() const;
-  bool operator==(const Rules& o) const {
-    return players == o.players && tileset == o.tileset && festival == o.festival &&
-           fortune_teller == o.fortune_teller && fruit_trees == o.fruit_trees &&
-           tent_scores_unoccupied == o.tent_scores_unoccupied;
-  }
+  // Every field, compared by the compiler (Game::get caches by this: a field cannot be forgotten).
+  bool operator==(const Rules& o) const = default;
 };
 
 // Parses a comma-separated list of expansions into `r`; returns "" or an error message.

@@ -93,7 +93,7 @@ void State::restart(const State& fresh, uint64_t seed) {
   // Only these depend on the seed in init().
   seed_ = seed;
   rng_.reseed(seed);
-  if (game_->rules().fruit_trees) init_fruit_stacks(seed);
+  if (game_->rules().fruit_trees()) init_fruit_stacks(seed);
 }
 
 void State::init(uint64_t seed, int start_type, int start_rot) {
@@ -101,7 +101,7 @@ void State::init(uint64_t seed, int start_type, int start_rot) {
   seed_ = seed;
   rng_.reseed(seed);
   cell_.fill(kEmptyCell);
-  fruit_ = game_->rules().fruit_trees;
+  fruit_ = game_->rules().fruit_trees();
   nnear_ = tree_types_ = 0;
   if (fruit_) near_.fill(0);  // kept up to date by apply from here on
   const auto& counts = game_->initial_counts();
@@ -111,7 +111,7 @@ void State::init(uint64_t seed, int start_type, int start_rot) {
   draws_.reserve(size_t(bag_total_));
   history_.reserve(size_t(bag_total_));
   for (int p = 0; p < nplayers_; ++p) supply_[p] = kFollowersPerPlayer;
-  if (game_->rules().fruit_trees) init_fruit_stacks(seed);
+  if (game_->rules().fruit_trees()) init_fruit_stacks(seed);
   if (start_type >= 0) {
     if (start_type != game_->start_type()) {
       // A scenario's own start tile: the default start tile goes back into the bag.
@@ -200,7 +200,7 @@ bool State::draw_internal(int type) {
   --bag_total_;
   drawn_[ndrawn_++] = uint8_t(type);
   draws_.push_back(Draw{uint8_t(type), Fate::Pending, uint16_t(turn_ + 1)});
-  if (rules().fortune_teller) {
+  if (rules().fortune_teller()) {
     if (ndrawn_ < draw_target() && bag_total_ > 0) return true;  // more tiles to draw this turn (T-6)
     placeable_ = 0;
     for (int i = 0; i < ndrawn_; ++i)
@@ -591,7 +591,7 @@ void State::moves_for_tile(int choice, std::vector<Move>& out) const {
         m.fruit_type = tt.tree ? int8_t(__builtin_ctz(types)) : int8_t(-1);
         out.push_back(m);
         if (free) {
-          const uint32_t trees = rules().fruit_trees ? trees_in_range(fc.x, fc.y, m.fruit_type) : 0;
+          const uint32_t trees = rules().fruit_trees() ? trees_in_range(fc.x, fc.y, m.fruit_type) : 0;
           for (uint32_t f = free; f; f &= f - 1) {
             m.meeple = int8_t(__builtin_ctz(f));
             out.push_back(m);
@@ -686,7 +686,7 @@ Move State::sample_move(Rng& rng) const {
   if (phase_ == Phase::Plague) return sample_plague(rng);  // Wheel of Fortune
   assert(phase_ == Phase::Place);
   // Fruit-Bearing Trees: placements differ in their number of options (fruit actions).
-  if (rules().fruit_trees) return sample_move_fruit(rng);
+  if (rules().fruit_trees()) return sample_move_fruit(rng);
   const bool deploy = supply_[player_] > 0;
   // Wheel of Fortune: the free crown spaces (offered with every placement when deploying).
   const uint32_t crowns = deploy && has_wheel() ? free_crown_mask() : 0;
@@ -950,7 +950,7 @@ void State::finish() {
     return std::make_pair(int(feat_[a].kind), a) < std::make_pair(int(feat_[b].kind), b);
   });
   for (int i = 0; i < n; ++i) score_feature(roots[i], true);
-  if (rules().fruit_trees) score_fruit_tokens();
+  if (rules().fruit_trees()) score_fruit_tokens();
 }
 
 // ---------------------------------------------------------------------------------------

@@ -68,7 +68,7 @@ Rules rules_from(const std::string& tileset, const std::vector<std::string>& exp
   r.players = players;
   r.tileset = tileset;
   for (const auto& e : expansions)
-    if (!r.enable(e)) fail(400, "unknown expansion '" + e + "' (festival, fortune-teller, fruit-trees)");
+    if (!r.enable(e)) fail(400, "unknown expansion '" + e + "' (" + module_names(ModuleKind::Expansion) + ")");
   if (auto err = r.validate(); !err.empty()) fail(400, err);
   return r;
 }

@@ -149,7 +149,17 @@ void Api::players(const Request& req, Response& res) {
   const json details = ai_levels();
   json specs = json::array();
   for (const auto& l : details) specs.push_back(l["spec"]);
-  res.send({{"players", ai_registry()}, {"levels", specs}, {"level_details", details}});
+  // "tilesets" and "expansions": the engine's module table (expansions/registry.h), for the
+  // lobby's choices: each with its name (what POST /api/games takes) and label.
+  json tilesets = json::array(), expansions = json::array();
+  for (const ModuleInfo& m : kModules)
+    (m.kind == ModuleKind::TileSet ? tilesets : expansions)
+        .push_back({{"name", m.name}, {"label", m.label}, {"board", m.board}});
+  res.send({{"players", ai_registry()},
+            {"levels", specs},
+            {"level_details", details},
+            {"tilesets", tilesets},
+            {"expansions", expansions}});
 }
 
 void Api::tiles(const Request& req, Response& res) {

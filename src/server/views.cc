@@ -280,7 +280,7 @@ json board_json(const State& s, const std::vector<ScoreEvent>& events, const std
   for (const auto& e : events)
     if (e.kind != "pig" && e.kind != "plague") ev.push_back(event_json(e, names, s));  // those two: in wheel.log
   j["events"] = ev;
-  if (s.rules().fruit_trees) j["fruit"] = fruit_json(s);
+  if (s.rules().fruit_trees()) j["fruit"] = fruit_json(s);
   if (s.has_wheel()) j["wheel"] = wheel_json(s, names, events);
   if (s.num_placed() > g.num_setup_tiles()) {
     const PlacedTile& P = s.placed(s.num_placed() - 1);

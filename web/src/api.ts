@@ -250,10 +250,14 @@ export interface GameSummary {
   updated: number;
 }
 
+// A tile set or expansion of the engine's module table (src/engine/expansions/registry.h).
+export interface ModuleInfo { name: string; label: string; board: boolean }
 export interface PlayersList {
   players: { name: string; description: string }[];
   levels: string[];
   level_details?: LevelInfo[];
+  tilesets?: ModuleInfo[];
+  expansions?: ModuleInfo[];  // the lobby's expansion choices, in canonical order
 }
 export interface GamesList {
   games: GameSummary[];

@@ -113,9 +113,11 @@ export async function renderLobby(parent: HTMLElement) {
   };
   drawRows();
 
-  const expBox = h('div', { class: 'expansions' },
-    ...[['festival', 'The Festival'], ['fortune-teller', 'The Fortune Teller'], ['fruit-trees', 'Fruit-Bearing Trees']].map(([id, label]) =>
-      h('label', {}, h('input', { type: 'checkbox', onchange: (e: Event) => { if ((e.target as HTMLInputElement).checked) expansions.add(id); else expansions.delete(id); } }), ` ${label}`)));
+  // The expansions: the server's list (GET /api/players, "expansions": the engine's module table),
+  // filled in below once loaded.
+  const expBox = h('div', { class: 'expansions' });
+  const drawExpansions = (list: { name: string; label: string }[]) => expBox.replaceChildren(...list.map(({ name: id, label }) =>
+    h('label', {}, h('input', { type: 'checkbox', checked: expansions.has(id), onchange: (e: Event) => { if ((e.target as HTMLInputElement).checked) expansions.add(id); else expansions.delete(id); } }), ` ${label}`)));
 
   // The tile set: the base game, or the Wheel of Fortune (its board replaces the start tile);
   // either goes with any of the expansions.
@@ -207,6 +209,14 @@ export async function renderLobby(parent: HTMLElement) {
     quick,
     h('div', { class: 'lobby-grid' }, form, h('div', {}, list, upload)),
   ));
+
+  // The expansions to choose from: the server's list (GET /api/players, "expansions").
+  try {
+    const { expansions: known } = await api.players();
+    if (known?.length) drawExpansions(known);
+  } catch {
+    /* the box stays empty: a game without expansions can still start */
+  }
 
   try {
     const { games } = await api.games();

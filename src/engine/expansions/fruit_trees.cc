@@ -63,7 +63,7 @@ bool State::set_fruit_order(int f, const std::vector<int>& top_first) {
 // Without the expansion the stacks are never filled (all zero), so only the draws from `rng` are
 // made. (MCTS calls this once per iteration: std::sort here was 7% of a base game's iteration.)
 void State::resample_fruit_stacks(Rng& rng) {
-  const bool fruit = rules().fruit_trees;
+  const bool fruit = rules().fruit_trees();
   if (!fruit) {
     // The same draws as the shuffle below, without moving the (all zero) tokens.
     for (int f = 0; f < kFruitTypes; ++f)
@@ -338,7 +338,7 @@ std::string State::check_fruit(const Move& m, const TileType& tt) const {
   }
   if (m.action == FruitAction::None && m.target != 0) return "a fruit target without a fruit action";
   if (m.action != FruitAction::None) {
-    if (!rules().fruit_trees) return "fruit actions need the Fruit-Bearing Trees";
+    if (!rules().fruit_trees()) return "fruit actions need the Fruit-Bearing Trees";
     if (m.meeple < 0 || m.crown()) return "a fruit action needs a follower deployed on the placed tile";
     const uint32_t trees = trees_in_range(m.x, m.y, tt.tree ? m.fruit_type : -1);
     if (m.action == FruitAction::Harvest) {
