@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "ai_pool.h"
-#include "db.h"
+#include "sqlite_store.h"
 #include "http.h"
 #include "routes.h"
 #include "session.h"
@@ -21,7 +21,7 @@ namespace {
 using namespace carc::server;
 
 struct World {
-  Db db;
+  SqliteStore db;
   AiPool ai;  // not started: AI turns stay queued (the fuzzer exercises requests, not searches)
   Games games{db, ai, 0};
   Api api{games, db, ""};
