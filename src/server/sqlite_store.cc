@@ -82,6 +82,17 @@ std::string foreign_schema(const std::string& path) {
   return why;
 }
 
+// The rows of a statement that selects id, created, updated, meta (no record); a failed step
+// is a DbError.
+std::vector<GameRow> summary_rows(sqlite3* db, Stmt& st) {
+  std::vector<GameRow> out;
+  int rc;
+  while ((rc = sqlite3_step(st.s)) == SQLITE_ROW)
+    out.push_back(GameRow{st.col_text(0), sqlite3_column_int64(st.s, 1), sqlite3_column_int64(st.s, 2), st.col_text(3), {}});
+  if (rc != SQLITE_DONE) throw DbError(std::string("database: ") + sqlite3_errmsg(db));
+  return out;
+}
+
 }  // namespace
 
 SqliteStore::~SqliteStore() { close(); }
@@ -215,24 +226,14 @@ std::vector<GameRow> SqliteStore::unfinished(int64_t before_ms) {
           "SELECT id, created, updated, meta FROM games WHERE updated < ?1 AND "
           "instr(meta, '\"status\":\"finished\"') = 0 ORDER BY updated");
   st.int64(1, before_ms);
-  std::vector<GameRow> out;
-  int rc;
-  while ((rc = sqlite3_step(st.s)) == SQLITE_ROW)
-    out.push_back(GameRow{st.col_text(0), sqlite3_column_int64(st.s, 1), sqlite3_column_int64(st.s, 2), st.col_text(3), {}});
-  if (rc != SQLITE_DONE) throw DbError(std::string("database: ") + sqlite3_errmsg(db_));
-  return out;
+  return summary_rows(db_, st);
 }
 
 std::vector<GameRow> SqliteStore::all() {
   std::lock_guard lk(m_);
   if (!db_) throw DbError("database is closed");
   Stmt st(db_, "SELECT id, created, updated, meta FROM games ORDER BY updated");
-  std::vector<GameRow> out;
-  int rc;
-  while ((rc = sqlite3_step(st.s)) == SQLITE_ROW)
-    out.push_back(GameRow{st.col_text(0), sqlite3_column_int64(st.s, 1), sqlite3_column_int64(st.s, 2), st.col_text(3), {}});
-  if (rc != SQLITE_DONE) throw DbError(std::string("database: ") + sqlite3_errmsg(db_));
-  return out;
+  return summary_rows(db_, st);
 }
 
 void SqliteStore::save_meta(const std::string& id, const std::string& meta) {
@@ -274,10 +275,7 @@ std::vector<GameRow> SqliteStore::list(int limit) {
   if (!db_) throw DbError("database is closed");
   Stmt st(db_, "SELECT id, created, updated, meta FROM games ORDER BY updated DESC LIMIT ?1");
   st.int64(1, limit);
-  std::vector<GameRow> out;
-  while (sqlite3_step(st.s) == SQLITE_ROW)
-    out.push_back(GameRow{st.col_text(0), sqlite3_column_int64(st.s, 1), sqlite3_column_int64(st.s, 2), st.col_text(3), {}});
-  return out;
+  return summary_rows(db_, st);
 }
 
 }  // namespace carc::server
