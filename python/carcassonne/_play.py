@@ -3,12 +3,12 @@ string ("mcts:iterations=200"), a ``carcassonne.Player`` object, or a Python cal
 ``policy(state) -> Move or action index`` (the state is a copy the policy may change).
 
 When every seat is a spec string, play_games runs the engine's C++ batch (threads, GIL released),
-unchanged. With a Python player the games are played in Python, one after the other, with the same
-seeds: game i uses draw seed ``game_seed(seed, i)`` and a spec seat p gets a player seeded with
-``game_seed(game seed, p + 1)``, as in the C++ batch, so a game of spec players only gives the same
-result either way (all-``random`` games excepted: the C++ batch uses simulate's faster generator).
-tournament() seeds as ``carcassonne tournament`` does (``derive_seed``, the one derivation of the CLI's
-tournaments and the cluster's), so its scores equal the CLI's for the same seed.
+unchanged. With a Python player the games are played in Python, one after the other, by the one seed
+rule of every front end (src/engine/seeds.h): game i draws with ``game_seed(seed, i)`` and a spec in
+seat j gets a player seeded with ``seat_seed(game seed, j)``, as in the C++ batch, ``carcassonne
+simulate`` and ``carcassonne tournament``, so a game of spec players is the same game either way.
+tournament() seats players as ``carcassonne tournament`` does (seat j of game i is player
+``tournament_player(i, j, k)``), so its scores equal the CLI's for the same seed.
 """
 from __future__ import annotations
 
@@ -36,13 +36,10 @@ def _seat_name(p) -> str:
 def _make_seat(p, seed):
     """A function state -> Move for one seat of one game."""
     if isinstance(p, str):
+        if p == "random":
+            return _core.RandomSeat(seed).choose  # the 'random' player, with or without the AI library
         if not _core.has_ai():
-            if p != "random":
-                raise ValueError(f"player '{p}': this module was built without the AI library; only 'random'")
-            import random
-
-            rng = random.Random(seed)
-            return lambda s: rng.choice(s.legal_moves())
+            raise ValueError(f"player '{p}': this module was built without the AI library; only 'random'")
         player = _core.Player(p, seed)
         return player.choose
     if hasattr(p, "choose") and callable(p.choose):
@@ -65,13 +62,11 @@ def _check(players, n):
             raise TypeError(f"a player is a spec string, a carcassonne.Player or a callable, not {type(p).__name__}")
 
 
-def _play_one(game, seats: Sequence[PlayerLike], names, seed: int, index: int, records: bool, derive=None):
-    """One game: draw seed derive(seed, index), seat i's player seeded derive(that, i + 1); `derive` is
-    game_seed (play_games, simulate) or derive_seed (tournaments, as the CLI and the cluster)."""
-    derive = derive or _core.game_seed
-    gs = derive(seed, index)
+def _play_one(game, seats: Sequence[PlayerLike], names, seed: int, index: int, records: bool):
+    """One game: draw seed game_seed(seed, index), seat j's player seeded seat_seed(that, j)."""
+    gs = _core.game_seed(seed, index)
     s = game.new_initial_state(seed=gs)
-    choosers = [_make_seat(p, derive(gs, i + 1)) for i, p in enumerate(seats)]
+    choosers = [_make_seat(p, _core.seat_seed(gs, j)) for j, p in enumerate(seats)]
     moves = 0
     while not s.is_terminal():
         if s.is_chance_node():
@@ -110,16 +105,15 @@ def play_games(players: Sequence[PlayerLike] = ("random", "random"), games: int 
 def tournament(players: Sequence[PlayerLike], games: int = 10, seed: int = 1, tileset: str = "base",
                expansions: Sequence[str] = (), records: bool = False) -> dict:
     """Players against each other, seeded and seated as `carcassonne tournament` (and the cluster's
-    tournaments) do: game i draws with derive_seed(seed, i), its seat j is player (i + j) % k
-    (tournament_player) seeded with derive_seed(game seed, j + 1). With spec strings only, the scores
+    tournaments) do: game i draws with game_seed(seed, i), its seat j is player (i + j) % k
+    (tournament_player) seeded with seat_seed(game seed, j). With spec strings only, the scores
     are those of `carcassonne tournament --players ... --seed S --json` game for game.
     Returns {'players': names, 'wins': shared wins per player (a tie for first shares the win),
     'win_rate', 'mean_score', 'games', 'results': per game the scores by player}."""
     players = list(players)
     k = len(players)
-    if not hasattr(_core, "derive_seed"):
-        raise RuntimeError("tournament() needs the AI library (this module was built without it): "
-                           "its seeds are ai::derive_seed's, as `carcassonne tournament`'s")
+    if not hasattr(_core, "tournament_player"):
+        raise RuntimeError("tournament() needs the AI library (this module was built without it)")
     game = _core.Game(players=k, tileset=tileset, expansions=list(expansions))
     _check(players, k)
     names = [_seat_name(p) for p in players]
@@ -128,8 +122,7 @@ def tournament(players: Sequence[PlayerLike], games: int = 10, seed: int = 1, ti
     results = []
     for i in range(games):
         order = [_core.tournament_player(i, j, k) for j in range(k)]
-        r = _play_one(game, [players[p] for p in order], [names[p] for p in order], seed, i, records,
-                      derive=_core.derive_seed)
+        r = _play_one(game, [players[p] for p in order], [names[p] for p in order], seed, i, records)
         by_player = [0] * k
         for j, p in enumerate(order):
             by_player[p] = r.scores[j]

@@ -1,9 +1,9 @@
 """Tournaments and self-play on a Dask cluster (Debian's ``python3-distributed``).
 
 Every task is a pure function of (rules, player specs, run seed, range of game indices): game ``i``
-is played by the same C++ function ``carcassonne tournament`` uses (draws seeded with
-``derive_seed(seed, i)``, seat ``j`` taken by player ``(i + j) % k`` seeded with
-``derive_seed(that, j + 1)``), so the result does not depend on which worker played what, and a task
+is played by the same C++ function ``carcassonne tournament`` uses (the match runner with the one seed
+rule of every front end: draws seeded with ``game_seed(seed, i)``, seat ``j`` taken by player
+``(i + j) % k`` seeded with ``seat_seed(that, j)``), so the result does not depend on which worker played what, and a task
 lost with its worker is simply played again elsewhere with the same outcome.
 
     from distributed import Client
@@ -259,11 +259,12 @@ def selfplay_range(rules, players, seed, start, stop, radius=20, version=None):
     k = len(players)
     names = [_core.Player(p, 0).name for p in players]
     planes, vectors, legal, legal_offsets, actions, deciders = [], [], [], [0], [], []
+    value_features = []  # per decision: the value network's features of every seat (train_value)
     game_offsets, returns, seat_players, records, game_seeds = [0], [], [], [], []
     for i in range(start, stop):
-        gs = _core.derive_seed(seed, i)
+        gs = _core.game_seed(seed, i)  # the one seed rule (src/engine/seeds.h), as the match runner's
         seat_of = [_core.tournament_player(i, j, k) for j in range(k)]
-        seats = [_core.Player(players[seat_of[j]], _core.derive_seed(gs, j + 1)) for j in range(k)]
+        seats = [_core.Player(players[seat_of[j]], _core.seat_seed(gs, j)) for j in range(k)]
         s = game.new_initial_state(seed=gs)
         while not s.is_terminal():
             if s.is_chance_node():
@@ -276,6 +277,7 @@ def selfplay_range(rules, players, seed, start, stop, radius=20, version=None):
                 raise RuntimeError(f"game {i}: an observation plane does not fit uint8")
             planes.append(p8)
             vectors.append(s.observation_vector(cp))
+            value_features.append(_core.value_features(s))
             la = s.legal_actions()
             legal.extend(la)
             legal_offsets.append(len(legal))
@@ -307,6 +309,8 @@ def selfplay_range(rules, players, seed, start, stop, radius=20, version=None):
         "returns": np.asarray(returns, dtype=np.float32).reshape(stop - start, k),
         "seat_players": np.asarray(seat_players, dtype=np.int8).reshape(stop - start, k),
         "records": np.asarray(records, dtype=np.str_),
+        "value_features": (np.asarray(value_features, dtype=np.float32) if value_features
+                           else np.zeros((0, k, len(_core.value_feature_names)), np.float32)),
     }
     return _npz_bytes(arrays), len(actions)
 

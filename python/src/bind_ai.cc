@@ -6,6 +6,7 @@
 #include "common.h"
 #include "mcts.h"
 #include "player.h"
+#include "value_net.h"
 
 namespace carc::py {
 
@@ -126,6 +127,36 @@ void bind_ai(pyb::module_& m) {
       },
       pyb::arg("state"), pyb::arg("spec") = "mcts:time=0.1s", pyb::arg("seed") = 0,
       "One move from a freshly made player, e.g. choose_move(state, 'mcts:time=0.1s').");
+  m.def(
+      "value_features",
+      [](const PyState& ps) {
+        // The value network's inputs (src/ai/value_net.h) for every player, with MCTS's heuristic:
+        // what scripts/train-value-net.sh trains on and `eval=net` reads in play.
+        const ai::NetSnapshot snap = ai::NetSnapshot::of(ps.s);
+        const ai::Values h = ai::evaluate(ps.s, ai::EvalWeights::expected());
+        std::vector<std::vector<float>> out;
+        for (int p = 0; p < ps.s.num_players(); ++p) {
+          const ai::Features f = ai::value_features(snap, h, p);
+          out.emplace_back(f.begin(), f.end());
+        }
+        return out;
+      },
+      pyb::arg("state"),
+      "The value network's features of each player (a list per player, value_feature_names order), with the "
+      "heuristic MCTS uses at a cut rollout.");
+  m.attr("value_feature_names") =
+      std::vector<std::string>{"heuristic_margin", "score_margin", "bag_share", "own_followers", "opponent_followers",
+                               "to_move", "heuristic_margin_x_bag", "score_margin_x_bag", "own_heuristic", "players"};
+  m.def(
+      "value_net_predict",
+      [](const std::vector<float>& x) {
+        if (x.size() != size_t(ai::kValueFeatures))
+          throw std::invalid_argument("value_net_predict: expected " + std::to_string(ai::kValueFeatures) + " features");
+        ai::Features f{};
+        std::copy(x.begin(), x.end(), f.begin());
+        return ai::ValueNet::active().predict(f);
+      },
+      pyb::arg("features"), "The built-in (or $CARC_VALUE_NET) network's predicted final margin, in points.");
   m.def(
       "players",
       [] {

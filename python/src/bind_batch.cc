@@ -2,10 +2,10 @@
 // ("random", and with the AI library "greedy", "mcts:iterations=200", ...), on several
 // threads with the GIL released, and returns records and scores.
 //
-// Game i uses seed mix(seed, i) for its draws (like `carcassonne simulate`); uniformly random
-// games use the same move generator as `simulate`, so the same seed gives the same games.
-// AI player p of game i is made with seed mix(game seed, p + 1). Results do not depend on
-// the number of threads.
+// The one seed rule (src/engine/seeds.h): game i draws with game_seed(seed, i) and its seat p is
+// made with seat_seed(game seed, p), played by the match runner (src/match/runner.h), so game i is
+// the game `carcassonne simulate` (all random) and `carcassonne tournament` (with the same seating)
+// play. Results do not depend on the number of threads.
 #include <pybind11/stl.h>
 
 #include <atomic>
@@ -18,18 +18,15 @@
 
 #include "common.h"
 #include "playout.h"
+#include "seeds.h"
 #ifdef CARC_HAVE_AI
 #include "player.h"
+#include "runner.h"
 #endif
 
 namespace carc::py {
 
 namespace {
-
-uint64_t mix(uint64_t a, uint64_t b) {
-  Rng r(a * 0x9E3779B97F4A7C15ull ^ b);
-  return r.next();
-}
 
 struct GameResult {
   int index = 0;
@@ -39,12 +36,6 @@ struct GameResult {
   bool has_record = false;
   Record record;
 };
-
-bool all_random(const std::vector<std::string>& specs) {
-  for (const auto& s : specs)
-    if (s != "random") return false;
-  return true;
-}
 
 void check_specs(const std::vector<std::string>& specs) {
 #ifdef CARC_HAVE_AI
@@ -59,32 +50,24 @@ void check_specs(const std::vector<std::string>& specs) {
 GameResult play_one(const Game* g, const std::vector<std::string>& specs, uint64_t seed, int i, bool records) {
   GameResult r;
   r.index = i;
-  r.seed = mix(seed, uint64_t(i));
-  State s(g, r.seed);
-  std::vector<Move> moves;
-  if (all_random(specs)) {
-    Rng rng(r.seed ^ 0x5bd1e995);
-    r.moves = random_playout(s, rng, moves).moves;
-  } else {
+  r.seed = game_seed(seed, uint64_t(i));
 #ifdef CARC_HAVE_AI
-    std::vector<std::unique_ptr<ai::Player>> players;
-    for (size_t p = 0; p < specs.size(); ++p) players.push_back(ai::make_player(specs[p], mix(r.seed, p + 1)));
-    while (!s.is_terminal()) {
-      if (s.is_chance()) {
-        s.draw_random();
-        continue;
-      }
-      const Move m = players[size_t(s.current_player())]->choose(s);
-      s.apply(m);
-      ++r.moves;
-    }
-#endif
+  match::SeatedGame played = match::play_game(g, specs, r.seed, records, specs);
+  r.scores = std::move(played.scores);
+  r.moves = played.moves;
+  if (played.record) {
+    r.has_record = true;
+    r.record = std::move(*played.record);
   }
+#else
+  State s(g, r.seed);  // only "random" seats without the AI library (check_specs)
+  r.moves = random_playout_seated(s, r.seed).moves;
   r.scores = s.scores();
   if (records) {
     r.has_record = true;
     r.record = record_of(s, specs);
   }
+#endif
   return r;
 }
 
@@ -198,8 +181,23 @@ void bind_batch(pyb::module_& m) {
       "(0 = all cores). Returns a list of GameResult in game order. Ctrl-C stops it (KeyboardInterrupt).");
 
   m.def(
-      "game_seed", [](uint64_t seed, uint64_t i) { return mix(seed, i); }, pyb::arg("seed"), pyb::arg("i"),
-      "The seed play_games and `carcassonne simulate` derive for game i from `seed` (and for player p of a game from its seed and p + 1). Tournaments (`carcassonne tournament`, carcassonne.distributed) use derive_seed.");
+      "game_seed", [](uint64_t seed, uint64_t i) { return game_seed(seed, i); }, pyb::arg("seed"), pyb::arg("i"),
+      "The draw seed of game i of a run with `seed`: the one seed rule of every front end (simulate, tournament, play_games, carcassonne.distributed, the server's AI seats).");
+  m.def(
+      "seat_seed", [](uint64_t game, int seat) { return seat_seed(game, seat); }, pyb::arg("game_seed"), pyb::arg("seat"),
+      "The seed of the player in seat `seat` (0-based) of a game with draw seed `game_seed`.");
+  pyb::class_<Rng>(m, "RandomSeat",
+                   "A uniformly random seat as every front end plays it (seeds.h): RandomSeat(seat_seed(g, j)) "
+                   "makes the moves of 'random' in seat j of the game with draw seed g, with or without the AI "
+                   "library.")
+      .def(pyb::init([](uint64_t seed) { return Rng(seed ^ kRandomSeatSalt); }), pyb::arg("seed"))
+      .def(
+          "choose",
+          [](Rng& rng, const PyState& ps) {
+            require_decision(ps.s);
+            return from_engine(ps.s, ps.s.sample_move(rng));
+          },
+          pyb::arg("state"), "A legal move, uniform over the legal moves.");
   m.def(
       "has_ai",
       [] {

@@ -35,10 +35,10 @@ std::vector<std::string> player_names(const std::vector<std::string>& players) {
 }  // namespace
 
 void bind_tournament(pyb::module_& m) {
-  m.def("derive_seed", &ai::derive_seed, pyb::arg("a"), pyb::arg("b"),
+  m.def("derive_seed", &carc::derive_seed, pyb::arg("a"), pyb::arg("b"),
         "The seed derived from a run seed and an index: game i of a tournament draws with derive_seed(seed, i), "
         "its seat j plays with derive_seed(that, j + 1).");
-  m.def("tournament_player", &ai::tournament_player, pyb::arg("game"), pyb::arg("seat"), pyb::arg("players"),
+  m.def("tournament_player", &match::tournament_player, pyb::arg("game"), pyb::arg("seat"), pyb::arg("players"),
         "The player index (into the spec list) in seat `seat` of tournament game `game`: (game + seat) % players.");
   m.def(
       "tournament_games",
@@ -60,7 +60,7 @@ void bind_tournament(pyb::module_& m) {
           auto out = scores.mutable_unchecked<2>();
           pyb::gil_scoped_release release;
           for (int64_t i = start; i < stop; ++i) {
-            ai::TournamentGame t = ai::play_tournament_game(g, players, seed, i, records);
+            match::TournamentGame t = match::play_tournament_game(g, players, seed, i, records);
             for (int p = 0; p < k; ++p) {
               out(i - start, p) = t.scores[size_t(p)];
               iterations[size_t(p)] += t.iterations[size_t(p)];
@@ -97,7 +97,7 @@ void bind_tournament(pyb::module_& m) {
         auto in = scores.unchecked<2>();
         for (pyb::ssize_t n = 0; n < scores.shape(0); ++n)
           for (int p = 0; p < k; ++p) by_game[size_t(n)][size_t(p)] = in(n, p);
-        return ai::tournament_json(r, player_names(players), by_game, iterations, decisions, seed, seconds);
+        return match::tournament_json(r, player_names(players), by_game, iterations, decisions, seed, seconds);
       },
       pyb::arg("players"), pyb::arg("scores"), pyb::arg("iterations"), pyb::arg("decisions"), pyb::arg("seed"),
       pyb::arg("seconds") = 0.0, pyb::arg("rules") = pyb::none(), pyb::arg("tileset") = "base",

@@ -33,7 +33,7 @@ def test_play_games_with_callables_equals_replay():
 def test_python_path_plays_spec_seats_like_the_batch():
     # A spec seat in a Python game gets the same seeds as in the C++ batch.
     gs = carc.game_seed(9, 0)
-    second = carc.Player("greedy", seed=carc.game_seed(gs, 2))  # the seed the batch gives seat 1
+    second = carc.Player("greedy", seed=carc.seat_seed(gs, 1))  # the seed the batch gives seat 1
     py = carc.play_games(players=["greedy", second], games=1, seed=9)
     cc = carc.play_games(players=["greedy", "greedy"], games=1, seed=9)
     assert py[0].seed == cc[0].seed and py[0].scores == cc[0].scores

@@ -1,7 +1,7 @@
 """One vocabulary (docs/vocabulary.md): rotation in degrees, the follower's place as `follower`
 (a location or a crown space "crown:SEGMENT:K"), the old keyword `location=` kept as a deprecated
 alias, moves converted by the engine's notation (the same errors as records and the server), and
-tournament() seeded as `carcassonne tournament` (ai::derive_seed)."""
+tournament() seeded as `carcassonne tournament` (the one seed rule, src/engine/seeds.h)."""
 import json
 import os
 import pathlib
@@ -108,7 +108,7 @@ def _cli():
 @pytest.mark.skipif(not carc.has_ai(), reason="module built without the AI library (tournaments need it)")
 @pytest.mark.parametrize("players,games,seed", [(["greedy", "random"], 6, 5), (["random", "greedy", "random"], 4, 12)])
 def test_tournament_seeds_like_the_cli(players, games, seed):
-    """carcassonne.tournament seeds with ai::derive_seed as `carcassonne tournament` does: the same
+    """carcassonne.tournament seeds by the one seed rule as `carcassonne tournament` does: the same
     scores game for game, so the same totals as `--json` prints."""
     t = carc.tournament(players, games=games, seed=seed)
     ref = carc.tournament_games(players, seed, 0, games)["scores"].tolist()

@@ -1,5 +1,7 @@
 #include "eval.h"
 
+#include "value_net.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -424,6 +426,9 @@ WheelForecast wheel_forecast(int segments, int pig, const std::array<int, 7>& le
 Values evaluate_consuming(State& s, const EvalWeights& ew) {
   Values v{};
   const int n = s.num_players();
+  // eval=net: what the value network reads, before finish() changes the scores and supplies.
+  const bool net = ew.net && !s.is_terminal();
+  const NetSnapshot snap = net ? NetSnapshot::of(s) : NetSnapshot{};
   const double frac = double(s.bag_size()) / std::max(1, s.game().total_tiles());
   double w = ew.follower_value * frac;
   const double floor = s.has_wheel() ? ew.follower_min_wheel : ew.follower_min;
@@ -473,6 +478,7 @@ Values evaluate_consuming(State& s, const EvalWeights& ew) {
   }
   s.finish();
   for (int p = 0; p < n; ++p) v[p] += s.score(p);
+  if (net) ValueNet::active().adjust(snap, v);
   return v;
 }
 
@@ -490,8 +496,11 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
   if (key == "follower") {
     w.follower_value = weight("follower");
   } else if (key == "eval") {
-    if (value != "plain" && value != "expect") throw std::invalid_argument("eval must be plain or expect");
-    w.expect = value == "expect";
+    if (value != "plain" && value != "expect" && value != "net")
+      throw std::invalid_argument("eval must be plain, expect or net");
+    w.expect = value != "plain";
+    w.net = value == "net";
+    if (w.net) (void)ValueNet::active();  // a bad CARC_VALUE_NET file is an error here, not mid-search
   } else if (key == "cq") {
     w.city_q = weight("cq", 0, 1);
   } else if (key == "mk") {
@@ -526,7 +535,8 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
 std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d) {
   const auto num = format_real;
   std::string s;
-  if (w.expect != d.expect) s += std::string(":eval=") + (w.expect ? "expect" : "plain");
+  if (w.expect != d.expect || w.net != d.net)
+    s += std::string(":eval=") + (w.net ? "net" : w.expect ? "expect" : "plain");
   if (w.follower_value != d.follower_value) s += ":follower=" + num(w.follower_value);
   if (w.city_q != d.city_q) s += ":cq=" + num(w.city_q);
   if (w.monastery_k != d.monastery_k) s += ":mk=" + num(w.monastery_k);

@@ -41,6 +41,9 @@ constexpr double kDefaultFieldMerge = 0.2;
 struct EvalWeights {
   double follower_value = kDefaultFollowerValue;
   bool expect = false;
+  // eval=net: the expect heuristic moved by the learned value network (value_net.h), which
+  // predicts each player's final margin from the heuristic and a few numbers of the position.
+  bool net = false;
   double city_q = 0.65;
   double monastery_k = 15;
   double farm = 0.5;

@@ -6,6 +6,7 @@
 #include "eval.h"
 #include "mcts.h"
 #include "player.h"
+#include "seeds.h"
 #include "spec.h"
 #include "star.h"
 
@@ -13,19 +14,17 @@ namespace carc::ai {
 
 namespace {
 
-// Uniform over the legal moves.
+// Uniform over the legal moves: one State::sample_move per decision with the generator
+// Rng(seed ^ kRandomSeatSalt), so a random seat plays exactly as the fast all-random path of
+// simulate and play_games (random_playout_seated, seeds.h).
 class RandomPlayer : public Player {
  public:
-  explicit RandomPlayer(uint64_t seed) : rng_(seed ^ 0x72616e64ull) {}
+  explicit RandomPlayer(uint64_t seed) : rng_(seed ^ kRandomSeatSalt) {}
   std::string name() const override { return "random"; }
-  Move choose(const State& s) override {
-    s.legal_moves(moves_);
-    return moves_[rng_.below(uint32_t(moves_.size()))];
-  }
+  Move choose(const State& s) override { return s.sample_move(rng_); }
 
  private:
   Rng rng_;
-  std::vector<Move> moves_;
 };
 
 // One-turn lookahead: every legal move is applied to a copy and valued by the heuristic of

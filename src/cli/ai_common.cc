@@ -4,15 +4,12 @@
 #include <stdexcept>
 
 #include "commands.h"
-#include "tournament.h"
 
 namespace carc::cli {
 
 Rules ai_rules_from(int players, const std::string& tileset, const std::string& expansions) {
   return rules_from(players, tileset, expansions);
 }
-
-uint64_t derive_seed(uint64_t a, uint64_t b) { return ai::derive_seed(a, b); }
 
 std::unique_ptr<ai::Player> make_player_checked(const std::string& spec, uint64_t seed) {
   try {

@@ -9,14 +9,13 @@
 
 #include "player.h"
 #include "rules.h"
+#include "seeds.h"
 #include "state.h"
 
 namespace carc::cli {
 
 // Rules from command-line options; throws std::invalid_argument.
 Rules ai_rules_from(int players, const std::string& tileset, const std::string& expansions);
-// A seed derived from a run seed and an index (game number, seat).
-uint64_t derive_seed(uint64_t a, uint64_t b);
 // ai::make_player; a bad spec prints "error: ..." and exits with kExitBadInput.
 std::unique_ptr<ai::Player> make_player_checked(const std::string& spec, uint64_t seed);
 // "a,b,c" -> {"a","b","c"} (empty items are an error).

@@ -354,7 +354,7 @@ void register_play(CLI::App& app) {
         ss.names.push_back(o->hotseat ? "Player " + std::to_string(p + 1) : "You");
         ss.ai.push_back(nullptr);
       } else {
-        ss.ai.push_back(make_player_checked(o->vs, derive_seed(seed, uint64_t(p))));
+        ss.ai.push_back(make_player_checked(o->vs, seat_seed(seed, p)));
         ss.names.push_back("AI " + std::to_string(p + 1) + " (" + ss.ai.back()->name() + ")");
       }
     }

@@ -34,11 +34,6 @@ double thread_cpu_seconds() {
   return double(ts.tv_sec) + ts.tv_nsec * 1e-9;
 }
 
-uint64_t mix(uint64_t a, uint64_t b) {
-  Rng r(a * 0x9E3779B97F4A7C15ull ^ b);
-  return r.next();
-}
-
 struct GameTotals {
   int64_t games = 0, moves = 0, followers = 0, tiles = 0;
   std::vector<double> score_sum, score_sq;
@@ -72,22 +67,21 @@ struct GameTotals {
   }
 };
 
-// Plays games [from, to) of a seeded run; game i uses seed mix(seed, i) for its draws and
-// its players' choices, so results do not depend on the number of threads.
+// Plays games [from, to) of a seeded run by the one seed rule (seeds.h): game i draws with
+// game_seed(seed, i) and its seats play uniformly at random with their seat generators, so game i
+// is the game `tournament --players random,...`, Python's play_games and the match runner play,
+// and results do not depend on the number of threads.
 void play_range(const Game* g, uint64_t seed, int64_t from, int64_t to, GameTotals& tot, const std::string& out_dir,
                 std::atomic<int64_t>& done) {
   const double cpu0 = thread_cpu_seconds();
-  std::vector<Move> moves;
-  moves.reserve(1024);
   // One state for all the games: each starts from `fresh` (State::restart clears only the
   // board cells the previous game used, not the whole board).
   const State fresh(g, 0);
   State s = fresh;
   for (int64_t i = from; i < to; ++i) {
-    const uint64_t gs = mix(seed, uint64_t(i));
+    const uint64_t gs = game_seed(seed, uint64_t(i));
     s.restart(fresh, gs);
-    Rng rng(gs ^ 0x5bd1e995);
-    PlayoutStats st = random_playout(s, rng, moves);
+    PlayoutStats st = random_playout_seated(s, gs);
     tot.add(s, st);
     if (!out_dir.empty()) {
       std::vector<std::string> names;

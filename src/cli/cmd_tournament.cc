@@ -76,29 +76,29 @@ void register_tournament(CLI::App& app) {
     // count in the iterations per search.
     auto resumed_game = [&](int64_t i, const std::string& path) {
       const Record rec = load_record(path);
-      const uint64_t gs = ai::derive_seed(o->seed, uint64_t(i));
+      const uint64_t gs = game_seed(o->seed, uint64_t(i));
       if (rec.seed != gs)
         throw std::invalid_argument(path + ": not this run's game " + std::to_string(i) + " (its seed is " +
                                     std::to_string(rec.seed) + ", this run's is " + std::to_string(gs) +
                                     "; same --seed?)");
       std::vector<std::string> seats;
-      for (int j = 0; j < k; ++j) seats.push_back(names[size_t(ai::tournament_player(i, j, k))]);
+      for (int j = 0; j < k; ++j) seats.push_back(names[size_t(match::tournament_player(i, j, k))]);
       if (rec.players != seats) throw std::invalid_argument(path + ": its players are not this run's (same --players?)");
       if (rules_of(rec).to_string() != rules.to_string())
         throw std::invalid_argument(path + ": its rules are " + rules_of(rec).to_string() + ", this run's " +
                                     rules.to_string());
       Replay rp = replay(rec, true);
       if (!rp.state.is_terminal()) throw std::invalid_argument(path + ": the game in it is not finished");
-      ai::TournamentGame r;
+      match::TournamentGame r;
       r.iterations.assign(size_t(k), 0);
       r.decisions.assign(size_t(k), 0);
       r.scores.assign(size_t(k), 0);
-      for (int j = 0; j < k; ++j) r.scores[size_t(ai::tournament_player(i, j, k))] = rp.state.score(j);
+      for (int j = 0; j < k; ++j) r.scores[size_t(match::tournament_player(i, j, k))] = rp.state.score(j);
       return r;
     };
     std::atomic<int64_t> nresumed{0};
 
-    std::vector<ai::TournamentGame> results(o->games);
+    std::vector<match::TournamentGame> results(o->games);
     std::atomic<int64_t> next{0}, done{0};
     std::mutex err_mu;
     std::string error;
@@ -112,7 +112,7 @@ void register_tournament(CLI::App& app) {
             results[i] = resumed_game(i, record_path(i));
             nresumed.fetch_add(1);
           } else {
-            results[i] = ai::play_tournament_game(g, specs, o->seed, i, !o->out.empty());
+            results[i] = match::play_tournament_game(g, specs, o->seed, i, !o->out.empty());
             if (!o->out.empty()) {
               write_file(record_path(i), record_to_json(*results[i].record));
               results[i].record.reset();
@@ -155,7 +155,7 @@ void register_tournament(CLI::App& app) {
       for (int p = 0; p < k; ++p) iters[p] += r.iterations[p], decisions[p] += r.decisions[p];
     }
     if (o->json) {  // the same code makes the summary of carcassonne.distributed (Python)
-      std::cout << ai::tournament_json(rules, names, scores, iters, decisions, o->seed, sec) << "\n";
+      std::cout << match::tournament_json(rules, names, scores, iters, decisions, o->seed, sec) << "\n";
       return;
     }
     auto mean_iters = [&](int p) { return decisions[p] ? double(iters[p]) / decisions[p] : 0.0; };

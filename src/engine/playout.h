@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "seeds.h"
 #include "state.h"
 
 namespace carc {
@@ -24,6 +25,27 @@ inline PlayoutStats random_playout(State& s, Rng& rng, std::vector<Move>& moves)
       continue;
     }
     const Move m = s.sample_move(rng);
+    st.followers_deployed += m.meeple >= 0;
+    ++st.moves;
+    s.apply(m);
+  }
+  return st;
+}
+
+// A game of uniformly random seats, as ai::RandomPlayer plays each seat (seeds.h): seat j decides
+// with its own generator random_seat_rng(game_seed, j), one State::sample_move per decision; chance
+// nodes with the state's generator. `s` starts at the game's beginning, made with `game_seed`.
+// The fast path of simulate and play_games: the same game as the match runner's with "random" seats.
+inline PlayoutStats random_playout_seated(State& s, uint64_t game_seed) {
+  Rng rngs[kMaxPlayers];
+  for (int j = 0; j < s.num_players(); ++j) rngs[j] = random_seat_rng(game_seed, j);
+  PlayoutStats st;
+  while (!s.is_terminal()) {
+    if (s.is_chance()) {
+      s.draw_random();
+      continue;
+    }
+    const Move m = s.sample_move(rngs[s.current_player()]);
     st.followers_deployed += m.meeple >= 0;
     ++st.moves;
     s.apply(m);

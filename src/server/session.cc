@@ -18,6 +18,7 @@
 #include "input_limits.h"
 #include "quota.h"
 #include "secure.h"
+#include "seeds.h"
 #include "views.h"
 
 namespace carc::server {
@@ -527,7 +528,7 @@ void Games::run_ai(const std::shared_ptr<Session>& sp) {
   State copy = *s.state;
   if (!s.players[seat]) {
     const std::string spec = s.seats[seat].type == "ai" ? s.seats[seat].ai : "greedy";
-    const uint64_t seed = s.state->seed() ^ (0x9E3779B97F4A7C15ull * uint64_t(seat + 1));
+    const uint64_t seed = seat_seed(s.state->seed(), seat);  // the one seed rule (seeds.h)
     try {
       // A game of computers only searches within limits::kAiOnlyMoveTime on one thread.
       const double cap = s.ai_only() ? std::chrono::duration<double>(limits::kAiOnlyMoveTime).count() : 0.0;

@@ -1,21 +1,91 @@
-// Tournament games as pure functions of (rules, specs, seed, game index), shared by
-// `carcassonne tournament` and the Python module (carcassonne.distributed), and the summary JSON
-// both print. Strength is not tested here (see docs/ai.md); only reproducibility, seat rotation,
+// The match layer's runner (runner.h) and the seed rule (seeds.h), and tournament games as pure
+// functions of (rules, specs, seed, game index), shared by `carcassonne tournament` and the Python
+// module (carcassonne.distributed), and the summary JSON both print. Strength is not tested here (see docs/ai.md); only reproducibility, seat rotation,
 // seeding, bookkeeping and errors.
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
 #include "player.h"
+#include "runner.h"
 #include "stats.h"
+#include "test_util.h"
 #include "tournament.h"
 
-namespace carc::ai {
+namespace carc::match {
 namespace {
+
+using ai::elo_from_fraction;
+using ai::make_player;
 
 const Game* base2() {
   Rules r;
   return Game::get(r);
+}
+
+// The game a runner plays, played again by hand: players made from the specs with the seat seeds,
+// chance from the state's generator.
+Record by_hand(const Game* g, const std::vector<std::string>& specs, uint64_t gs) {
+  State s(g, gs);
+  std::vector<std::unique_ptr<ai::Player>> seat;
+  std::vector<std::string> names;
+  for (size_t j = 0; j < specs.size(); ++j) {
+    seat.push_back(make_player(specs[j], seat_seed(gs, int(j))));
+    names.push_back(seat.back()->name());
+  }
+  while (!s.is_terminal()) {
+    if (s.is_chance()) s.draw_random();
+    else s.apply(seat[size_t(s.current_player())]->choose(s));
+  }
+  return record_of(s, names);
+}
+
+// The fast all-random path (random_playout_seated) is the game random players play, in every
+// rule set of the table, so simulate, play_games and tournaments of random seats agree.
+TEST(Runner, AllRandomFastPathIsTheGameOfRandomPlayers) {
+  for (const auto& v : test::all_variants(3)) {
+    const Game* g = Game::get(v.rules);
+    for (uint64_t i = 0; i < 2; ++i) {
+      const uint64_t gs = game_seed(7, i);
+      const SeatedGame fast = play_game(g, {"random", "random", "random"}, gs, true);
+      ASSERT_TRUE(fast.record.has_value());
+      EXPECT_EQ(record_to_json(*fast.record), record_to_json(by_hand(g, {"random", "random", "random"}, gs)))
+          << v.name << " game " << i;
+      EXPECT_EQ(fast.record->seed, gs);
+      EXPECT_EQ(fast.scores, replay(*fast.record, true).state.scores());
+    }
+  }
+}
+
+TEST(Runner, MixedSeatsAreTheSpecsPlayersWithSeatSeeds) {
+  const std::vector<std::string> specs = {"greedy", "random"};
+  const uint64_t gs = game_seed(3, 2);
+  const SeatedGame a = play_game(base2(), specs, gs, true);
+  EXPECT_EQ(record_to_json(*a.record), record_to_json(by_hand(base2(), specs, gs)));
+  EXPECT_GT(a.moves, 60);
+  // Seat seeds differ by seat and from the game seed.
+  EXPECT_NE(seat_seed(gs, 0), seat_seed(gs, 1));
+  EXPECT_NE(seat_seed(gs, 0), gs);
+  EXPECT_EQ(game_seed(3, 2), derive_seed(3, 2));
+}
+
+TEST(Runner, RejectsBadSeatsAndNames) {
+  EXPECT_THROW(play_game(base2(), {"random"}, 1), std::invalid_argument);
+  EXPECT_THROW(play_game(base2(), {"random", "nobody"}, 1), std::invalid_argument);
+  EXPECT_THROW(play_game(base2(), {"random", "random"}, 1, true, {"only one"}), std::invalid_argument);
+  const SeatedGame named = play_game(base2(), {"random", "random"}, 1, true, {"Ann", "Bob"});
+  EXPECT_EQ(named.record->players, (std::vector<std::string>{"Ann", "Bob"}));
+}
+
+TEST(TournamentGame, IsTheRunnersGameWithRotatedSeats) {
+  const std::vector<std::string> specs = {"greedy", "random"};
+  for (int64_t i = 0; i < 2; ++i) {
+    const TournamentGame t = play_tournament_game(base2(), specs, 11, i, true);
+    std::vector<std::string> seating = {specs[size_t(tournament_player(i, 0, 2))],
+                                        specs[size_t(tournament_player(i, 1, 2))]};
+    const SeatedGame r = play_game(base2(), seating, game_seed(11, uint64_t(i)), true);
+    EXPECT_EQ(record_to_json(*t.record), record_to_json(*r.record));
+  }
 }
 
 TEST(TournamentGame, IsAFunctionOfSeedAndIndexOnly) {
@@ -105,4 +175,4 @@ TEST(TournamentJson, RejectsMismatchedSizes) {
 }
 
 }  // namespace
-}  // namespace carc::ai
+}  // namespace carc::match

@@ -1,7 +1,8 @@
 // One game of a tournament as a pure function of (rules, player specs, run seed, game index),
 // and the summary of a finished tournament as JSON. `carcassonne tournament` and the Python
-// module (carcassonne.distributed) both use these, so a game played on a cluster worker is the
-// same game the CLI plays, and the statistics are computed by the same code.
+// module (carcassonne.tournament, carcassonne.distributed) all use these, so a game played on a
+// cluster worker is the same game the CLI plays, and the statistics are computed by the same code.
+// The game itself is played by the match runner (runner.h) with the seed rule of seeds.h.
 #pragma once
 
 #include <cstdint>
@@ -11,13 +12,10 @@
 
 #include "record.h"
 #include "rules.h"
+#include "seeds.h"
 #include "state.h"
 
-namespace carc::ai {
-
-// A seed derived from a run seed and an index (game number, seat): a bijective mix, so
-// different indices give unrelated seeds.
-uint64_t derive_seed(uint64_t a, uint64_t b);
+namespace carc::match {
 
 // The player index (into the spec list) that takes seat `seat` in game `i` of a tournament
 // between k players: (i + seat) % k, so the seats rotate from game to game.
@@ -30,9 +28,8 @@ struct TournamentGame {
 };
 
 // Plays game `i` of a tournament between the players `specs` (2..6, one per seat) on game `g`:
-// the draws are seeded with derive_seed(seed, i) =: gs, seat j is taken by player
-// tournament_player(i, j, k), made with seed derive_seed(gs, j + 1); chance nodes are resolved
-// with the state's own generator. Deterministic for deterministic players (fixed iterations).
+// the draws are seeded with game_seed(seed, i), seat j is taken by player tournament_player(i, j, k)
+// (seeds.h, runner.h: play_game with the rotated seating). Deterministic for deterministic players (fixed iterations).
 // Throws std::invalid_argument for a bad spec or player count.
 TournamentGame play_tournament_game(const Game* g, const std::vector<std::string>& specs, uint64_t seed, int64_t i,
                                     bool keep_record = false);
@@ -45,4 +42,4 @@ std::string tournament_json(const Rules& rules, const std::vector<std::string>& 
                             const std::vector<long long>& iterations, const std::vector<long long>& decisions,
                             uint64_t seed, double seconds);
 
-}  // namespace carc::ai
+}  // namespace carc::match

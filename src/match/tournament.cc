@@ -4,16 +4,15 @@
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
-#include "mcts.h"
-#include "player.h"
+#include "runner.h"
 #include "stats.h"
 
-namespace carc::ai {
+namespace carc::match {
 
-uint64_t derive_seed(uint64_t a, uint64_t b) {
-  Rng r(a * 0x9E3779B97F4A7C15ull ^ (b * 0xC2B2AE3D27D4EB4Full + 0x165667B19E3779F9ull));
-  return r.next();
-}
+using ai::Tally;
+using ai::EloEstimate;
+using ai::MeanEstimate;
+using ai::Interval;
 
 TournamentGame play_tournament_game(const Game* g, const std::vector<std::string>& specs, uint64_t seed, int64_t i,
                                     bool keep_record) {
@@ -22,33 +21,20 @@ TournamentGame play_tournament_game(const Game* g, const std::vector<std::string
     throw std::invalid_argument("need one player spec per seat: " + std::to_string(g->rules().players) + " seats, " +
                                 std::to_string(k) + " specs");
   if (i < 0) throw std::invalid_argument("game index must be >= 0, got " + std::to_string(i));
-  const uint64_t gs = derive_seed(seed, uint64_t(i));
-  State s(g, gs);
-  std::vector<std::unique_ptr<Player>> seat;
-  std::vector<std::string> names;
-  for (int j = 0; j < k; ++j) {
-    seat.push_back(make_player(specs[size_t(tournament_player(i, j, k))], derive_seed(gs, uint64_t(j) + 1)));
-    names.push_back(seat.back()->name());
-  }
+  std::vector<std::string> seating;
+  for (int j = 0; j < k; ++j) seating.push_back(specs[size_t(tournament_player(i, j, k))]);
+  SeatedGame played = play_game(g, seating, game_seed(seed, uint64_t(i)), keep_record);
   TournamentGame r;
+  r.scores.assign(size_t(k), 0);
   r.iterations.assign(size_t(k), 0);
   r.decisions.assign(size_t(k), 0);
-  while (!s.is_terminal()) {
-    if (s.is_chance()) {
-      s.draw_random();
-      continue;
-    }
-    const int cp = s.current_player();
-    s.apply(seat[size_t(cp)]->choose(s));
-    if (auto* m = dynamic_cast<MctsPlayer*>(seat[size_t(cp)].get())) {
-      const int p = tournament_player(i, cp, k);
-      r.iterations[size_t(p)] += m->last_stats().iterations;
-      r.decisions[size_t(p)] += 1;
-    }
+  for (int j = 0; j < k; ++j) {
+    const size_t p = size_t(tournament_player(i, j, k));
+    r.scores[p] = played.scores[size_t(j)];
+    r.iterations[p] = played.iterations[size_t(j)];
+    r.decisions[p] = played.decisions[size_t(j)];
   }
-  r.scores.assign(size_t(k), 0);
-  for (int j = 0; j < k; ++j) r.scores[size_t(tournament_player(i, j, k))] = s.score(j);
-  if (keep_record) r.record = record_of(s, names);
+  r.record = std::move(played.record);
   return r;
 }
 
@@ -95,4 +81,4 @@ std::string tournament_json(const Rules& rules, const std::vector<std::string>& 
   return j.dump();
 }
 
-}  // namespace carc::ai
+}  // namespace carc::match
