@@ -61,6 +61,13 @@ def load_examples(dirs):
     return np.concatenate(xs), np.concatenate(ys), np.concatenate(gids)
 
 
+def forward(w, x):
+    """The network of a weights dict on features x (N, F) in numpy: value_net.cc's predict, in points."""
+    x = np.asarray(x, np.float64)
+    h = np.tanh(x @ np.asarray(w["w1"], np.float64).T + np.asarray(w["b1"], np.float64))
+    return 50.0 * (h @ np.asarray(w["wout"], np.float64) + float(w["bout"]) + x @ np.asarray(w["skip"], np.float64))
+
+
 def _bar(done, total, width=30):
     n = int(width * done / max(1, total))
     return "[" + "#" * n + "." * (width - n) + f"] {done}/{total}"
@@ -170,9 +177,10 @@ def main(argv=None):
     w = train(x, y, gid, hidden=a.hidden, epochs=a.epochs, lr=a.lr, batch=a.batch, seed=a.seed, threads=a.threads)
     manifests = [json.load(open(os.path.join(d, "manifest.json"))) for d in a.shards]
     header = [f"Trained by python3 -m carcassonne.train_value (carcassonne {_core.__version__}) on "
-              f"{w['examples'][0] + w['examples'][1]} decisions x seats of "
-              + ", ".join(f"{m.get('games')} games of {','.join(m.get('players', []))} ({m.get('rules_name')}, "
-                          f"seed {m.get('seed')})" for m in manifests) + ".",
+              f"{w['examples'][0] + w['examples'][1]} decisions x seats of {len(np.unique(gid))} games: "
+              + ", ".join(f"{','.join(m.get('players', []))} ({m.get('rules_name')}, seed {m.get('seed')}, "
+                          f"{sum(sh['games'][1] - sh['games'][0] for sh in m['shards'])} games)"
+                          for m in manifests) + ".",
               f"hidden {a.hidden}, epochs {a.epochs}, lr {a.lr}, batch {a.batch}, seed {a.seed}. Final validation MSE "
               f"{w['curve'][-1][2]:.4f} against the heuristic's {w['baseline'][1]:.4f} (units of 50 points).",
               "Features: " + ", ".join(_core.value_feature_names) + "."]
