@@ -2,9 +2,15 @@
 // each with one API-driven "human" seat (plays a random legal move as soon as it is its turn,
 // polling the game like a browser without event streams would) and AI seats played by the
 // server. Reports requests per second and latency percentiles per request kind.
-//   node scripts/loadtest.mjs URL [--games N] [--seconds S] [--ai SPEC] [--seats K]
+//   node scripts/loadtest.mjs URL[,URL...] [--games N] [--seconds S] [--ai SPEC] [--seats K] [--streams]
+// Several URLs (several server processes on one database, docs/deployment.md): each request goes
+// to the next URL in turn, like a round-robin proxy. --streams: each game also holds one event
+// stream, on another URL than its moves' when there are several, and the script reports the
+// event latency: from sending a move to its state arriving on that stream.
 const args = process.argv.slice(2);
-const base = (args[0] || 'http://127.0.0.1:8080').replace(/\/$/, '');
+const bases = (args[0] || 'http://127.0.0.1:8080').split(',').map((u) => u.replace(/\/$/, ''));
+let next = 0;
+const pick = () => bases[next++ % bases.length];
 const opt = (name, def) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : def;
@@ -13,12 +19,14 @@ const GAMES = Number(opt('games', 40));
 const SECONDS = Number(opt('seconds', 20));
 const AI = opt('ai', 'greedy');
 const SEATS = Number(opt('seats', 2));
+const STREAMS = args.includes('--streams');
+const eventLat = [];  // ms from a move's request to its state on the game's event stream
 
 const lat = {};  // kind -> [ms]
 let errors = 0, requests = 0, moves = 0, finished = 0, created = 0;
 const statusCounts = {};
 
-async function req(kind, method, path, body) {
+async function req(kind, method, path, body, base = pick()) {
   const t0 = performance.now();
   let res;
   try {
@@ -51,6 +59,7 @@ async function player(k) {
     if (!g) { await sleep(50); continue; }
     created++;
     const id = g.id, token = g.seats[0].token;
+    const stream = STREAMS ? watch(id, bases[(k + 1) % bases.length]) : null;
     while (Date.now() < deadline) {
       const v = await req('view', 'GET', `/api/games/${id}`);
       if (!v) break;
@@ -60,10 +69,47 @@ async function player(k) {
       if (!legal || !legal.placements.length) continue;
       const p = legal.placements[Math.floor(Math.random() * legal.placements.length)];
       const mv = { token, x: p.x, y: p.y, rotation: p.rotation, turn: legal.turn };
-      if (p.meeples.length && (Math.random() < 0.4 || !p.plain)) mv.meeple = p.meeples[Math.floor(Math.random() * p.meeples.length)].at;
-      if (await req('move', 'POST', `/api/games/${id}/move`, mv)) moves++;
+      if (p.followers.length && (Math.random() < 0.4 || !p.plain)) mv.follower = p.followers[Math.floor(Math.random() * p.followers.length)].at;
+      // The game's stream should show this turn done (turn >= legal.turn) after the move.
+      if (stream) stream.expect(legal.turn, performance.now());
+      if (await req('move', 'POST', `/api/games/${id}/move`, mv, bases[k % bases.length])) moves++;
     }
+    if (stream) stream.close();
   }
+}
+
+// One event stream of game `id` on `base`: the arrival of each state with a turn it waits for.
+function watch(id, base) {
+  const ac = new AbortController();
+  let want = null;  // [turn, sent at]
+  (async () => {
+    try {
+      const res = await fetch(`${base}/api/games/${id}/events`, { signal: ac.signal });
+      const reader = res.body.getReader();
+      const dec = new TextDecoder();
+      let buf = '';
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        buf += dec.decode(value, { stream: true });
+        let i;
+        while ((i = buf.indexOf('\n\n')) >= 0) {
+          const msg = buf.slice(0, i);
+          buf = buf.slice(i + 2);
+          const d = msg.indexOf('data: ');
+          if (d < 0 || !want) continue;
+          const turn = JSON.parse(msg.slice(d + 6)).turn;
+          if (turn >= want[0]) {
+            eventLat.push(performance.now() - want[1]);
+            want = null;
+          }
+        }
+      }
+    } catch (e) {
+      if (e.name !== 'AbortError') errors++;
+    }
+  })();
+  return { expect: (turn, at) => { want = [turn, at]; }, close: () => ac.abort() };
 }
 
 function pct(a, q) {
@@ -77,6 +123,7 @@ await Promise.all(Array.from({ length: GAMES }, (_, k) => player(k)));
 const secs = (Date.now() - t0) / 1000;
 const all = Object.values(lat).flat();
 const row = (name, a) => `| ${name} | ${a.length} | ${(a.length / secs).toFixed(0)} | ${pct(a, 0.5).toFixed(1)} | ${pct(a, 0.9).toFixed(1)} | ${pct(a, 0.99).toFixed(1)} | ${Math.max(0, ...a).toFixed(1)} |`;
+console.log(`servers=${bases.length} (${bases.join(' ')})`);
 console.log(`games=${GAMES} concurrent, seats=${SEATS} (1 API player + ${SEATS - 1} x ${AI}), ${secs.toFixed(1)} s`);
 console.log(`requests=${requests} (${(requests / secs).toFixed(0)} req/s), errors=${errors}, statuses=${JSON.stringify(statusCounts)}`);
 console.log(`games created=${created}, finished=${finished}, human moves=${moves} (${(moves / secs).toFixed(1)}/s)`);
@@ -84,4 +131,5 @@ console.log('| request | count | req/s | p50 ms | p90 ms | p99 ms | max ms |');
 console.log('|---|---|---|---|---|---|---|');
 for (const [k, a] of Object.entries(lat)) console.log(row(k, a));
 console.log(row('all', all));
+if (STREAMS) console.log(row('event (move sent -> state on the stream' + (bases.length > 1 ? ' of another process)' : ')'), eventLat));
 if (errors) process.exitCode = 1;

@@ -84,6 +84,10 @@ inline constexpr int kMaxAiOnlyGamesPerAddress = 2;
 // The star player (a fixed-depth expectimax, no time budget) searches at most this many of its
 // own moves two turns deep on this server (its `width`; 400 beyond).
 inline constexpr int kMaxStarWidth = 16;
+// Several processes on one database (docs/deployment.md): the claim on an AI move lasts the
+// longest search the server allows (`--ai-max-seconds`) plus this margin; a process that dies
+// holding one delays that move by at most this long.
+inline constexpr milliseconds kAiClaimMargin{10'000};
 // Hints being computed for one client address at once (429 beyond).
 inline constexpr int kMaxHintsPerAddress = 1;
 
