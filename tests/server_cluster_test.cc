@@ -342,11 +342,11 @@ TEST_F(ClusterTest, AiMovesArePlayedOnceAcrossProcesses) {
   }
   uint64_t searches = 0, moves = 0, waited = 0;
   for (const Proc* p : {&a, &b}) {
-    Reply h = p->get("/api/health");
+    Reply h = p->get("/api/health?counters=1");
     ASSERT_EQ(h.status, 200);
-    searches += h.body["ai_searches"].get<uint64_t>();
-    moves += h.body["ai_moves"].get<uint64_t>();
-    waited += h.body["ai_claims_waited"].get<uint64_t>();
+    searches += h.body["counters"]["ai_searches"].get<uint64_t>();
+    moves += h.body["counters"]["ai_moves"].get<uint64_t>();
+    waited += h.body["counters"]["ai_claims_waited"].get<uint64_t>();
   }
   std::printf("AI turns in the records %zu; searches %llu, moves saved %llu, claims left to the other process %llu\n",
               turns, (unsigned long long)searches, (unsigned long long)moves, (unsigned long long)waited);

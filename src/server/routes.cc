@@ -140,9 +140,12 @@ int Api::seat_for(const Session& s, const json& body, const Request& req) {
 }
 
 void Api::health(const Request& req, Response& res) {
-  // This process's counters (docs/deployment.md: several processes on one database).
+  if (!req.has_param("counters")) return res.send({{"ok", true}});
+  // ?counters: this process's counters (docs/deployment.md: several processes on one database).
   const Games::Counters c = games_.counters();
-  res.send({{"ok", true}, {"ai_searches", c.ai_searches}, {"ai_moves", c.ai_moves}, {"ai_claims_waited", c.ai_claims_waited}, {"reloads", c.reloads}});
+  res.send({{"ok", true},
+            {"counters",
+             {{"ai_searches", c.ai_searches}, {"ai_moves", c.ai_moves}, {"ai_claims_waited", c.ai_claims_waited}, {"reloads", c.reloads}}}});
 }
 
 void Api::players(const Request& req, Response& res) {
