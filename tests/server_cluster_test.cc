@@ -5,6 +5,7 @@
 //   - a move made through one process reaches an event stream on another within a second;
 //   - two processes given the same move at once: exactly one 200;
 //   - games of computers only on two processes: every AI move searched and saved exactly once;
+//     the AI move claimed by a process that dies is played by another after the claim's lease;
 //   - kill -9 of one process during a burst of moves: every acknowledged move is in the
 //     database, and the clients go on through the other process;
 //   - the quotas (games per client, a seat's hint interval) hold across processes;
@@ -351,10 +352,47 @@ TEST_F(ClusterTest, AiMovesArePlayedOnceAcrossProcesses) {
   std::printf("AI turns in the records %zu; searches %llu, moves saved %llu, claims left to the other process %llu\n",
               turns, (unsigned long long)searches, (unsigned long long)moves, (unsigned long long)waited);
   // Every AI turn in the records was searched once and saved once, by one process; the other
-  // left it to the claim's holder (both had the games, so both tried).
+  // stood by (it heard each move and reloaded the game, but left the next AI move to the
+  // process that saved the move before it, or lost the claim when both tried).
   EXPECT_EQ(moves, turns);
   EXPECT_EQ(searches, turns);
-  EXPECT_GT(waited, 0u);
+}
+
+// The process holding the claim on an AI move dies while searching (kill -9): another process
+// plays that move once the claim's lease ends (--ai-max-time 1 s + kAiClaimMargin 3 s).
+TEST_F(ClusterTest, AnAiMoveIsTakenOverWhenItsProcessDies) {
+  Proc& a = spawn({"--ai-max-time", "1"});
+  Proc& b = spawn({"--ai-max-time", "1"});
+  const json players = json::array({{{"name", "Ann"}, {"type", "human"}},
+                                    {{"name", "Mia"}, {"type", "ai"}, {"ai", "mcts:time=1s:threads=1"}}});
+  Reply created = a.post("/api/games", {{"players", players}, {"seed", 17}});
+  ASSERT_EQ(created.status, 201) << created.text;
+  const std::string id = created.body["id"];
+  const json tokens = tokens_of(created.body);
+  ASSERT_EQ(b.get("/api/games/" + id).status, 200);  // B holds it too
+  const json mv = next_move(a, id, tokens);
+  ASSERT_EQ(a.post("/api/games/" + id + "/move", mv).status, 200);
+  // A now claims the AI's move and searches for a second: killed in the middle.
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const pid_t a_pid = a.pid;
+  stop(procs_[0], SIGKILL);
+  ASSERT_NE(a_pid, procs_[0].pid);
+  const auto killed = Clock::now();
+  ASSERT_EQ(stored_record(id)["turns"].size(), 1u) << "A saved the AI move before it was killed: no takeover to test";
+  bool moved = false;
+  for (int i = 0; i < 1500 && !moved; ++i) {
+    Reply v = b.get("/api/games/" + id);
+    moved = v.status == 200 && v.body["turn"].get<int>() >= 2 && v.body["current_player"] == 0;
+    if (!moved) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  const double s = std::chrono::duration<double>(Clock::now() - killed).count();
+  ASSERT_TRUE(moved) << "B never played the AI move of the dead process";
+  EXPECT_EQ(stored_record(id)["turns"].size(), 2u);
+  Reply h = b.get("/api/health?counters=1");
+  EXPECT_EQ(h.body["counters"]["ai_moves"], 1);
+  std::printf("the AI move of the killed process was played by the other %.1f s after the kill\n", s);
+  // And the game goes on through B.
+  EXPECT_EQ(b.post("/api/games/" + id + "/move", next_move(b, id, tokens)).status, 200);
 }
 
 TEST_F(ClusterTest, KillNineLosesNoAcknowledgedMoveAndClientsContinue) {

@@ -257,7 +257,7 @@ std::shared_ptr<Session> Games::load_session(const GameRow& row) {
 // Another process saved the game (its NOTIFY, or a 409 here): the stored game replaces this
 // process's copy in place, keeping what belongs to this process (event streams, AI players,
 // hint times, a queued AI task), and the streams get the new state.
-void Games::refresh(const std::shared_ptr<Session>& sp) {
+void Games::refresh(const std::shared_ptr<Session>& sp, bool standby) {
   std::optional<GameRow> row = db_.load(sp->id);
   if (!row) return;  // deleted by the operator: sync_operator_changes drops it
   std::shared_ptr<Session> fresh = load_session(*row);
@@ -286,11 +286,59 @@ void Games::refresh(const std::shared_ptr<Session>& sp) {
   s.last_hint.resize(s.seats.size());
   if (s.over()) forget_ai_game(s);
   if (s.auto_seat() < 0 && !s.ai_busy) s.thinking = -1;
-  schedule_ai(s, sp);
+  if (standby && s.auto_seat() >= 0 && (!s.ai_busy || s.ai_claim_wait)) {
+    // Heard from the process that saved it, which plays the AI move that follows itself: this
+    // one stands by, and claims the move only if nothing changes for a lease (that process
+    // died before claiming it). A change heard meanwhile replaces this task.
+    schedule_ai(s, sp, int(ai_lease_ms()));
+    s.ai_claim_wait = true;
+  } else {
+    schedule_ai(s, sp);
+  }
   notify(s);
 }
 
+int64_t Games::ai_lease_ms() const {
+  return int64_t(limits_.max_seconds * 1000) + std::chrono::duration_cast<std::chrono::milliseconds>(limits::kAiClaimMargin).count();
+}
+
+// Called on the store's listening thread: queued (one entry per game, the newest version) for
+// the refresh workers, so that the listener never waits for the database or a game's lock.
 void Games::on_store_change(const std::string& id, uint64_t version) {
+  if (stopping_) return;
+  std::lock_guard lk(refresh_m_);
+  if (id.empty()) {
+    refresh_all_ = true;
+  } else {
+    uint64_t& v = refresh_pending_[id];
+    v = std::max(v, version);
+  }
+  while (refreshers_.size() < size_t(kRefreshThreads)) refreshers_.emplace_back([this] { refresh_loop(); });
+  refresh_cv_.notify_one();
+}
+
+void Games::refresh_loop() {
+  std::unique_lock lk(refresh_m_);
+  for (;;) {
+    refresh_cv_.wait(lk, [&] { return stopping_ || refresh_all_ || !refresh_pending_.empty(); });
+    if (stopping_) return;
+    std::string id;
+    uint64_t version = 0;
+    if (refresh_all_) {
+      refresh_all_ = false;
+    } else {
+      auto it = refresh_pending_.begin();
+      id = it->first;
+      version = it->second;
+      refresh_pending_.erase(it);
+    }
+    lk.unlock();
+    refresh_heard(id, version);
+    lk.lock();
+  }
+}
+
+void Games::refresh_heard(const std::string& id, uint64_t version) {
   std::vector<std::shared_ptr<Session>> check;
   {
     std::lock_guard lk(sessions_m_);
@@ -306,7 +354,7 @@ void Games::on_store_change(const std::string& id, uint64_t version) {
       if (version <= sp->stored_version) continue;  // this process's own save (or an older one)
     }
     try {
-      refresh(sp);
+      refresh(sp, true);
     } catch (const ApiError& e) {  // e.g. 500: marked stale, reloaded on its next use
       sp->stale = true;
       std::cerr << "server: game " << sp->id << " changed by another process; reloading it failed: " << e.message << "\n";
@@ -315,6 +363,18 @@ void Games::on_store_change(const std::string& id, uint64_t version) {
       std::cerr << "server: game " << sp->id << " changed by another process; reloading it failed: " << e.what() << "\n";
     }
   }
+}
+
+void Games::stop() {
+  stopping_ = true;
+  ai_.cancel_all();
+  std::vector<std::thread> workers;
+  {
+    std::lock_guard lk(refresh_m_);
+    workers.swap(refreshers_);
+    refresh_cv_.notify_all();
+  }
+  for (auto& t : workers) t.join();
 }
 
 std::shared_ptr<Session> Games::add_session(std::vector<Seat> seats, Record rec, bool view_only, bool allow_hints,
@@ -623,8 +683,7 @@ void Games::run_ai(const std::shared_ptr<Session>& sp, uint64_t task) {
     // died) or the game moves on (its NOTIFY reschedules them). The lease covers the longest
     // search this server allows, plus a margin for the save.
     const uint64_t at = s.stored_version;
-    const int64_t lease =
-        int64_t(limits_.max_seconds * 1000) + std::chrono::duration_cast<std::chrono::milliseconds>(limits::kAiClaimMargin).count();
+    const int64_t lease = ai_lease_ms();
     lk.unlock();
     int64_t wait;
     try {
@@ -633,7 +692,7 @@ void Games::run_ai(const std::shared_ptr<Session>& sp, uint64_t task) {
       std::cerr << "server: AI move in game " << s.id << ": claiming it failed (tried again in 1 s): " << e.what() << "\n";
       wait = 1000;
     }
-    if (wait < 0) {  // the stored game is newer than this copy: reloaded (which reschedules)
+    if (wait < 0) {  // the stored game is newer than this copy: reloaded, and the claim's holder plays on
       {
         std::lock_guard relk(s.m);
         if (task != s.ai_task) return;
@@ -641,7 +700,7 @@ void Games::run_ai(const std::shared_ptr<Session>& sp, uint64_t task) {
         s.stale = true;
       }
       try {
-        refresh(sp);
+        refresh(sp, true);
       } catch (const ApiError& e) {  // stays stale: reloaded on its next use
         std::cerr << "server: game " << s.id << ": reloading it failed: " << e.message << "\n";
       } catch (const std::exception& e) {

@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ai_pool.h"
@@ -199,10 +201,8 @@ class Games {
   void resume();
   // No AI is started from now on, and every queued or running search (AI moves, hints) is
   // cancelled; the games in memory are dropped by clear().
-  void stop() {
-    stopping_ = true;
-    ai_.cancel_all();
-  }
+  void stop();
+  ~Games() { stop(); }
   // Hints for the player to move at `s` (a copy of a game's state; its hidden part is drawn
   // afresh before the search sees it): at most limits::kHintMoves moves, best first, searched
   // on the AI pool within limits::kHintIterations / kHintTime. Throws ApiError 503 when too
@@ -235,7 +235,12 @@ class Games {
   void evict_idle();
   // A session from a stored row (the game, its seats, the turn in progress); ApiError 500.
   std::shared_ptr<Session> load_session(const GameRow& row);
-  void refresh(const std::shared_ptr<Session>& sp);
+  // `standby`: heard from another process (its NOTIFY): the AI move that follows is that
+  // process's; this one claims it only after a lease without news.
+  void refresh(const std::shared_ptr<Session>& sp, bool standby = false);
+  void refresh_loop();
+  void refresh_heard(const std::string& id, uint64_t version);
+  int64_t ai_lease_ms() const;
   void schedule_ai(Session& s, const std::shared_ptr<Session>& sp, int extra_delay_ms = 0);
   void run_ai(const std::shared_ptr<Session>& sp, uint64_t task);
 
@@ -255,6 +260,14 @@ class Games {
   std::map<std::string, std::map<std::string, bool>> ai_games_;
   std::map<std::string, int> hints_by_owner_;
   void forget_ai_game(const Session& s);
+  // Other processes' saves heard (on_store_change), newest version per game, for the refresh
+  // workers (started on the first one; a SQLite store never has any).
+  static constexpr int kRefreshThreads = 2;
+  std::mutex refresh_m_;
+  std::condition_variable refresh_cv_;
+  std::map<std::string, uint64_t> refresh_pending_;
+  bool refresh_all_ = false;
+  std::vector<std::thread> refreshers_;
   std::mutex sessions_m_;
   std::map<std::string, std::shared_ptr<Session>> sessions_;
 };
