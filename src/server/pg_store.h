@@ -8,9 +8,10 @@
 // broke is closed and replaced by a new one on a later call; the failing call is a DbError (503).
 // One more connection, outside the pool, LISTENs for the other processes' saves (listen()).
 //
-// Several processes (docs/deployment.md): every save NOTIFYs "id version" on the channel
-// "carc:<schema>" in its own transaction (delivered only if it commits); the AI move claims live
-// in ai_claims, the shared token buckets of the quotas in quota_buckets.
+// Several processes (docs/deployment.md): every save that committed is followed by a NOTIFY of
+// "id version" on the channel "carc:<schema>" (see announce() in pg_store.cc for why not inside
+// the save's transaction); the AI move claims live in ai_claims, the shared token buckets of the
+// quotas in quota_buckets.
 #pragma once
 
 #include <atomic>
@@ -63,6 +64,7 @@ class PgStore final : public Store {
   void release(pg_conn* c);
   pg_conn* connect();  // a new, configured connection; throws DbError
   void migrate(pg_conn* c);
+  void announce(pg_conn* c, const GameRow& row);  // NOTIFY "id version" after a save committed
   void listen_loop(pg_conn* c, std::function<void(const std::string&, uint64_t)> on_change);
 
   std::string uri_;

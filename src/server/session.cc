@@ -517,8 +517,8 @@ void Games::sync_operator_changes() {
     for (auto& [id, sp] : sessions_) cached.push_back(sp);
   }
   for (auto& sp : cached) {
-    const bool exists = db_.load(sp->id).has_value();
-    if (!exists) {  // deleted by the operator
+    const std::optional<GameRow> row = db_.load(sp->id);
+    if (!row) {  // deleted by the operator
       {
         std::lock_guard sl(sp->m);
         sp->ai_cancel->store(true);
@@ -531,6 +531,25 @@ void Games::sync_operator_changes() {
       std::lock_guard lk(sessions_m_);  // never while holding a game's lock (the order is sessions_m_, then s.m)
       sessions_.erase(sp->id);
       continue;
+    }
+    if (db_.shared()) {
+      // Saved by another process that died before announcing it (Store::listen): reloaded here.
+      const json meta = json::parse(row->meta, nullptr, false);
+      const uint64_t v = !meta.is_discarded() && meta.contains("version") && meta["version"].is_number_unsigned()
+                             ? meta["version"].get<uint64_t>()
+                             : 0;
+      bool behind;
+      {
+        std::lock_guard sl(sp->m);
+        behind = v > sp->stored_version;
+      }
+      if (behind) {
+        try {
+          refresh(sp, true);
+        } catch (...) {  // ApiError (not loadable) or DbError: reloaded on its next use
+          sp->stale = true;
+        }
+      }
     }
     std::lock_guard sl(sp->m);
     const bool paused = db_.paused(sp->id);

@@ -84,11 +84,12 @@ class Store {
   // below coordinate them through the database. A SQLite file serves one process: the defaults
   // below are what one process needs (nothing to tell, every claim won, quotas kept in memory).
   virtual bool shared() const { return false; }
-  // Calls `on_change(id, version)` (on a thread of the store's own) after another connection
-  // committed a save of game `id` at meta version `version` (save() and update() announce every
-  // commit, this process's own included), and `on_change("", 0)` after the listening connection
-  // was lost and made anew (changes may have been missed meanwhile: check every game). At most
-  // one listener; it runs until close(). Throws DbError when it cannot start listening.
+  // Calls `on_change(id, version)` (on a thread of the store's own) after a connection committed
+  // a save of game `id` at meta version `version` (save() and update() announce every commit
+  // right after it, this process's own included; a process that dies in between leaves one
+  // unannounced), and `on_change("", 0)` after the listening connection was lost and made anew
+  // (changes may have been missed meanwhile: check every game). At most one listener; it runs
+  // until close(). Throws DbError when it cannot start listening.
   virtual void listen(std::function<void(const std::string& id, uint64_t version)> on_change) { (void)on_change; }
   // The claim on the computer's move in game `id` at stored version `version` (one move per
   // version): taken by `holder` for `lease_ms` when nobody holds it, when the holder's lease
