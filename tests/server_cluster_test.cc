@@ -474,8 +474,8 @@ TEST_F(ClusterTest, KillNineLosesNoAcknowledgedMoveAndClientsContinue) {
 }
 
 TEST_F(ClusterTest, QuotasHoldAcrossProcesses) {
-  Proc& a = spawn({"--games-per-client", "3", "--hint-interval", "60000"});
-  Proc& b = spawn({"--games-per-client", "3", "--hint-interval", "60000"});
+  Proc& a = spawn({"--games-per-client", "3", "--hint-interval", "60000", "--ai-games-per-client", "2"});
+  Proc& b = spawn({"--games-per-client", "3", "--hint-interval", "60000", "--ai-games-per-client", "2"});
   // Games created by one client alternately on A and B: 3 in all, then 429 on either.
   int created = 0;
   std::string id;
@@ -493,6 +493,14 @@ TEST_F(ClusterTest, QuotasHoldAcrossProcesses) {
   EXPECT_EQ(a.post_as("127.0.0.5", "/api/games", {{"players", hotseat()}}).status, 429);
   EXPECT_EQ(b.post_as("127.0.0.5", "/api/games", {{"players", hotseat()}}).status, 429);
   EXPECT_EQ(b.post_as("127.0.0.6", "/api/games", {{"players", hotseat()}}).status, 201);  // another client
+  // Unfinished games with an AI seat: at most 2 per client (--ai-games-per-client 2), counted
+  // in the database, whichever process made them.
+  const json vs_ai = json::array({{{"name", "Ann"}, {"type", "human"}}, {{"name", "Bot"}, {"type", "ai"}, {"ai", "greedy"}}});
+  EXPECT_EQ(a.post_as("127.0.0.7", "/api/games", {{"players", vs_ai}}).status, 201);
+  EXPECT_EQ(b.post_as("127.0.0.7", "/api/games", {{"players", vs_ai}}).status, 201);
+  Reply third = a.post_as("127.0.0.7", "/api/games", {{"players", vs_ai}});
+  EXPECT_EQ(third.status, 429) << third.text;
+  EXPECT_NE(third.text.find("unfinished games with computer players"), std::string::npos) << third.text;
   // One hint per seat per interval, whichever process is asked.
   Reply h1 = a.post("/api/games/" + id + "/hint", {{"token", tokens[0]}});
   EXPECT_EQ(h1.status, 200) << h1.text;

@@ -45,7 +45,9 @@ const char* const kMigrations[] = {
     " key TEXT NOT NULL,"
     " tokens DOUBLE PRECISION NOT NULL,"
     " at BIGINT NOT NULL,"
-    " PRIMARY KEY (kind, key))",
+    " PRIMARY KEY (kind, key));"
+    // The per-client caps on AI games count a client's games (ai_games_of).
+    "CREATE INDEX games_creator ON games ((meta::json ->> 'creator'))",
 };
 // The database's clock in unix milliseconds (one clock for every process: claims, buckets).
 #define CARC_NOW_MS "(extract(epoch from clock_timestamp()) * 1000)::bigint"
@@ -457,6 +459,17 @@ int64_t PgStore::claim_ai_move(const std::string& id, uint64_t version, const st
   if (h.rows() == 0) return 1;  // released meanwhile: try again at once
   if (uint64_t(h.int64(0, 0)) > version) return -1;
   return std::max<int64_t>(1, h.int64(0, 1));
+}
+
+std::pair<int, int> PgStore::ai_games_of(const std::string& owner) {
+  Lease l = acquire();
+  Result q(l.c,
+           "SELECT count(*), count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM json_array_elements(g.meta::json -> 'seats') e "
+           "WHERE e ->> 'type' IN ('human', 'remote'))) FROM games g WHERE g.meta::json ->> 'creator' = $1 "
+           "AND strpos(g.meta, '\"status\":\"finished\"') = 0 AND coalesce(g.meta::json ->> 'view_only', 'false') <> 'true' "
+           "AND EXISTS (SELECT 1 FROM json_array_elements(g.meta::json -> 'seats') e WHERE e ->> 'type' = 'ai')",
+           {text(owner)});
+  return {int(q.int64(0, 0)), int(q.int64(0, 1))};
 }
 
 int64_t PgStore::take_token(const std::string& kind, const std::string& key, int burst, int64_t refill_ms) {

@@ -53,6 +53,7 @@ class PgStore final : public Store {
   bool shared() const override { return true; }
   void listen(std::function<void(const std::string& id, uint64_t version)> on_change) override;
   int64_t claim_ai_move(const std::string& id, uint64_t version, const std::string& holder, int64_t lease_ms) override;
+  std::pair<int, int> ai_games_of(const std::string& owner) override;
   int64_t take_token(const std::string& kind, const std::string& key, int burst, int64_t refill_ms) override;
 
   // The current schema version (the last migration).

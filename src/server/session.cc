@@ -417,6 +417,9 @@ std::shared_ptr<Session> Games::add_session(std::vector<Seat> seats, Record rec,
   // The client's AI games are capped (docs/security.md, "Fair AI scheduling"): counted here,
   // before the game exists, and given back if it is not saved.
   const bool counts = !view_only && s->has_ai() && !s->over();
+  // Several processes on one database: the client's games as stored, whichever process made
+  // them (two creations at the same instant on two processes may both pass: one over the cap).
+  const std::pair<int, int> stored = counts ? db_.ai_games_of(owner) : std::pair<int, int>{-1, -1};
   std::lock_guard lk(sessions_m_);
   evict_idle();
   do s->id = new_game_id();
@@ -424,8 +427,8 @@ std::shared_ptr<Session> Games::add_session(std::vector<Seat> seats, Record rec,
   if (counts) {
     std::lock_guard ql(quota_m_);
     auto& mine = ai_games_[owner];
-    const int all = int(mine.size());
-    const int only = int(std::count_if(mine.begin(), mine.end(), [](const auto& kv) { return kv.second; }));
+    const int all = std::max(int(mine.size()), stored.first);
+    const int only = std::max(int(std::count_if(mine.begin(), mine.end(), [](const auto& kv) { return kv.second; })), stored.second);
     if (all >= quotas_.ai_games_per_address)
       fail(429, "you have " + std::to_string(all) + " unfinished games with computer players, this server's limit per client; "
                 "finish or resign one first");

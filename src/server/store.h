@@ -14,6 +14,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace carc::server {
@@ -99,6 +100,14 @@ class Store {
   virtual int64_t claim_ai_move(const std::string& id, uint64_t version, const std::string& holder, int64_t lease_ms) {
     (void)id, (void)version, (void)holder, (void)lease_ms;
     return 0;
+  }
+  // The unfinished games with an AI seat that client `owner` (its address key, meta "creator")
+  // created, and of those the games of computers only, as stored: the per-client caps across
+  // processes. {-1, -1} when this store keeps no such count (not shared()): the caller counts in
+  // memory.
+  virtual std::pair<int, int> ai_games_of(const std::string& owner) {
+    (void)owner;
+    return {-1, -1};
   }
   // One token from the shared bucket (`kind`, `key`) of `burst` tokens refilled by one every
   // `refill_ms` (quota.h's RateLimiter, kept in the database so that it holds across
