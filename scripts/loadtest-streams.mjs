@@ -217,8 +217,8 @@ if (isMainThread) {
       if (!legal.placements || !legal.placements.length) break;  // game over
       const p = legal.placements[Math.floor(Math.random() * legal.placements.length)];
       const mv = { token: g.tokens[legal.player], x: p.x, y: p.y, rotation: p.rotation, turn: legal.turn };
-      if (p.meeples.length && Math.random() < 0.5) mv.meeple = p.meeples[0].at;
-      else if (!p.plain) mv.meeple = p.meeples[0].at;
+      if (p.followers.length && Math.random() < 0.5) mv.follower = p.followers[0].at;
+      else if (!p.plain) mv.follower = p.followers[0].at;
       const r = await request('POST', `/api/games/${g.id}/move`, mv);
       if (r.status === 200) {
         moves++;

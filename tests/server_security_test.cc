@@ -599,7 +599,8 @@ TEST_F(SecurityTest, ForeignDatabaseIsRefusedUnchanged) {
 TEST_F(SecurityTest, ForeignPostgresSchemaIsRefused) {
   if (!on_postgres()) GTEST_SKIP() << "PostgreSQL only (CARC_TEST_PG_URI): SQLite's is ForeignDatabaseIsRefusedUnchanged";
   server_.reset();
-  sql("DROP TABLE games, game_control, carc_schema_version; CREATE TABLE games(id INTEGER PRIMARY KEY, name TEXT);"
+  sql("DROP TABLE games, game_control, carc_schema_version, ai_claims, quota_buckets; "
+      "CREATE TABLE games(id INTEGER PRIMARY KEY, name TEXT);"
       "INSERT INTO games VALUES(1, 'chess')");
   carc::server::Server s(opts_);
   try {
@@ -616,7 +617,7 @@ TEST_F(SecurityTest, ForeignPostgresSchemaIsRefused) {
 TEST_F(SecurityTest, PostgresSchemaIsMigratedOnceWhenProcessesStartAtOnce) {
   if (!on_postgres()) GTEST_SKIP() << "PostgreSQL only (CARC_TEST_PG_URI)";
   server_.reset();
-  sql("DROP TABLE games, game_control, carc_schema_version");
+  sql("DROP TABLE games, game_control, carc_schema_version, ai_claims, quota_buckets");
   std::vector<std::unique_ptr<carc::server::Store>> stores;
   for (int i = 0; i < 6; ++i) stores.push_back(carc::server::make_store(db_));
   std::vector<std::thread> starts;
@@ -632,8 +633,8 @@ TEST_F(SecurityTest, PostgresSchemaIsMigratedOnceWhenProcessesStartAtOnce) {
     });
   for (auto& t : starts) t.join();
   EXPECT_EQ(failed.load(), 0);
-  EXPECT_EQ(sql("SELECT count(*), max(version) FROM carc_schema_version"),
-            "1\n" + std::to_string(carc::server::PgStore::schema_version()) + "\n");
+  const std::string v = std::to_string(carc::server::PgStore::schema_version());
+  EXPECT_EQ(sql("SELECT count(*), max(version) FROM carc_schema_version"), v + "\n" + v + "\n");
   carc::server::GameRow row{"g1", 1, 2, "{}", "{}"};
   stores[0]->save(row);
   EXPECT_EQ(stores[5]->load("g1")->updated, 2);

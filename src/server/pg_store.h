@@ -6,10 +6,18 @@
 // Connections: a small pool (at most kMaxConnections, opened as needed, kept open); a handler
 // thread takes one for one statement (or one transaction) and gives it back. A connection that
 // broke is closed and replaced by a new one on a later call; the failing call is a DbError (503).
+// One more connection, outside the pool, LISTENs for the other processes' saves (listen()).
+//
+// Several processes (docs/deployment.md): every save that committed is followed by a NOTIFY of
+// "id version" on the channel "carc:<schema>" (see announce() in pg_store.cc for why not inside
+// the save's transaction); the AI move claims live in ai_claims, the shared token buckets of the
+// quotas in quota_buckets.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "store.h"
@@ -42,6 +50,11 @@ class PgStore final : public Store {
   std::vector<GameRow> with_meta_containing(const std::string& needle, bool without = false) override;
   std::optional<GameRow> load(const std::string& id) override;
   std::vector<GameRow> list(int limit) override;
+  bool shared() const override { return true; }
+  void listen(std::function<void(const std::string& id, uint64_t version)> on_change) override;
+  int64_t claim_ai_move(const std::string& id, uint64_t version, const std::string& holder, int64_t lease_ms) override;
+  std::pair<int, int> ai_games_of(const std::string& owner) override;
+  int64_t take_token(const std::string& kind, const std::string& key, int burst, int64_t refill_ms) override;
 
   // The current schema version (the last migration).
   static int schema_version();
@@ -52,6 +65,8 @@ class PgStore final : public Store {
   void release(pg_conn* c);
   pg_conn* connect();  // a new, configured connection; throws DbError
   void migrate(pg_conn* c);
+  void announce(pg_conn* c, const GameRow& row);  // NOTIFY "id version" after a save committed
+  void listen_loop(pg_conn* c, std::function<void(const std::string&, uint64_t)> on_change);
 
   std::string uri_;
   Durability durability_ = Durability::Full;
@@ -61,6 +76,10 @@ class PgStore final : public Store {
   std::vector<pg_conn*> idle_;
   int connections_ = 0;  // open ones, idle or leased
   bool open_ = false;
+  std::string channel_;  // NOTIFY channel: "carc:" + the schema the tables are in
+  std::thread listener_;
+  std::atomic<bool> listening_{false};
+  std::atomic<uint64_t> takes_{0};  // take_token calls, for the occasional sweep of full buckets
 };
 
 }  // namespace carc::server

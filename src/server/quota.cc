@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "server_limits.h"
+#include "store.h"
 
 namespace carc::server {
 
@@ -65,6 +66,10 @@ double RateLimiter::level(const Bucket& b, Clock::time_point now) const {
 }
 
 std::chrono::milliseconds RateLimiter::take(const std::string& key, Clock::time_point now) {
+  if (store_) {
+    const int64_t wait = store_->take_token(kind_, key, burst_, refill_.count());
+    if (wait >= 0) return std::chrono::milliseconds(wait);
+  }
   std::lock_guard lk(m_);
   auto it = buckets_.find(key);
   if (it == buckets_.end()) {

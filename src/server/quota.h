@@ -23,11 +23,21 @@ std::string address_key(const std::string& address);
 std::string forwarded_client(const std::string& peer, const std::string& x_forwarded_for,
                              const std::vector<std::string>& trusted_proxies);
 
-// A token bucket per key: `burst` tokens, refilled by one every `refill`. Thread-safe.
+class Store;
+
+// A token bucket per key: `burst` tokens, refilled by one every `refill`. Thread-safe. In
+// memory, unless shared through a store that several server processes use (share()).
 class RateLimiter {
  public:
   using Clock = std::chrono::steady_clock;
   RateLimiter(int burst, std::chrono::milliseconds refill, std::size_t max_keys);
+  // The buckets live in `store` under `kind` when the store is shared by several processes
+  // (Store::take_token: one statement per take); otherwise they stay in memory. A take whose
+  // database write fails throws DbError (503).
+  void share(Store* store, std::string kind) {
+    store_ = store;
+    kind_ = std::move(kind);
+  }
   // Takes one token of `key`'s bucket: 0 when taken, otherwise how long until one is there
   // (nothing is taken).
   std::chrono::milliseconds take(const std::string& key, Clock::time_point now = Clock::now());
@@ -40,6 +50,8 @@ class RateLimiter {
   double level(const Bucket& b, Clock::time_point now) const;
   int burst_;
   std::chrono::milliseconds refill_;
+  Store* store_ = nullptr;
+  std::string kind_;
   std::size_t max_keys_;
   std::mutex m_;
   std::map<std::string, Bucket> buckets_;

@@ -140,7 +140,12 @@ int Api::seat_for(const Session& s, const json& body, const Request& req) {
 }
 
 void Api::health(const Request& req, Response& res) {
-  res.send({{"ok", true}});
+  if (!req.has_param("counters")) return res.send({{"ok", true}});
+  // ?counters: this process's counters (docs/deployment.md: several processes on one database).
+  const Games::Counters c = games_.counters();
+  res.send({{"ok", true},
+            {"counters",
+             {{"ai_searches", c.ai_searches}, {"ai_moves", c.ai_moves}, {"ai_claims_waited", c.ai_claims_waited}, {"reloads", c.reloads}}}});
 }
 
 void Api::players(const Request& req, Response& res) {
@@ -448,6 +453,10 @@ void Api::hint(const Request& req, Response& res, const std::string& id) {
                     std::to_string(wait.count()) + " ms");
     }
     if (s->hint_running) fail(429, "a hint for this game is being computed; try again when it is shown");
+    // Several processes on one database: the seat's interval holds across them too (a shared
+    // bucket of one hint per interval; a store of one process keeps none: -1).
+    if (const int64_t w = db_.take_token("hint", s->id + ":" + std::to_string(seat), 1, interval.count()); w > 0)
+      fail(429, "one hint per player every " + std::to_string(interval.count()) + " ms: try again in " + std::to_string(w) + " ms");
     last = now;
     s->hint_running = true;
     copy = std::make_unique<State>(st);

@@ -24,7 +24,11 @@ class Api {
         quotas_(quotas),
         creates_(quotas.create_burst, quotas.create_refill, limits::kMaxTrackedAddresses),
         uploads_(quotas.upload_burst, quotas.upload_refill, limits::kMaxTrackedAddresses),
-        trusted_proxies_(std::move(trusted_proxies)) {}
+        trusted_proxies_(std::move(trusted_proxies)) {
+    // Several processes on one database: the buckets are the database's (docs/deployment.md).
+    creates_.share(&db, "create");
+    uploads_.share(&db, "upload");
+  }
 
   // Answers one request. Never throws: a refusal is a JSON error response (4xx), anything
   // unexpected a 500.

@@ -78,6 +78,9 @@ struct Server::Impl {
     db->open(opts.db_path, opts.durability_fast ? Durability::Fast : Durability::Full, opts.db_busy_timeout_ms);
     games.migrate_tokens();  // games stored with plain seat tokens keep only their SHA-256
     games.migrate_hints();   // games stored before hints get the default for their seats
+    // Several processes on one database (PostgreSQL): another process's saves reach the games
+    // in memory here, and so their event streams (docs/deployment.md).
+    if (db->shared()) db->listen([this](const std::string& id, uint64_t version) { games.on_store_change(id, version); });
     bound_port = http.bind();
     running = true;
     ai.start(opts.ai_threads);

@@ -84,6 +84,12 @@ inline constexpr int kMaxAiOnlyGamesPerAddress = 2;
 // The star player (a fixed-depth expectimax, no time budget) searches at most this many of its
 // own moves two turns deep on this server (its `width`; 400 beyond).
 inline constexpr int kMaxStarWidth = 16;
+// Several processes on one database (docs/deployment.md): the claim on an AI move lasts the
+// longest search the server allows (`--ai-max-time`) plus this margin (for its save; a save
+// slower than that costs a second search at most, never a second move: the version check); a
+// process that dies holding one, or after saving the move before it, delays that AI move by at
+// most the lease.
+inline constexpr milliseconds kAiClaimMargin{3'000};
 // Hints being computed for one client address at once (429 beyond).
 inline constexpr int kMaxHintsPerAddress = 1;
 

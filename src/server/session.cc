@@ -1,6 +1,8 @@
 // Games in memory (see session.h).
 #include "session.h"
 
+#include <unistd.h>
+
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -163,19 +165,47 @@ void notify(Session& s) {
 // ---------------------------------------------------------------------------------------
 // Games: the table of sessions
 
+std::string claim_holder_name() {
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0) host[0] = 0;
+  return std::string(host) + ":" + std::to_string(getpid()) + ":" + new_token().substr(0, 12);
+}
+
 std::shared_ptr<Session> Games::find(const std::string& id) {
+  std::shared_ptr<Session> cached;
+  {
+    std::lock_guard lk(sessions_m_);
+    auto it = sessions_.find(id);
+    if (it != sessions_.end()) cached = it->second;
+  }
+  if (cached) {
+    // Changed by another process (a 409, or its NOTIFY): reloaded in place, so that the
+    // game's event streams stay attached and see the new state.
+    if (cached->stale) refresh(cached);
+    return cached;
+  }
   std::lock_guard lk(sessions_m_);
   auto it = sessions_.find(id);
-  if (it != sessions_.end() && !it->second->stale) return it->second;
-  if (it != sessions_.end()) sessions_.erase(it);  // changed by another process: loaded anew
+  if (it != sessions_.end()) return it->second;  // loaded by another request meanwhile
   std::optional<GameRow> row = db_.load(id);
   if (!row) fail(404, "no game '" + id + "'");
+  std::shared_ptr<Session> s = load_session(*row);
+  sessions_[id] = s;
+  {
+    std::lock_guard sl(s->m);
+    schedule_ai(*s, s);
+  }
+  return s;
+}
+
+std::shared_ptr<Session> Games::load_session(const GameRow& row) {
+  const std::string& id = row.id;
   auto s = std::make_shared<Session>();
   s->id = id;
-  s->created = row->created;
+  s->created = row.created;
   json pending;
   try {
-    json meta = json::parse(row->meta);
+    json meta = json::parse(row.meta);
     s->seats = seats_from_meta(meta);
     s->view_only = meta.value("view_only", false);
     s->end_reason = meta.value("end_reason", "");
@@ -193,7 +223,7 @@ std::shared_ptr<Session> Games::find(const std::string& id) {
     const uint64_t saved = meta.contains("version") && meta["version"].is_number_unsigned() ? meta["version"].get<uint64_t>() : 0;
     s->version = std::max(saved + 1, now_us());
     s->stored_version = saved;
-    Record rec = parse_record(row->record);
+    Record rec = parse_record(row.record);
     Replay rp = replay(rec);
     s->state = std::make_unique<State>(std::move(rp.state));
     s->events = std::move(rp.events);
@@ -222,12 +252,130 @@ std::shared_ptr<Session> Games::find(const std::string& id) {
   s->last_hint.resize(s->seats.size());
   s->stored = true;
   s->paused = db_.paused(id);
-  sessions_[id] = s;
-  {
-    std::lock_guard sl(s->m);
-    schedule_ai(*s, s);
-  }
   return s;
+}
+
+// Another process saved the game (its NOTIFY, or a 409 here): the stored game replaces this
+// process's copy in place, keeping what belongs to this process (event streams, AI players,
+// hint times, a queued AI task), and the streams get the new state.
+void Games::refresh(const std::shared_ptr<Session>& sp, bool standby) {
+  std::optional<GameRow> row = db_.load(sp->id);
+  if (!row) return;  // deleted by the operator: sync_operator_changes drops it
+  std::shared_ptr<Session> fresh = load_session(*row);
+  std::lock_guard sl(sp->m);
+  Session& s = *sp;
+  s.stale = false;
+  if (fresh->stored_version <= s.stored_version) return;  // not newer (this process's own save)
+  ++reloads_;
+  s.state = std::move(fresh->state);
+  s.events = std::move(fresh->events);
+  s.state->set_event_log(&s.events);
+  for (size_t i = 0; i < s.seats.size() && i < fresh->seats.size(); ++i)
+    if (fresh->seats[i].token_hash == s.seats[i].token_hash) fresh->seats[i].token = s.seats[i].token;
+  s.seats = std::move(fresh->seats);
+  s.view_only = fresh->view_only;
+  s.end_reason = fresh->end_reason;
+  s.allow_hints = fresh->allow_hints;
+  s.draw_from_turn = fresh->draw_from_turn;
+  s.draw_salt = fresh->draw_salt;
+  s.draw_commitment = fresh->draw_commitment;
+  s.paused = fresh->paused;
+  s.stored = true;
+  s.stored_version = fresh->stored_version;
+  s.version = std::max(s.version + 1, fresh->version);
+  s.players.resize(s.seats.size());
+  s.last_hint.resize(s.seats.size());
+  if (s.over()) forget_ai_game(s);
+  if (s.auto_seat() < 0 && !s.ai_busy) s.thinking = -1;
+  if (standby && s.auto_seat() >= 0 && (!s.ai_busy || s.ai_claim_wait)) {
+    // Heard from the process that saved it, which plays the AI move that follows itself: this
+    // one stands by, and claims the move only if nothing changes for a lease (that process
+    // died before claiming it). A change heard meanwhile replaces this task.
+    schedule_ai(s, sp, int(ai_lease_ms()));
+    s.ai_claim_wait = true;
+  } else {
+    schedule_ai(s, sp);
+  }
+  notify(s);
+}
+
+int64_t Games::ai_lease_ms() const {
+  return int64_t(limits_.max_seconds * 1000) + std::chrono::duration_cast<std::chrono::milliseconds>(limits::kAiClaimMargin).count();
+}
+
+// Called on the store's listening thread: queued (one entry per game, the newest version) for
+// the refresh workers, so that the listener never waits for the database or a game's lock.
+void Games::on_store_change(const std::string& id, uint64_t version) {
+  if (stopping_) return;
+  std::lock_guard lk(refresh_m_);
+  if (id.empty()) {
+    refresh_all_ = true;
+  } else {
+    uint64_t& v = refresh_pending_[id];
+    v = std::max(v, version);
+  }
+  while (refreshers_.size() < size_t(kRefreshThreads)) refreshers_.emplace_back([this] { refresh_loop(); });
+  refresh_cv_.notify_one();
+}
+
+void Games::refresh_loop() {
+  std::unique_lock lk(refresh_m_);
+  for (;;) {
+    refresh_cv_.wait(lk, [&] { return stopping_ || refresh_all_ || !refresh_pending_.empty(); });
+    if (stopping_) return;
+    std::string id;
+    uint64_t version = 0;
+    if (refresh_all_) {
+      refresh_all_ = false;
+    } else {
+      auto it = refresh_pending_.begin();
+      id = it->first;
+      version = it->second;
+      refresh_pending_.erase(it);
+    }
+    lk.unlock();
+    refresh_heard(id, version);
+    lk.lock();
+  }
+}
+
+void Games::refresh_heard(const std::string& id, uint64_t version) {
+  std::vector<std::shared_ptr<Session>> check;
+  {
+    std::lock_guard lk(sessions_m_);
+    if (id.empty()) {  // the listener reconnected: any game may have changed meanwhile
+      for (auto& [gid, sp] : sessions_) check.push_back(sp);
+    } else if (auto it = sessions_.find(id); it != sessions_.end()) {
+      check.push_back(it->second);
+    }
+  }
+  for (auto& sp : check) {
+    if (!id.empty()) {
+      std::lock_guard sl(sp->m);
+      if (version <= sp->stored_version) continue;  // this process's own save (or an older one)
+    }
+    try {
+      refresh(sp, true);
+    } catch (const ApiError& e) {  // e.g. 500: marked stale, reloaded on its next use
+      sp->stale = true;
+      std::cerr << "server: game " << sp->id << " changed by another process; reloading it failed: " << e.message << "\n";
+    } catch (const std::exception& e) {  // DbError: likewise
+      sp->stale = true;
+      std::cerr << "server: game " << sp->id << " changed by another process; reloading it failed: " << e.what() << "\n";
+    }
+  }
+}
+
+void Games::stop() {
+  stopping_ = true;
+  ai_.cancel_all();
+  std::vector<std::thread> workers;
+  {
+    std::lock_guard lk(refresh_m_);
+    workers.swap(refreshers_);
+    refresh_cv_.notify_all();
+  }
+  for (auto& t : workers) t.join();
 }
 
 std::shared_ptr<Session> Games::add_session(std::vector<Seat> seats, Record rec, bool view_only, bool allow_hints,
@@ -270,6 +418,9 @@ std::shared_ptr<Session> Games::add_session(std::vector<Seat> seats, Record rec,
   // The client's AI games are capped (docs/security.md, "Fair AI scheduling"): counted here,
   // before the game exists, and given back if it is not saved.
   const bool counts = !view_only && s->has_ai() && !s->over();
+  // Several processes on one database: the client's games as stored, whichever process made
+  // them (two creations at the same instant on two processes may both pass: one over the cap).
+  const std::pair<int, int> stored = counts ? db_.ai_games_of(owner) : std::pair<int, int>{-1, -1};
   std::lock_guard lk(sessions_m_);
   evict_idle();
   do s->id = new_game_id();
@@ -277,8 +428,8 @@ std::shared_ptr<Session> Games::add_session(std::vector<Seat> seats, Record rec,
   if (counts) {
     std::lock_guard ql(quota_m_);
     auto& mine = ai_games_[owner];
-    const int all = int(mine.size());
-    const int only = int(std::count_if(mine.begin(), mine.end(), [](const auto& kv) { return kv.second; }));
+    const int all = std::max(int(mine.size()), stored.first);
+    const int only = std::max(int(std::count_if(mine.begin(), mine.end(), [](const auto& kv) { return kv.second; })), stored.second);
     if (all >= quotas_.ai_games_per_address)
       fail(429, "you have " + std::to_string(all) + " unfinished games with computer players, this server's limit per client; "
                 "finish or resign one first");
@@ -370,8 +521,8 @@ void Games::sync_operator_changes() {
     for (auto& [id, sp] : sessions_) cached.push_back(sp);
   }
   for (auto& sp : cached) {
-    const bool exists = db_.load(sp->id).has_value();
-    if (!exists) {  // deleted by the operator
+    const std::optional<GameRow> row = db_.load(sp->id);
+    if (!row) {  // deleted by the operator
       {
         std::lock_guard sl(sp->m);
         sp->ai_cancel->store(true);
@@ -384,6 +535,25 @@ void Games::sync_operator_changes() {
       std::lock_guard lk(sessions_m_);  // never while holding a game's lock (the order is sessions_m_, then s.m)
       sessions_.erase(sp->id);
       continue;
+    }
+    if (db_.shared()) {
+      // Saved by another process that died before announcing it (Store::listen): reloaded here.
+      const json meta = json::parse(row->meta, nullptr, false);
+      const uint64_t v = !meta.is_discarded() && meta.contains("version") && meta["version"].is_number_unsigned()
+                             ? meta["version"].get<uint64_t>()
+                             : 0;
+      bool behind;
+      {
+        std::lock_guard sl(sp->m);
+        behind = v > sp->stored_version;
+      }
+      if (behind) {
+        try {
+          refresh(sp, true);
+        } catch (...) {  // ApiError (not loadable) or DbError: reloaded on its next use
+          sp->stale = true;
+        }
+      }
     }
     std::lock_guard sl(sp->m);
     const bool paused = db_.paused(sp->id);
@@ -492,30 +662,36 @@ int Games::migrate_hints() {
 
 void Games::schedule_ai(Session& s, const std::shared_ptr<Session>& sp, int extra_delay_ms) {
   const int seat = s.auto_seat();
-  if (seat < 0 || s.ai_busy || stopping_) return;
+  if (seat < 0 || (s.ai_busy && !s.ai_claim_wait) || stopping_) return;
   s.ai_busy = true;
+  s.ai_claim_wait = false;
+  const uint64_t task = ++s.ai_task;  // a task waiting for a claim, if any, is superseded
   s.thinking = seat;
   ++s.version;
   notify(s);
   const int delay = (s.seats[seat].type == "ai" ? ai_delay_ms_ : 0) + extra_delay_ms;
   ai_.post(
       AiPool::Clock::now() + std::chrono::milliseconds(delay),
-      [this, sp] {
+      [this, sp, task] {
         try {
-          run_ai(sp);
+          run_ai(sp, task);
         } catch (const std::exception& e) {
           std::cerr << "server: AI move in game " << sp->id << " failed: " << e.what() << "\n";
           std::lock_guard sl(sp->m);
+          if (sp->ai_task != task) return;
           sp->ai_busy = false;
+          sp->ai_claim_wait = false;
           sp->thinking = -1;
         }
       },
       s.ai_cancel, s.owner, s.ai_only() ? AiPriority::Background : AiPriority::Interactive);
 }
 
-void Games::run_ai(const std::shared_ptr<Session>& sp) {
+void Games::run_ai(const std::shared_ptr<Session>& sp, uint64_t task) {
   Session& s = *sp;
   std::unique_lock lk(s.m);
+  if (task != s.ai_task) return;  // superseded by a newer task (see schedule_ai)
+  s.ai_claim_wait = false;
   const int seat = s.auto_seat();
   if (seat < 0) {
     s.ai_busy = false;
@@ -523,6 +699,65 @@ void Games::run_ai(const std::shared_ptr<Session>& sp) {
     ++s.version;
     notify(s);
     return;
+  }
+  if (db_.shared()) {
+    // Several processes may run this game's AI: the one holding the database's claim on the
+    // move at this stored version plays it; the others wait until the claim ends (its holder
+    // died) or the game moves on (its NOTIFY reschedules them). The lease covers the longest
+    // search this server allows, plus a margin for the save.
+    const uint64_t at = s.stored_version;
+    const int64_t lease = ai_lease_ms();
+    lk.unlock();
+    int64_t wait;
+    try {
+      wait = db_.claim_ai_move(s.id, at, claim_holder_, lease);
+    } catch (const DbError& e) {
+      std::cerr << "server: AI move in game " << s.id << ": claiming it failed (tried again in 1 s): " << e.what() << "\n";
+      wait = 1000;
+    }
+    if (wait < 0) {  // the stored game is newer than this copy: reloaded, and the claim's holder plays on
+      {
+        std::lock_guard relk(s.m);
+        if (task != s.ai_task) return;
+        s.ai_busy = false;
+        s.stale = true;
+      }
+      try {
+        refresh(sp, true);
+      } catch (const ApiError& e) {  // stays stale: reloaded on its next use
+        std::cerr << "server: game " << s.id << ": reloading it failed: " << e.message << "\n";
+      } catch (const std::exception& e) {
+        std::cerr << "server: game " << s.id << ": reloading it failed: " << e.what() << "\n";
+      }
+      return;
+    }
+    lk.lock();
+    if (task != s.ai_task) return;
+    if (wait > 0) {  // another process plays it: look again when its claim ends
+      ++ai_claims_waited_;
+      s.ai_claim_wait = true;
+      const uint64_t again = ++s.ai_task;
+      ai_.post(
+          AiPool::Clock::now() + std::chrono::milliseconds(wait + 10),
+          [this, sp, again] {
+            try {
+              run_ai(sp, again);
+            } catch (const std::exception& e) {
+              std::cerr << "server: AI move in game " << sp->id << " failed: " << e.what() << "\n";
+              std::lock_guard sl(sp->m);
+              if (sp->ai_task != again) return;
+              sp->ai_busy = false;
+              sp->ai_claim_wait = false;
+            }
+          },
+          s.ai_cancel, s.owner, s.ai_only() ? AiPriority::Background : AiPriority::Interactive);
+      return;
+    }
+    if (s.auto_seat() != seat || s.stored_version != at) {  // changed meanwhile: think again
+      s.ai_busy = false;
+      schedule_ai(s, sp);
+      return;
+    }
   }
   const uint64_t version = s.version;
   State copy = *s.state;
@@ -546,6 +781,7 @@ void Games::run_ai(const std::shared_ptr<Session>& sp) {
   // within 16 iterations and its move is not played.
   Move m;
   std::string error;
+  ++ai_searches_;
   try {
     m = player->choose(copy);
     if (!copy.check_move(m).empty()) error = "the AI chose an illegal move";
@@ -573,6 +809,7 @@ void Games::run_ai(const std::shared_ptr<Session>& sp) {
       s.state->apply(m);
       advance(*s.state);
     });
+    ++ai_moves_;
   } catch (const ApiError& e) {  // not saved: the game is as it was; try the move again later
     if (s.paused) return;       // deleted or paused by the operator: no retry
     if (s.stale) return;        // another process changed it: the copy loaded anew plays on

@@ -6,10 +6,12 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "ai_pool.h"
@@ -22,6 +24,7 @@
 namespace carc::server {
 
 class Store;
+struct GameRow;
 
 struct Seat {
   std::string name;
@@ -76,6 +79,11 @@ struct Session {
   std::atomic<bool> stale{false};
   int thinking = -1;        // seat of the AI that is thinking, or -1
   bool ai_busy = false;     // an AI task is queued or running
+  // Several processes: the queued AI task waits for another process's claim on this move to end
+  // (Store::claim_ai_move); any new scheduling replaces it. ai_task numbers the tasks: only the
+  // newest one runs.
+  bool ai_claim_wait = false;
+  uint64_t ai_task = 0;
   // The cancel flag of this game's AI searches (MctsConfig::cancel of its players): set by the
   // AI pool when the server stops; a search that sees it returns and its move is not played.
   std::shared_ptr<std::atomic<bool>> ai_cancel = std::make_shared<std::atomic<bool>>(false);
@@ -143,14 +151,21 @@ bool hints_default(const std::vector<Seat>& seats);
 // Sends the game's current view to every event stream of the game. Caller holds s.m.
 void notify(Session& s);
 
+// This process's name in the database's AI move claims: host:pid:random.
+std::string claim_holder_name();
+
 // The table of games in memory over the database; thread-safe.
 class Games {
  public:
   Games(Store& db, AiPool& ai, int ai_delay_ms, AiLimits limits = {}, Quotas quotas = {})
-      : db_(db), ai_(ai), ai_delay_ms_(ai_delay_ms), limits_(limits), quotas_(quotas) {}
+      : db_(db), ai_(ai), ai_delay_ms_(ai_delay_ms), limits_(limits), quotas_(quotas), claim_holder_(claim_holder_name()) {}
 
   // The game with this id, loaded from the database when not in memory (404 when unknown).
   std::shared_ptr<Session> find(const std::string& id);
+  // Another server process committed game `id` at meta version `version` (Store::listen; ""
+  // when any game may have changed): a copy in memory that is older is reloaded from the store
+  // in place and its event streams get the new state. Games not in memory are left alone.
+  void on_store_change(const std::string& id, uint64_t version);
   // A new game from a record (created or uploaded); committed before it is returned.
   // `owner`: the creating client's address_key (its AI games are capped: 429 beyond
   // limits::kMaxAiGamesPerAddress). `fair_draws`: the record's seed is replaced by a secret one,
@@ -186,10 +201,8 @@ class Games {
   void resume();
   // No AI is started from now on, and every queued or running search (AI moves, hints) is
   // cancelled; the games in memory are dropped by clear().
-  void stop() {
-    stopping_ = true;
-    ai_.cancel_all();
-  }
+  void stop();
+  ~Games() { stop(); }
   // Hints for the player to move at `s` (a copy of a game's state; its hidden part is drawn
   // afresh before the search sees it): at most limits::kHintMoves moves, best first, searched
   // on the AI pool within limits::kHintIterations / kHintTime. Throws ApiError 503 when too
@@ -210,25 +223,51 @@ class Games {
   // Unfinished games with an AI seat of one client (for tests and the operator).
   int ai_games_of(const std::string& owner);
   bool stopping() const { return stopping_; }
+  // This process's counters since it started (GET /api/health): AI searches it ran, AI moves it
+  // played and saved, AI moves it left to another process's claim, games reloaded after
+  // another process's save.
+  struct Counters {
+    uint64_t ai_searches, ai_moves, ai_claims_waited, reloads;
+  };
+  Counters counters() const { return {ai_searches_.load(), ai_moves_.load(), ai_claims_waited_.load(), reloads_.load()}; }
 
  private:
   void evict_idle();
+  // A session from a stored row (the game, its seats, the turn in progress); ApiError 500.
+  std::shared_ptr<Session> load_session(const GameRow& row);
+  // `standby`: heard from another process (its NOTIFY): the AI move that follows is that
+  // process's; this one claims it only after a lease without news.
+  void refresh(const std::shared_ptr<Session>& sp, bool standby = false);
+  void refresh_loop();
+  void refresh_heard(const std::string& id, uint64_t version);
+  int64_t ai_lease_ms() const;
   void schedule_ai(Session& s, const std::shared_ptr<Session>& sp, int extra_delay_ms = 0);
-  void run_ai(const std::shared_ptr<Session>& sp);
+  void run_ai(const std::shared_ptr<Session>& sp, uint64_t task);
 
   Store& db_;
   AiPool& ai_;
   int ai_delay_ms_;
   AiLimits limits_;
   Quotas quotas_;
+  // This process's name in the AI move claims (Store::claim_ai_move): random, per Games.
+  std::string claim_holder_;
   std::atomic<bool> stopping_{false};
   std::atomic<int> hints_running_{0};
+  std::atomic<uint64_t> ai_searches_{0}, ai_moves_{0}, ai_claims_waited_{0}, reloads_{0};
   // Per client (address_key): its unfinished games with an AI seat (id -> computers only?), and
   // its hints being computed. Guarded by quota_m_.
   std::mutex quota_m_;
   std::map<std::string, std::map<std::string, bool>> ai_games_;
   std::map<std::string, int> hints_by_owner_;
   void forget_ai_game(const Session& s);
+  // Other processes' saves heard (on_store_change), newest version per game, for the refresh
+  // workers (started on the first one; a SQLite store never has any).
+  static constexpr int kRefreshThreads = 2;
+  std::mutex refresh_m_;
+  std::condition_variable refresh_cv_;
+  std::map<std::string, uint64_t> refresh_pending_;
+  bool refresh_all_ = false;
+  std::vector<std::thread> refreshers_;
   std::mutex sessions_m_;
   std::map<std::string, std::shared_ptr<Session>> sessions_;
 };

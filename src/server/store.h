@@ -9,10 +9,12 @@
 
 #include <climits>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace carc::server {
@@ -77,6 +79,44 @@ class Store {
   virtual std::optional<GameRow> load(const std::string& id) = 0;
   // Newest first, without the record text.
   virtual std::vector<GameRow> list(int limit) = 0;
+
+  // --- several server processes on one database (docs/deployment.md) ----------------------
+  // A store that several server processes may share (PostgreSQL) answers true; then the calls
+  // below coordinate them through the database. A SQLite file serves one process: the defaults
+  // below are what one process needs (nothing to tell, every claim won, quotas kept in memory).
+  virtual bool shared() const { return false; }
+  // Calls `on_change(id, version)` (on a thread of the store's own) after a connection committed
+  // a save of game `id` at meta version `version` (save() and update() announce every commit
+  // right after it, this process's own included; a process that dies in between leaves one
+  // unannounced), and `on_change("", 0)` after the listening connection was lost and made anew
+  // (changes may have been missed meanwhile: check every game). At most one listener; it runs
+  // until close(). Throws DbError when it cannot start listening.
+  virtual void listen(std::function<void(const std::string& id, uint64_t version)> on_change) { (void)on_change; }
+  // The claim on the computer's move in game `id` at stored version `version` (one move per
+  // version): taken by `holder` for `lease_ms` when nobody holds it, when the holder's lease
+  // expired (the holder died), or when the claim held was for an older version; the same holder
+  // renews its own. Returns 0 when `holder` has it, otherwise the milliseconds until the other
+  // holder's lease ends (a stale version: -1, nothing to play). Times are the database's clock.
+  virtual int64_t claim_ai_move(const std::string& id, uint64_t version, const std::string& holder, int64_t lease_ms) {
+    (void)id, (void)version, (void)holder, (void)lease_ms;
+    return 0;
+  }
+  // The unfinished games with an AI seat that client `owner` (its address key, meta "creator")
+  // created, and of those the games of computers only, as stored: the per-client caps across
+  // processes. {-1, -1} when this store keeps no such count (not shared()): the caller counts in
+  // memory.
+  virtual std::pair<int, int> ai_games_of(const std::string& owner) {
+    (void)owner;
+    return {-1, -1};
+  }
+  // One token from the shared bucket (`kind`, `key`) of `burst` tokens refilled by one every
+  // `refill_ms` (quota.h's RateLimiter, kept in the database so that it holds across
+  // processes): 0 when taken, otherwise the milliseconds until one is there (nothing taken);
+  // -1 when this store keeps no buckets (not shared()): the caller keeps them in memory.
+  virtual int64_t take_token(const std::string& kind, const std::string& key, int burst, int64_t refill_ms) {
+    (void)kind, (void)key, (void)burst, (void)refill_ms;
+    return -1;
+  }
 };
 
 // Whether `--db` names a PostgreSQL database: a libpq connection URI, postgresql://... or
