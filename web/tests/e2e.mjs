@@ -12,6 +12,8 @@ import { chromium } from 'playwright-core';
 import { hintChecks } from './hint-checks.mjs';
 import { playerChecks } from './player-checks.mjs';
 import { v3Checks } from './v3-checks.mjs';
+import { tableChecks } from './table-checks.mjs';
+import { budgetChecks } from './budget-checks.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const webDir = resolve(here, '..');
@@ -395,7 +397,9 @@ async function main() {
       else if (only === 'players') await playerChecks(browser, url, errors, { check, artifacts, bin, repo });
       else if (only === 'hints') await hintChecks(browser, url, errors, { check, artifacts });
       else if (only === 'v3') await v3Checks(browser, url, errors, { check, artifacts, bin });
-      else throw new Error(`E2E_ONLY: unknown part '${only}' (fruit, wheel, players, hints, v3)`);
+      else if (only === 'table') await tableChecks(browser, url, errors, { check, artifacts });
+      else if (only === 'budget') await budgetChecks(browser, url, errors, { check });
+      else throw new Error(`E2E_ONLY: unknown part '${only}' (fruit, wheel, players, hints, v3, table, budget)`);
       check(errors.length === 0, `no errors in the page${errors.length ? ': ' + errors.join(' | ') : ''}`);
       console.log(`${passes} passed, ${failures} failed`);
       process.exitCode = failures ? 1 : 0;
@@ -575,6 +579,8 @@ async function main() {
     await playerChecks(browser, url, errors, { check, artifacts, bin, repo });
     await hintChecks(browser, url, errors, { check, artifacts });
     await v3Checks(browser, url, errors, { check, artifacts, bin });
+    await tableChecks(browser, url, errors, { check, artifacts });
+    await budgetChecks(browser, url, errors, { check });
 
     check(errors.length === 0, `no errors in the page${errors.length ? ': ' + errors.join(' | ') : ''}`);
   } finally {
