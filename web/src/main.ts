@@ -52,7 +52,7 @@ async function replayPage(id: string, atEnd = false) {
         iconButton('last', t('replay.last'), { onclick: () => show(total), 'data-testid': 'replay-last' })),
       h('input', { type: 'range', min: 0, max: total, value: turn, class: 'slider', 'aria-label': t('lobby.colTurn'), 'data-testid': 'replay-slider', onchange: (e: Event) => show(Number((e.target as HTMLInputElement).value)) }),
       h('h4', {}, t('replay.scoringSoFar')),
-      h('div', { class: 'log' }, ...mergeLog(v).reverse().map((e) => h('div', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }), e.text))),
+      h('div', { class: 'log' }, ...mergeLog({ ...v, players: v.players ?? full.players }).reverse().map((e) => h('div', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }), e.text))),
     );
   };
   await show(atEnd ? total : 0);
