@@ -7,7 +7,7 @@ import { helpButton, openHelp } from './help';
 import { icon, iconButton } from './icons';
 import { meeple, PLAYER_COLORS } from './tiles';
 import { coarsePointer, copyText, h, prefersReducedMotion, toast } from './ui';
-import { breakdown, categoryLabel, crownEvent, describeTile, eventWords, featureWords, followerWords, moveWords, placeWords, segmentWords, spotWords, wheelLine } from './words';
+import { breakdown, categoryLabel, crownEvent, describeTile, eventWords, featureWords, followerWords, fruitWords, moveWords, placeWords, segmentWords, spotWords, wheelLine } from './words';
 import { currentLang, listWords, t } from './i18n';
 import { stageOf } from './vocab';
 import { wheelEventHelp } from './wheel';
@@ -418,7 +418,7 @@ export class GamePage {
     }
     if (mv.take_back) s += mv.take_back.at.startsWith('crown:') ? t('hint.backWheel') : t('hint.backFestival');
     if (mv.fruit?.harvest) s += t('hint.harvest');
-    if (mv.fruit?.sell) s += t('hint.sell', { list: listWords(mv.fruit.sell.map((f) => f)) });
+    if (mv.fruit?.sell) s += t('hint.sell', { list: listWords(mv.fruit.sell.map(fruitWords)) });
     return s;
   }
 

@@ -396,10 +396,19 @@ export async function fortuneWheelChecks(browser, url, errors, check, artifacts)
   const page = await ctx.newPage();
   page.on('pageerror', (e) => errors.push(String(e)));
   await page.goto(url);
+  await page.getByTestId('create-game').waitFor();  // the lobby drawn (it would be drawn over the game page)
   await page.evaluate(([gid, t]) => localStorage.setItem(`carc.tokens.${gid}`, JSON.stringify(Object.fromEntries(t.map((x, i) => [i, x])))), [id, tokens]);
   await page.goto(`${url}#/game/${id}`);
   const wheelChoice = (await call('GET', `/api/games/${id}/legal`)).body.choices[0].choice;
-  await page.getByTestId(`choose-${wheelChoice}`).click({ timeout: 15000 });  // the wheel tile among the drawn ones
+  await page.getByTestId('status').waitFor({ timeout: 30000 });
+  const chooser = page.getByTestId(`choose-${wheelChoice}`);  // the wheel tile among the drawn ones
+  if (!(await chooser.waitFor({ timeout: 30000 }).then(() => true, () => false))) {
+    await page.screenshot({ path: `${artifacts}/desktop-fortune-wheel-failed.png` });
+    check(false, `#39.6: the drawn tiles are offered to choose from (status: ${await page.getByTestId('status').innerText()})`);
+    await ctx.close();
+    return;
+  }
+  await chooser.click();
   await page.getByTestId('choose-wheel-tile').first().waitFor({ timeout: 15000 }).catch(() => {});
   await page.screenshot({ path: `${artifacts}/desktop-fortune-wheel-choice.png` });
   const box = await page.evaluate(() => {
