@@ -63,8 +63,11 @@ function langSwitch(): HTMLElement {
   return h('label', { class: 'lang-switch' }, t('lobby.languageLabel'), sel);
 }
 
-export async function renderLobby(parent: HTMLElement) {
+// `isCurrent`: false once the player went elsewhere while the levels loaded (the lobby is then not
+// drawn over the page they opened).
+export async function renderLobby(parent: HTMLElement, isCurrent: () => boolean = () => true) {
   const levels: Level[] = await loadLevels();
+  if (!isCurrent()) return;
   const defaultAi = levels.find((l) => l.spec === QUICK_SPEC)?.spec ?? levels[0]?.spec ?? QUICK_SPEC;
   const levelOf = (spec: string) => levels.find((l) => l.spec === spec);
   // a level chooser: the levels by name, weakest first (the sentence on how it plays is beside it)

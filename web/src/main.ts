@@ -75,7 +75,10 @@ async function tilesPage(tileset: string, expansions: string[]) {
 
 let tablesLoaded = false;
 
+let routeSeq = 0;  // the route being drawn: an older one that finishes late draws nothing
+
 async function route() {
+  const seq = ++routeSeq;
   current?.destroy();
   current = null;
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
@@ -107,7 +110,7 @@ async function route() {
       current = await replayPage(parts[1], parts[2] === 'end');
       return;
     }
-    await renderLobby(app);
+    await renderLobby(app, () => seq === routeSeq);
   } catch (e) {
     app.replaceChildren(h('div', { class: 'card' }, h('p', { class: 'error' }, t('error.page', { msg: (e as Error).message })), h('a', { href: '#/' }, t('common.backToLobby'))));
   }
