@@ -90,17 +90,9 @@ export class BoardView {
 
   setTileSet(ts: TileSet) {
     this.tiles.clear();
-    const defs = this.svg.querySelector('defs')!;
-    defs.querySelectorAll('.tiledef').forEach((n) => n.remove());
-    for (const t of ts.tiles) {
-      this.tiles.set(t.id, t);
-      for (const rot of [0, 90, 180, 270]) {
-        const g = drawTile(t, rot);
-        g.setAttribute('id', `tile-${cssId(t.id)}-${rot}`);
-        g.classList.add('tiledef');
-        defs.append(g);
-      }
-    }
+    this.defined.clear();
+    this.svg.querySelector('defs')!.querySelectorAll('.tiledef').forEach((n) => n.remove());
+    for (const t of ts.tiles) this.tiles.set(t.id, t);
     // Wheel of Fortune: the wheel over the start board's inner cells
     this.layerWheel.replaceChildren();
     this.wheel = ts.board ? new WheelDrawing(new WheelGeometry(ts.board, CELL)) : null;
@@ -115,7 +107,22 @@ export class BoardView {
     return this.tiles.get(id);
   }
 
+  // A tile's drawing at a rotation is made the first time it is used (not every tile of the set
+  // at every rotation up front: the page is ready sooner, on a phone's CPU too).
+  private defined = new Set<string>();
+  private ensureDef(id: string, rot: number) {
+    const key = `${id}-${rot}`;
+    const t = this.tiles.get(id);
+    if (this.defined.has(key) || !t) return;
+    this.defined.add(key);
+    const g = drawTile(t, rot);
+    g.setAttribute('id', `tile-${cssId(id)}-${rot}`);
+    g.classList.add('tiledef');
+    this.svg.querySelector('defs')!.append(g);
+  }
+
   private useTile(id: string, x: number, y: number, rot: number, extra: Record<string, string | number> = {}) {
+    this.ensureDef(id, rot);
     const u = el('use', { href: `#tile-${cssId(id)}-${rot}`, transform: `translate(${x * CELL} ${y * CELL})`, ...extra });
     return u;
   }

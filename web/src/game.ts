@@ -72,6 +72,18 @@ export function distinctHints(moves: HintMove[], texts: string[]): string[] {
   return out;
 }
 
+// The game page's first requests, started by the router before anything else loads (the engine's
+// tables, the script's other work), so they travel together: the game, its legal moves, the levels.
+const prefetched = new Map<string, { game: Promise<GameView>; legal: Promise<Legal | null>; tiles: Promise<TileSet | null> }>();
+export function prefetchGame(id: string) {
+  const game = api.game(id);
+  game.catch(() => { /* GamePage.start reports it */ });
+  // the tile set as soon as the game says which one
+  const tiles = game.then((v) => api.tiles(v.tileset, v.expansions)).catch(() => null);
+  prefetched.set(id, { game, legal: api.legal(id).catch(() => null), tiles });
+  void loadLevels();
+}
+
 export class GamePage {
   private root: HTMLElement;
   private board!: BoardView;
@@ -148,9 +160,13 @@ export class GamePage {
     ));
     window.addEventListener('keydown', this.keyHandler);
     try {
-      const [v, levels] = await Promise.all([api.game(this.id), loadLevels()]);
+      const pre = prefetched.get(this.id);
+      prefetched.delete(this.id);
+      this.prefetchedLegal = pre?.legal ?? null;
+      const [v, levels] = await Promise.all([pre?.game ?? api.game(this.id), loadLevels()]);
       this.levels = levels;
-      this.tileset = await api.tiles(v.tileset, v.expansions);
+      const early = pre ? await pre.tiles : null;
+      this.tileset = early && early.tileset === v.tileset && early.expansions.join() === v.expansions.join() ? early : await api.tiles(v.tileset, v.expansions);
       this.board.setTileSet(this.tileset);
       this.wheelButton.hidden = !this.board.wheelGeometry;
       this.seenEvents = v.events.length;
@@ -173,6 +189,7 @@ export class GamePage {
 
   private pollTimer = 0;
   private wheelButton!: HTMLElement;
+  private prefetchedLegal: Promise<Legal | null> | null = null;
   // the table talks: chat, the turn notification, the alerts' choices
   private chat: ChatPanel;
   private alert = new TurnAlert();
@@ -344,7 +361,10 @@ export class GamePage {
       if (this.legalFor !== key) {
         this.legalFor = key;
         try {
-          const legal = await api.legal(this.id);
+          // the router's early request, when it is for this very state
+          const early = this.prefetchedLegal ? await this.prefetchedLegal : null;
+          this.prefetchedLegal = null;
+          const legal = early && early.version === v.version ? early : await api.legal(this.id);
           if (this.view?.version !== v.version) return;  // a newer state arrived meanwhile
           this.legal = legal;
           this.board.ensureVisible(v, legal.placements);

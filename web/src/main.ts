@@ -1,7 +1,7 @@
 // The client's entry point: a hash router over the lobby, the game page and the replay page.
 import { api, type GameView } from './api';
 import { BoardView, tilePreview } from './board';
-import { GamePage, mergeLog } from './game';
+import { GamePage, mergeLog, prefetchGame } from './game';
 import { joinSeat, renderLobby } from './lobby';
 import { icon, iconButton } from './icons';
 import { PLAYER_COLORS } from './tiles';
@@ -83,6 +83,7 @@ async function route() {
   current = null;
   const parts = location.hash.replace(/^#\/?/, '').split('/').filter(Boolean);
   try {
+    if (parts[0] === 'game' && parts[1] && !parts[2]) prefetchGame(parts[1]);
     if (!tablesLoaded) {
       setTables(await api.tables());  // the engine's tables, before any page is drawn
       tablesLoaded = true;

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { hintChecks } from './hint-checks.mjs';
 import { playerChecks } from './player-checks.mjs';
-import { fortuneWheelChecks, v3Checks } from './v3-checks.mjs';
+import { boardJumpCheck, fortuneWheelChecks, v3Checks } from './v3-checks.mjs';
 import { tableChecks } from './table-checks.mjs';
 import { budgetChecks } from './budget-checks.mjs';
 
@@ -37,7 +37,10 @@ function check(cond, what) {
 
 function startServer(dbPath) {
   return new Promise((resolveStart, reject) => {
-    const proc = spawn(bin, ['serve', '--port', '0', '--host', '127.0.0.1', '--db', dbPath, '--web', dist, '--ai-delay', '150'], {
+    // every browser of the tests is one client address (127.0.0.1): the per-client quotas on games
+    // are raised so the many games of the suite fit (the quotas are the server tests' subject)
+    const proc = spawn(bin, ['serve', '--port', '0', '--host', '127.0.0.1', '--db', dbPath, '--web', dist, '--ai-delay', '150',
+      '--games-per-client', '500', '--ai-games-per-client', '200'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -400,7 +403,7 @@ async function main() {
       else if (only === 'hints') await hintChecks(browser, url, errors, { check, artifacts });
       else if (only === 'v3') await v3Checks(browser, url, errors, { check, artifacts, bin });
       else if (only === 'table') await tableChecks(browser, url, errors, { check, artifacts });
-      else if (only === 'fortune') await fortuneWheelChecks(browser, url, errors, check, artifacts);
+      else if (only === 'fortune') { await fortuneWheelChecks(browser, url, errors, check, artifacts); await boardJumpCheck(browser, url, errors, check); }
       else if (only === 'budget') await budgetChecks(browser, url, errors, { check });
       else throw new Error(`E2E_ONLY: unknown part '${only}' (fruit, wheel, players, hints, v3, table, budget)`);
       check(errors.length === 0, `no errors in the page${errors.length ? ': ' + errors.join(' | ') : ''}`);

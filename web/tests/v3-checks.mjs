@@ -353,6 +353,35 @@ export async function v3Checks(browser, url, errors, { check, artifacts, bin }) 
   }
 
   await fortuneWheelChecks(browser, url, errors, check, artifacts);
+  await boardJumpCheck(browser, url, errors, check);
+}
+
+// #10: no board jump at the start of a turn: once the player has moved the board (a drag), the
+// computer's move and the new legal squares leave the view where it is (the squares are in view).
+export async function boardJumpCheck(browser, url, errors, check) {
+  console.log('v3 (#39): the board stays put at the start of a turn (1280x800)');
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.getByTestId('play-vs-ai').click();
+  await page.waitForURL(/#\/game\//);
+  const cell = page.locator('[data-testid^="cell-"]').first();
+  await cell.waitFor({ timeout: 20000 });
+  await cell.click();
+  await page.getByTestId('confirm').click();
+  // drag the board a little: from now on the view is the player's
+  const box = await page.getByTestId('board').boundingBox();
+  await page.mouse.move(box.x + 60, box.y + 60);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 100, box.y + 90, { steps: 5 });
+  await page.mouse.up();
+  const before = await page.locator('g.viewport').getAttribute('transform');
+  await page.waitForFunction(() => /Your turn/.test(document.querySelector('[data-testid="status"]')?.textContent || '') && document.querySelector('[data-testid^="cell-"]'), null, { timeout: 30000 });
+  await page.waitForTimeout(300);
+  const after = await page.locator('g.viewport').getAttribute('transform');
+  check(before === after, `#39.10: the board does not jump when the turn starts (${before} -> ${after})`);
+  await ctx.close();
 }
 
 // #6: the Fortune Teller with a wheel tile among the drawn ones: until the wheel tile is chosen,
