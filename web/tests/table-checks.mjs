@@ -182,6 +182,12 @@ export async function tableChecks(browser, url, errors, { check, artifacts }) {
       const { ctx, page } = await pageIn(browser, locale, opts, errors);
       try {
         await page.goto(url);
+        await page.getByTestId('create-game').waitFor();
+        if (kind === 'phone') {
+          const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          check(wide <= 0, `#39 languages: the ${lang} lobby on a phone has nothing sticking out sideways (${wide} px)`);
+          if (lang === 'de') await page.screenshot({ path: `${artifacts}/phone-lobby-de.png`, fullPage: false });
+        }
         await page.getByTestId('play-vs-ai').click();
         await page.waitForURL(/#\/game\//);
         await playOnce(page);
@@ -189,6 +195,10 @@ export async function tableChecks(browser, url, errors, { check, artifacts }) {
         await page.locator('[data-testid^="cell-"]').first().click();
         await page.waitForTimeout(400);
         const text = await pageText(page);
+        if (kind === 'phone') {
+          const wide = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+          check(wide <= 0, `#39 languages: the ${lang} game on a phone has nothing sticking out sideways (${wide} px)`);
+        }
         if (lang !== 'en') check(!ENGLISH.test(text), `#39 languages: ${kind} game in ${lang} without English words${ENGLISH.test(text) ? ` ("${text.match(ENGLISH)[0]}")` : ''}`);
         await page.screenshot({ path: `${artifacts}/${kind}-game-${lang}.png` });
       } finally {
