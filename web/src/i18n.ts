@@ -5,8 +5,6 @@
 // languages the client has, else English. `npm test` checks that every key has every
 // language and that no text for players is left outside the tables (web/tests/i18n-check.mjs).
 import { en, type Msg } from './lang/en';
-import { nl, nlServer } from './lang/nl';
-import { de, deServer } from './lang/de';
 
 export type Key = keyof typeof en;
 export type Params = Record<string, string | number>;
@@ -15,10 +13,12 @@ export type Lang = (typeof LANGS)[number];
 // Each language's name in that language (the lobby's switch).
 export const LANG_NAMES: Record<Lang, string> = { en: 'English', nl: 'Nederlands', de: 'Deutsch' };
 
-const TABLES: Record<Lang, Record<Key, Msg>> = { en, nl, de };
+// English is in the script; Dutch and German are loaded (a file of their own) only by who needs
+// them, before the first page is drawn (loadLang).
+const TABLES: Partial<Record<Lang, Record<Key, Msg>>> = { en };
 // Texts the server sends in English (level names and sentences, score categories, tile sets and
 // expansions), translated by their English text; English shows the server's own text.
-const SERVER: Record<Lang, Record<string, string>> = { en: {}, nl: nlServer, de: deServer };
+const SERVER: Partial<Record<Lang, Record<string, string>>> = { en: {} };
 const LANG_KEY = 'carc.lang';
 
 function isLang(x: string | null | undefined): x is Lang {
@@ -48,6 +48,21 @@ let lang: Lang = initial();
 let plural = new Intl.PluralRules(lang);
 if (typeof document !== 'undefined') document.documentElement.lang = lang;
 
+// Loads the current language's table (once; web/build.mjs writes dist/lang/{nl,de}.json from
+// lang/*.ts); until it is in, or when it cannot be loaded, texts are English.
+export async function loadLang(): Promise<void> {
+  if (TABLES[lang]) return;
+  try {
+    const r = await fetch(`lang/${lang}.json`);
+    if (!r.ok) return;
+    const m = (await r.json()) as { table: Record<Key, Msg>; server: Record<string, string> };
+    TABLES[lang] = m.table;
+    SERVER[lang] = m.server;
+  } catch {
+    /* offline or not built: English */
+  }
+}
+
 export function currentLang(): Lang {
   return lang;
 }
@@ -72,13 +87,13 @@ function pick(m: Msg, p: Params): string {
 
 // The message `key` in the current language with its {parameters} filled in.
 export function t(key: Key, p: Params = {}): string {
-  const m = TABLES[lang][key] ?? en[key];
+  const m = TABLES[lang]?.[key] ?? en[key];
   return pick(m, p).replace(/\{(\w+)\}/g, (all, k: string) => (k in p ? String(p[k]) : all));
 }
 
 // The same with elements among the parameters (an icon in a sentence): a list for h().
 export function tParts(key: Key, p: Record<string, string | number | Node>): (string | Node)[] {
-  const text = pick(TABLES[lang][key] ?? en[key], p as Params);
+  const text = pick(TABLES[lang]?.[key] ?? en[key], p as Params);
   const out: (string | Node)[] = [];
   let last = 0;
   for (const m of text.matchAll(/\{(\w+)\}/g)) {
@@ -94,7 +109,7 @@ export function tParts(key: Key, p: Record<string, string | number | Node>): (st
 // A text the server sent in English, in the current language (as sent when there is no
 // translation of it).
 export function serverText(text: string): string {
-  return SERVER[lang][text] ?? text;
+  return SERVER[lang]?.[text] ?? text;
 }
 
 // "Ann and Ben", "Ann, Ben and Cy".

@@ -8,7 +8,7 @@ import { PLAYER_COLORS } from './tiles';
 import { h } from './ui';
 import { describeTile, moveWords } from './words';
 import { setTables } from './vocab';
-import { t } from './i18n';
+import { loadLang, t } from './i18n';
 
 const app = document.getElementById('app')!;
 let current: { destroy(): void } | null = null;
@@ -85,7 +85,9 @@ async function route() {
   try {
     if (parts[0] === 'game' && parts[1] && !parts[2]) prefetchGame(parts[1]);
     if (!tablesLoaded) {
-      setTables(await api.tables());  // the engine's tables, before any page is drawn
+      // the engine's tables and the player's language, before any page is drawn
+      const [tables] = await Promise.all([api.tables(), loadLang()]);
+      setTables(tables);
       tablesLoaded = true;
     }
     if (parts[0] === 'game' && parts[1] && parts[2]) {
