@@ -2,6 +2,9 @@
 #include "routes.h"
 
 #include <algorithm>
+#include <chrono>
+#include <mutex>
+#include <optional>
 #include <exception>
 
 #include "ai_pool.h"
@@ -104,6 +107,9 @@ Response Api::dispatch(const Request& req) {
     else if (get && action == "record") record(req, res, id);
     else if (get && action == "replay") replay(req, res, id);
     else if (get && action == "events") events(req, res, id);
+    else if (get && action == "chat") chat(req, res, id);
+    else if (post && action == "chat") post_chat(req, res, id);
+    else if (post && action == "rematch") rematch(req, res, id);
     else fail(404, "not found: " + p);
   } else if (get && p.rfind("/api/", 0) != 0 && !web_dir_.empty() && (r = static_file(web_dir_, p))) {
     res = std::move(*r);
@@ -554,6 +560,122 @@ void Api::events(const Request&, Response& res, const std::string& id) {
       s->watchers.erase(n);
     };
   };
+}
+
+// The chat of a game (docs/server.md, "Chat"): a seat's token (X-Seat-Token) reads it; without
+// one, only when every seat a person holds lets spectators read it (403 otherwise).
+void Api::chat(const Request& req, Response& res, const std::string& id) {
+  auto s = games_.find(id);
+  std::lock_guard lk(s->m);
+  if (!s->chat_public()) seat_for(*s, json::object(), req);
+  res.send({{"chat", chat_json(*s)}, {"chat_public", s->chat_public()}});
+}
+
+// Posts a chat message ("text") and/or sets whether spectators may read the chat ("spectators":
+// true or false, for the poster's seat). Only the seats of a game with a friend (a remote
+// seat) chat; the text is cleaned like a player name and has at most kMaxChatMessageBytes; a seat
+// posts at most once per kChatInterval (429). Saved with the game (its meta), then published.
+void Api::post_chat(const Request& req, Response& res, const std::string& id) {
+  json body = parse_body(req.body);
+  auto s = games_.find(id);
+  std::lock_guard lk(s->m);
+  const int seat = seat_for(*s, body, req);
+  if (s->view_only) fail(409, "this game is only for viewing");
+  if (!s->has_remote()) fail(409, "chat is for games with a friend (a seat that joins by link)");
+  std::optional<bool> spectators;
+  if (auto it = body.find("spectators"); it != body.end() && !it->is_null()) {
+    if (!it->is_boolean()) fail(400, "'spectators' must be true or false");
+    spectators = it->get<bool>();
+  }
+  std::string text;
+  const bool has_text = body.contains("text") && !body["text"].is_null();
+  if (has_text) {
+    if (!body["text"].is_string()) fail(400, "'text' must be a string");
+    const std::string given = body["text"].get<std::string>();
+    const auto too_long = [](size_t n) {
+      fail(400, "a chat message has at most " + std::to_string(limits::kMaxChatMessageBytes) + " bytes (this one has " +
+                    std::to_string(n) + ")");
+    };
+    // refused before cleaning too, so a huge text of spaces costs nothing to clean
+    if (given.size() > 4 * limits::kMaxChatMessageBytes) too_long(given.size());
+    if (auto err = carc::limits::clean_player_name(given, text); !err.empty()) fail(400, "the chat message " + err);
+    if (text.size() > limits::kMaxChatMessageBytes) too_long(text.size());
+    if (text.empty()) fail(400, "the chat message is empty");
+  }
+  if (!has_text && !spectators) fail(400, "'text' (a message) or 'spectators' (true or false) is required");
+  if (has_text) {
+    s->last_chat.resize(s->seats.size());
+    const auto now = std::chrono::steady_clock::now();
+    const auto last = s->last_chat[size_t(seat)];
+    if (last.time_since_epoch().count() != 0 && now - last < limits::kChatInterval) {
+      const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(limits::kChatInterval - (now - last));
+      fail_retry(429, "one chat message per " + std::to_string(limits::kChatInterval.count()) + " ms per seat; try again in " +
+                          std::to_string(wait.count()) + " ms",
+                 retry_after_seconds(wait));
+    }
+  }
+  games_.change(*s, s, [&] {
+    if (spectators) s->seats[size_t(seat)].chat_public = *spectators;
+    if (has_text) {
+      s->chat.push_back(ChatLine{seat, s->seats[size_t(seat)].name, text, now_ms()});
+      if (s->chat.size() > limits::kMaxChatMessages)
+        s->chat.erase(s->chat.begin(), s->chat.end() - long(limits::kMaxChatMessages));
+    }
+  });
+  if (has_text) s->last_chat[size_t(seat)] = std::chrono::steady_clock::now();
+  res.send({{"chat", chat_json(*s)}, {"chat_public", s->chat_public()}});
+}
+
+// A rematch of a finished game (docs/server.md, "Rematch"): a new game with the same seats
+// (names, kinds, computer levels; each seat's token holds its seat again), the same rules and a
+// new secret seed; the old game names it ("rematch" in its view), so every seat holder's client
+// is sent there by the event stream. Asked again, it answers the same game. Counts as a new game
+// for the asking client's quota.
+void Api::rematch(const Request& req, Response& res, const std::string& id) {
+  json body = parse_body(req.body);
+  auto s = games_.find(id);
+  static std::mutex one_at_a_time;  // two seats asking at once make one game
+  std::lock_guard rl(one_at_a_time);
+  std::vector<Seat> seats;
+  Record rec;
+  bool hints = false, fair = false;
+  {
+    std::lock_guard lk(s->m);
+    seat_for(*s, body, req);
+    if (s->view_only) fail(409, "this game is only for viewing");
+    if (!s->over()) fail(409, "the game is not over: a rematch starts from a finished game");
+    if (!s->rematch.empty()) {
+      res.send({{"id", s->rematch}});
+      return;
+    }
+    for (const Seat& old : s->seats) {
+      Seat n;
+      n.name = old.name;
+      n.type = old.type;
+      n.ai = old.ai;
+      n.token_hash = old.token_hash;
+      n.joined = old.joined;
+      n.chat_public = old.chat_public;
+      seats.push_back(std::move(n));
+      rec.players.push_back(old.name);
+    }
+    rec.tileset = s->state->rules().tileset;
+    rec.expansions = s->state->rules().expansions();
+    hints = s->allow_hints;
+    fair = s->has_remote();
+  }
+  rec.seed = random_seed();  // replaced by a committed secret one when a friend plays (fair draws)
+  const std::string owner = owner_of(req);
+  take_quota(creates_, owner, "new games", quotas_.create_burst, quotas_.create_refill);
+  auto ns = games_.add_session(std::move(seats), rec, false, hints, owner, fair);
+  std::string new_id;
+  {
+    std::lock_guard nl(ns->m);
+    new_id = ns->id;
+  }
+  std::lock_guard lk(s->m);
+  games_.change(*s, s, [&] { s->rematch = new_id; });
+  res.send({{"id", new_id}}, 201);
 }
 
 }  // namespace carc::server

@@ -55,6 +55,9 @@ class Api {
   void record(const Request& req, Response& res, const std::string& id);
   void replay(const Request& req, Response& res, const std::string& id);
   void events(const Request& req, Response& res, const std::string& id);
+  void chat(const Request& req, Response& res, const std::string& id);
+  void post_chat(const Request& req, Response& res, const std::string& id);
+  void rematch(const Request& req, Response& res, const std::string& id);
 
   Games& games_;
   Store& db_;

@@ -69,6 +69,16 @@ inline constexpr int kMaxHintsRunning = 2;
 // search together; then its search is cancelled and the answer is 503.
 inline constexpr milliseconds kHintWait{15'000};
 
+// --- chat (POST /api/games/{id}/chat, docs/security.md "Chat") ----------------------------
+// A chat message, after cleaning (clean_player_name's rules: valid UTF-8, no control,
+// bidirectional or invisible characters, whitespace collapsed), has at most this many bytes (400
+// beyond; an empty one is 400 too).
+inline constexpr std::size_t kMaxChatMessageBytes = 500;
+// A seat may post at most one message per this time (429 with Retry-After otherwise).
+inline constexpr milliseconds kChatInterval{1'000};
+// A game keeps its last this many messages (older ones are dropped when a new one comes).
+inline constexpr std::size_t kMaxChatMessages = 200;
+
 // --- fair AI scheduling (docs/security.md, "Fair AI scheduling") -------------------------
 // One client address's AI tasks (its games' AI moves, its hints) run on at most
 // 1/kAiShareDivisor of the AI workers at once (at least one), and so do the tasks of all

@@ -40,7 +40,7 @@ int Session::seat_of_token(const std::string& token) const {
 }
 
 SessionSnapshot Session::snapshot() const {
-  return SessionSnapshot{std::make_unique<State>(*state), events, seats, end_reason, version, thinking};
+  return SessionSnapshot{std::make_unique<State>(*state), events, seats, end_reason, version, thinking, chat, rematch};
 }
 
 void Session::restore(SessionSnapshot&& snap) {
@@ -51,6 +51,8 @@ void Session::restore(SessionSnapshot&& snap) {
   end_reason = std::move(snap.end_reason);
   version = snap.version;
   thinking = snap.thinking;
+  chat = std::move(snap.chat);
+  rematch = std::move(snap.rematch);
 }
 
 namespace {
@@ -112,11 +114,16 @@ json meta_json(const Session& s) {
                      {"ai", seat.ai},
                      {"token_sha256", seat.token_hash},
                      {"resigned", seat.resigned},
-                     {"joined", seat.joined}});
+                     {"joined", seat.joined},
+                     {"chat_public", seat.chat_public}});
   json fair = nullptr;
   if (s.draw_from_turn >= 0)
     fair = {{"from_turn", s.draw_from_turn}, {"commitment", s.draw_commitment}, {"salt", s.draw_salt}};
+  json chat = json::array();
+  for (const ChatLine& c : s.chat) chat.push_back({{"seat", c.seat}, {"name", c.name}, {"text", c.text}, {"at", c.at}});
   return {{"seats", seats},
+          {"chat", chat},
+          {"rematch", s.rematch},
           {"creator", s.owner},
           {"fair_draws", fair},
           {"allow_hints", s.allow_hints},
@@ -145,6 +152,7 @@ std::vector<Seat> seats_from_meta(const json& meta) {
     if (s.token_hash.empty() && !j.value("token", "").empty()) s.token_hash = sha256_hex(j.value("token", ""));
     s.resigned = j.value("resigned", false);
     s.joined = j.value("joined", false);
+    s.chat_public = j.contains("chat_public") && j["chat_public"].is_boolean() && j["chat_public"].get<bool>();
     out.push_back(std::move(s));
   }
   return out;
@@ -220,6 +228,18 @@ std::shared_ptr<Session> Games::load_session(const GameRow& row) {
     s->allow_hints = meta.contains("allow_hints") && meta["allow_hints"].is_boolean() ? meta["allow_hints"].get<bool>()
                                                                                       : hints_default(s->seats);
     pending = meta.value("pending", json::object());
+    // The chat as stored (entries of another shape are skipped; at most kMaxChatMessages).
+    if (meta.contains("chat") && meta["chat"].is_array())
+      for (const auto& c : meta["chat"]) {
+        if (!c.is_object() || !c.contains("seat") || !c["seat"].is_number_unsigned() || !c.contains("text") ||
+            !c["text"].is_string() || c["seat"].get<uint64_t>() >= s->seats.size())
+          continue;
+        s->chat.push_back(ChatLine{int(c["seat"].get<uint64_t>()), c.value("name", ""), c["text"].get<std::string>(),
+                                   c.contains("at") && c["at"].is_number_integer() ? c["at"].get<int64_t>() : 0});
+      }
+    if (s->chat.size() > limits::kMaxChatMessages)
+      s->chat.erase(s->chat.begin(), s->chat.end() - long(limits::kMaxChatMessages));
+    s->rematch = meta.contains("rematch") && meta["rematch"].is_string() ? meta["rematch"].get<std::string>() : "";
     const uint64_t saved = meta.contains("version") && meta["version"].is_number_unsigned() ? meta["version"].get<uint64_t>() : 0;
     s->version = std::max(saved + 1, now_us());
     s->stored_version = saved;
@@ -250,6 +270,7 @@ std::shared_ptr<Session> Games::load_session(const GameRow& row) {
   }
   s->players.resize(s->seats.size());
   s->last_hint.resize(s->seats.size());
+  s->last_chat.resize(s->seats.size());
   s->stored = true;
   s->paused = db_.paused(id);
   return s;
@@ -387,6 +408,7 @@ std::shared_ptr<Session> Games::add_session(std::vector<Seat> seats, Record rec,
   s->allow_hints = allow_hints;
   s->owner = owner;
   s->last_hint.resize(s->seats.size());
+  s->last_chat.resize(s->seats.size());
   if (fair_draws && !view_only) {
     // The draws from now on follow a secret seed that nobody chose, committed to now and
     // published at the end (docs/security.md, "Fair draws"). The turns so far (an uploaded
@@ -410,8 +432,9 @@ std::shared_ptr<Session> Games::add_session(std::vector<Seat> seats, Record rec,
   s->state->set_event_log(&s->events);
   if (!view_only) advance(*s->state);
   s->players.resize(s->seats.size());
+  // A rematch passes the seats' token hashes on (the same tokens hold the same seats).
   for (Seat& seat : s->seats)
-    if (seat.type != "ai") {
+    if (seat.type != "ai" && seat.token_hash.empty()) {
       seat.token = new_token();
       seat.token_hash = sha256_hex(seat.token);
     }

@@ -34,6 +34,18 @@ struct Seat {
   std::string token_hash;      // SHA-256 of the token (hex): what is stored and compared
   bool resigned = false;
   bool joined = false;
+  // Chat: this seat lets spectators read the game's chat (they see it only when every seat a
+  // person holds allows it).
+  bool chat_public = false;
+};
+
+// One chat message of a game: the seat that posted it, its name then, the cleaned text, and
+// when (unix ms).
+struct ChatLine {
+  int seat = 0;
+  std::string name;
+  std::string text;
+  int64_t at = 0;
 };
 
 // What a change to a game may modify, copied before the change so that a change that cannot
@@ -45,6 +57,8 @@ struct SessionSnapshot {
   std::string end_reason;
   uint64_t version = 0;
   int thinking = -1;
+  std::vector<ChatLine> chat;
+  std::string rematch;
 };
 
 struct Session {
@@ -56,6 +70,12 @@ struct Session {
   std::vector<ScoreEvent> events;
   bool view_only = false;
   std::string end_reason;  // set when the game ended early (resignation)
+  // Chat between the seats (POST /api/games/{id}/chat), stored in the meta: at most
+  // limits::kMaxChatMessages, oldest first; each seat's last post (for limits::kChatInterval).
+  std::vector<ChatLine> chat;
+  std::vector<std::chrono::steady_clock::time_point> last_chat;
+  // The rematch of this finished game (POST /api/games/{id}/rematch), "" when none yet.
+  std::string rematch;
   // The client that created (or uploaded) the game, by its quota key (address_key): its AI
   // tasks count against that client's share of the AI pool (docs/security.md). "" for games
   // stored before this was kept.
@@ -119,6 +139,16 @@ struct Session {
   }
   bool has_ai() const {
     return std::any_of(seats.begin(), seats.end(), [](const Seat& x) { return x.type == "ai"; });
+  }
+  // Spectators may read the chat: every seat a person holds allowed it.
+  bool chat_public() const {
+    bool any = false;
+    for (const Seat& x : seats)
+      if (x.type != "ai") {
+        if (!x.chat_public) return false;
+        any = true;
+      }
+    return any;
   }
   bool has_remote() const {
     return std::any_of(seats.begin(), seats.end(), [](const Seat& s) { return s.type == "remote"; });

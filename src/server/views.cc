@@ -432,7 +432,8 @@ json seats_public(const Session& s) {
                    {"type", seat.type},
                    {"ai", seat.ai},
                    {"resigned", seat.resigned},
-                   {"joined", seat.joined}});
+                   {"joined", seat.joined},
+                   {"chat_public", seat.chat_public}});
   }
   return out;
 }
@@ -475,6 +476,12 @@ json move_body_json(const State& s, const Move& m) {
   return j;
 }
 
+json chat_json(const Session& s) {
+  json out = json::array();
+  for (const ChatLine& c : s.chat) out.push_back({{"seat", c.seat}, {"name", c.name}, {"text", c.text}, {"at", c.at}});
+  return out;
+}
+
 json view_json(const Session& s) {
   json j = board_json(*s.state, s.events, s.names());
   j["id"] = s.id;
@@ -495,6 +502,12 @@ json view_json(const Session& s) {
   j["winners"] = s.over() && !s.view_only ? json(winners(*s.state, s.seats)) : json::array();
   if (s.over()) j["current_player"] = -1;
   j["paused"] = s.paused;
+  // Chat: how many messages (a new one changes it: the seats' clients then read them with their
+  // token, GET /api/games/ID/chat), whether spectators may read them, and then the messages too.
+  j["chat_count"] = s.chat.size();
+  j["chat_public"] = s.chat_public();
+  if (s.chat_public()) j["chat"] = chat_json(s);
+  if (!s.rematch.empty()) j["rematch"] = s.rematch;
   // Fair draws (docs/security.md): the commitment from the start; the salt and the seed that
   // open it once the game is over.
   if (s.draw_from_turn >= 0) {

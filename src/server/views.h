@@ -32,6 +32,8 @@ std::vector<int> winners(const State& st, const std::vector<Seat>& seats);
 // (place, choose, plague), and for a placement "choice", "tile", "x", "y", "rotation" and,
 // when used, "meeple", "return", "fruit_type", "fruit".
 json move_body_json(const State& s, const Move& m);
+// The game's chat messages, oldest first: {seat, name, text, at (unix ms)}.
+json chat_json(const Session& s);
 // A game as GET /api/games/ID answers it.
 json view_json(const Session& s);
 

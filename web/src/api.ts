@@ -39,6 +39,7 @@ export interface SeatView {
   ai: string;
   resigned: boolean;
   joined: boolean;
+  chat_public?: boolean;  // this seat lets spectators read the chat
 }
 
 export interface ScoreEventView {
@@ -149,6 +150,12 @@ export interface GameView {
   allow_hints?: boolean;  // "Suggest a move" is allowed in this game (chosen at creation)
   winners?: number[];
   paused?: boolean;  // paused by the server's operator: no move until resumed
+  // Chat (games with a friend): how many messages, whether spectators may read them (every
+  // person's seat allowed it) and then the messages; seats read them with GET .../chat.
+  chat_count?: number;
+  chat_public?: boolean;
+  chat?: ChatLine[];
+  rematch?: string;  // the rematch of this finished game, when one was started
   // Games with a remote seat: the commitment to the secret seed; salt and seed once over
   // (docs/security.md, "Fair draws").
   fair_draws?: { from_turn: number; commitment: string; salt?: string; seed?: number };
@@ -286,18 +293,22 @@ export interface Hint { turn: number; player: number; moves: HintMove[] }
 // An AI level of the lobby (GET /api/players, "level_details"): games = 0 means not calibrated yet.
 export interface LevelInfo { name: string; label: string; description?: string; spec: string; elo: number; elo_low: number; elo_high: number; games: number }
 
+// A chat message: the seat, its name when posted, the cleaned text, when (unix ms).
+export interface ChatLine { seat: number; name: string; text: string; at: number }
+export interface ChatList { chat: ChatLine[]; chat_public: boolean }
+
 export class ApiError extends Error {
   constructor(public status: number, message: string) {
     super(message);
   }
 }
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+async function call<T>(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   const res = await fetch(path, {
     method,
     // Every request that changes something says it is JSON, with or without a body: the server
     // refuses any other (415), so no cross-site form can make one (docs/security.md).
-    headers: method !== 'GET' && method !== 'HEAD' ? { 'Content-Type': 'application/json' } : undefined,
+    headers: method !== 'GET' && method !== 'HEAD' ? { 'Content-Type': 'application/json', ...headers } : headers,
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
@@ -327,6 +338,9 @@ export const api = {
   hint: (id: string, token: string) => call<Hint>('POST', `/api/games/${id}/hint`, { token }),
   join: (id: string, token: string) => call<JoinedGame>('POST', `/api/games/${id}/join`, { token }),
   replay: (id: string, turn: number) => call<GameView>('GET', `/api/games/${id}/replay?turn=${turn}`),
+  chat: (id: string, token: string | null) => call<ChatList>('GET', `/api/games/${id}/chat`, undefined, token ? { 'X-Seat-Token': token } : {}),
+  say: (id: string, token: string, body: { text?: string; spectators?: boolean }) => call<ChatList>('POST', `/api/games/${id}/chat`, { token, ...body }),
+  rematch: (id: string, token: string) => call<{ id: string }>('POST', `/api/games/${id}/rematch`, { token }),
   recordUrl: (id: string) => `/api/games/${id}/record`,
 };
 

@@ -4,7 +4,8 @@ import type { FollowerView, GameView, HarvestOption, Placement, PlagueOption, Ti
 import { treeBadge } from './fruit';
 import { anchors, drawTile, el, meeple, PLAYER_COLORS, rotatePt, treeSpot, type Pt } from './tiles';
 import { WheelDrawing, WheelGeometry } from './wheel';
-import { crownWords, spotWords } from './words';
+import { t } from './i18n';
+import { crownWords, featureWords, spotWords } from './words';
 
 export const CELL = 100;
 // A finger slides a little during a tap: the browser still calls it a tap (a click follows) up to
@@ -89,26 +90,13 @@ export class BoardView {
 
   setTileSet(ts: TileSet) {
     this.tiles.clear();
-    const defs = this.svg.querySelector('defs')!;
-    defs.querySelectorAll('.tiledef').forEach((n) => n.remove());
-    for (const t of ts.tiles) {
-      this.tiles.set(t.id, t);
-      for (const rot of [0, 90, 180, 270]) {
-        const g = drawTile(t, rot);
-        g.setAttribute('id', `tile-${cssId(t.id)}-${rot}`);
-        g.classList.add('tiledef');
-        defs.append(g);
-      }
-    }
+    this.defined.clear();
+    this.svg.querySelector('defs')!.querySelectorAll('.tiledef').forEach((n) => n.remove());
+    for (const t of ts.tiles) this.tiles.set(t.id, t);
     // Wheel of Fortune: the wheel over the start board's inner cells
     this.layerWheel.replaceChildren();
     this.wheel = ts.board ? new WheelDrawing(new WheelGeometry(ts.board, CELL)) : null;
     if (this.wheel) this.layerWheel.append(this.wheel.g);
-  }
-
-  // The name of the wheel segment of a crown space ("Taxes"), from the last view.
-  private segmentName(space: string): string | undefined {
-    return this.lastView?.wheel?.segments.find((s) => s.crowns.some((c) => c.space === space))?.name;
   }
 
   get wheelGeometry(): WheelGeometry | null {
@@ -119,7 +107,22 @@ export class BoardView {
     return this.tiles.get(id);
   }
 
+  // A tile's drawing at a rotation is made the first time it is used (not every tile of the set
+  // at every rotation up front: the page is ready sooner, on a phone's CPU too).
+  private defined = new Set<string>();
+  private ensureDef(id: string, rot: number) {
+    const key = `${id}-${rot}`;
+    const t = this.tiles.get(id);
+    if (this.defined.has(key) || !t) return;
+    this.defined.add(key);
+    const g = drawTile(t, rot);
+    g.setAttribute('id', `tile-${cssId(id)}-${rot}`);
+    g.classList.add('tiledef');
+    this.svg.querySelector('defs')!.append(g);
+  }
+
   private useTile(id: string, x: number, y: number, rot: number, extra: Record<string, string | number> = {}) {
+    this.ensureDef(id, rot);
     const u = el('use', { href: `#tile-${cssId(id)}-${rot}`, transform: `translate(${x * CELL} ${y * CELL})`, ...extra });
     return u;
   }
@@ -227,7 +230,7 @@ export class BoardView {
       const r = el('rect', {
         x: c.x * CELL + 4, y: c.y * CELL + 4, width: CELL - 8, height: CELL - 8, rx: 8,
         class: 'legal-cell', 'data-x': c.x, 'data-y': c.y, 'data-testid': `cell-${c.x}_${c.y}`,
-        role: 'button', tabindex: 0, 'aria-label': `Place the tile at column ${c.x}, row ${c.y}`,
+        role: 'button', tabindex: 0, 'aria-label': t('board.cell', { x: c.x, y: c.y }),
       });
       r.addEventListener('click', (e) => {
         if (this.drag?.moved) return;
@@ -272,7 +275,7 @@ export class BoardView {
         spot.append(el('circle', { cx: px, cy: py, r: 11, class: 'spot-ring' }));
         if (chosen) spot.append(meeple(color, px, py, m.kind === 'field', 0.9));
         const title = el('title');
-        title.textContent = `Place a follower on the ${m.kind === 'field' ? 'field' : m.kind} (${spotWords(m.at)})`;
+        title.textContent = t('board.spot', { feature: featureWords(m.kind), where: spotWords(m.at) });
         spot.append(title);
         spot.addEventListener('click', (e) => {
           e.stopPropagation();
@@ -290,7 +293,7 @@ export class BoardView {
         const spot = el('g', { class: `return-spot${chosen ? ' chosen' : ''}`, 'data-testid': `return-${r.x}_${r.y}_${r.at}` });
         spot.append(el('circle', { cx: px, cy: py, r: 14, class: 'return-ring' }));
         const title = el('title');
-        title.textContent = 'Festival: take this follower back instead of placing one';
+        title.textContent = t('board.returnSpot');
         spot.append(title);
         spot.addEventListener('click', (e) => {
           e.stopPropagation();
@@ -310,7 +313,7 @@ export class BoardView {
         spot.append(el('circle', { cx: pos[0], cy: pos[1], r: 13, class: 'spot-ring' }));
         if (chosen) spot.append(meeple(color, pos[0], pos[1], false, 0.8));
         const title = el('title');
-        title.textContent = `Put your follower on ${crownWords(space, this.segmentName(space))} instead of on the tile`;
+        title.textContent = t('board.crownSpot', { where: crownWords(space) });
         spot.append(title);
         spot.addEventListener('click', (e) => {
           e.stopPropagation();
@@ -326,7 +329,7 @@ export class BoardView {
         const spot = el('g', { class: `return-spot${chosen ? ' chosen' : ''}`, 'data-testid': `return-${r.at}` });
         spot.append(el('circle', { cx: pos[0], cy: pos[1], r: 15, class: 'return-ring' }));
         const title = el('title');
-        title.textContent = 'Festival: take this follower back from the crown space instead of placing one';
+        title.textContent = t('board.returnCrown');
         spot.append(title);
         spot.addEventListener('click', (e) => {
           e.stopPropagation();
@@ -354,7 +357,7 @@ export class BoardView {
       const ring = el('g', { class: `harvest-spot${chosen ? ' chosen' : ''}`, 'data-testid': `harvest-${opt.x}_${opt.y}` });
       ring.append(el('circle', { cx: bx, cy: by, r: 13, class: 'harvest-ring' }));
       const title = el('title');
-      title.textContent = `Harvest this tree (${opt.left} left)`;
+      title.textContent = t('board.harvest', { n: opt.left });
       ring.append(title);
       ring.addEventListener('click', (e) => {
         e.stopPropagation();
@@ -378,7 +381,7 @@ export class BoardView {
       const spot = el('g', { class: 'plague-spot', 'data-testid': `plague-${o.x}_${o.y}_${o.at}`, 'data-player': player });
       spot.append(el('circle', { cx: px, cy: py, r: 24 * this.markScale, class: 'plague-ring' }));
       const title = el('title');
-      title.textContent = 'The Plague: take this follower back';
+      title.textContent = t('board.plague');
       spot.append(title);
       spot.addEventListener('click', (e) => {
         e.stopPropagation();
@@ -396,7 +399,7 @@ export class BoardView {
     const geo = this.wheel?.geo;
     if (!geo || !this.wheel) return null;
     const m = geo.r + 10;
-    const svg = el('svg', { viewBox: `${geo.cx - m} ${geo.cy - m} ${2 * m} ${2 * m}`, class: 'wheel-large', 'data-testid': 'wheel-large', role: 'group', 'aria-label': 'The Wheel of Fortune, large' });
+    const svg = el('svg', { viewBox: `${geo.cx - m} ${geo.cy - m} ${2 * m} ${2 * m}`, class: 'wheel-large', 'data-testid': 'wheel-large', role: 'group', 'aria-label': t('board.wheelLarge') });
     const copy = this.wheel.g.cloneNode(true) as SVGGElement;
     for (const n of [copy, ...copy.querySelectorAll('[data-testid]')]) {
       const id = n.getAttribute('data-testid');

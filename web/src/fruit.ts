@@ -1,5 +1,7 @@
 // Fruit-Bearing Trees: fruit names and colours, token chips for the side panel, token badges
 // for the board (the fruit kinds and the points of a sale are the engine's: vocab.ts).
+import { t, type Key } from './i18n';
+import { fruitWords } from './words';
 import { el } from './tiles';
 
 export const FRUIT_COLORS: Record<string, string> = {
@@ -15,8 +17,10 @@ export function fruitInk(type: string): string {
   return type === 'quince' || type === 'apricot' ? '#3e2723' : '#fff';
 }
 
+// "an apple" (in the player's language).
+const FRUIT_A: Record<string, Key> = { apple: 'fruitA.apple', apricot: 'fruitA.apricot', cherry: 'fruitA.cherry', elder: 'fruitA.elder', plum: 'fruitA.plum', quince: 'fruitA.quince' };
 export function fruitArticle(type: string): string {
-  return /^[aeiou]/.test(type) ? `an ${type}` : `a ${type}`;
+  return FRUIT_A[type] ? t(FRUIT_A[type]) : type;
 }
 
 // A fruit token as a small inline SVG (side panel).
@@ -35,11 +39,11 @@ export function treeBadge(type: string, left: number, x: number, y: number): SVG
   const fill = left ? FRUIT_COLORS[type] ?? '#888' : '#9e9e9e';
   g.append(el('circle', { cx: x, cy: y, r: 9.5, fill, stroke: '#fff', 'stroke-width': 1.6 }));
   g.append(el('path', { d: `M${x},${y - 9} q1.5,-3.5 4.5,-4`, stroke: '#5d4037', 'stroke-width': 1.6, fill: 'none' }));
-  const t = el('text', { x, y: y + 4.2, 'text-anchor': 'middle', 'font-size': 12, 'font-weight': 700, fill: left ? fruitInk(type) : '#fff', 'font-family': 'sans-serif' });
-  t.textContent = String(left);
-  g.append(t);
+  const num = el('text', { x, y: y + 4.2, 'text-anchor': 'middle', 'font-size': 12, 'font-weight': 700, fill: left ? fruitInk(type) : '#fff', 'font-family': 'sans-serif' });
+  num.textContent = String(left);
+  g.append(num);
   const title = el('title');
-  title.textContent = left ? `${type} tree: ${left} fruit token${left === 1 ? '' : 's'} left` : `${type} tree: harvested bare`;
+  title.textContent = left ? t('fruit.treeLeft', { fruit: fruitWords(type), n: left }) : t('fruit.treeBare', { fruit: fruitWords(type) });
   g.append(title);
   return g;
 }

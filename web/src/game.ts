@@ -7,14 +7,17 @@ import { helpButton, openHelp } from './help';
 import { icon, iconButton } from './icons';
 import { meeple, PLAYER_COLORS } from './tiles';
 import { coarsePointer, copyText, h, prefersReducedMotion, toast } from './ui';
-import { breakdown, categoryLabel, describeTile, followerWords, moveWords, placeWords, spotWords, wheelLine } from './words';
+import { breakdown, categoryLabel, crownEvent, describeTile, eventWords, featureWords, followerWords, fruitWords, moveWords, placeWords, segmentWords, spotWords, wheelLine } from './words';
+import { currentLang, listWords, t } from './i18n';
 import { stageOf } from './vocab';
-import { WHEEL_EVENT_HELP } from './wheel';
+import { wheelEventHelp } from './wheel';
 import { computerWords, loadLevels, type Level } from './levels';
+import { ChatPanel, goToRematch, startRematch, TurnAlert } from './table';
 
 // "You scores 8" -> "You score 8" (a player may be called "You"); also harvests, sells and
 // takes back (the Plague).
 function words(text: string): string {
+  if (currentLang() !== 'en') return text;
   return text.replace(/^You (scores|harvests|sells|takes) /, (_m, verb: string) => `You ${verb.slice(0, -1)} `);
 }
 
@@ -29,7 +32,8 @@ const WHEEL_WIDE = new Set(['fortuna', 'storm', 'crown']);
 type LogLine = { turn: number; player: number; text: string; kind: string; final?: boolean };
 export function mergeLog(v: GameView): LogLine[] {
   const wheel: WheelLogEntry[] = (v.wheel?.log ?? []).map((e) => wheelLine(v, e));
-  if (!wheel.length) return v.events;
+  const events = v.events.map((e) => ({ ...e, text: eventWords(v, e) }));
+  if (!wheel.length) return events;
   const key = (e: LogLine) => [e.final ? 1 : 0, e.final ? 0 : e.turn, stageOf(e)];
   const before = (a: LogLine, b: LogLine) => {
     const ka = key(a), kb = key(b);
@@ -38,7 +42,7 @@ export function mergeLog(v: GameView): LogLine[] {
   };
   const out: LogLine[] = [];
   let w = 0;
-  for (const e of v.events) {
+  for (const e of events) {
     while (w < wheel.length && before(wheel[w], e)) out.push(wheel[w++]);
     out.push(e);
   }
@@ -50,7 +54,7 @@ const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
 
 // Suggestions that read the same (one square, two ways to turn the tile or two spots for the
 // follower) are told apart: where on the tile the follower goes, then how the tile is turned.
-const TURNS: Record<number, string> = { 0: 'as drawn', 90: 'turned once to the right', 180: 'turned upside down', 270: 'turned once to the left' };
+const TURNS: Record<number, 'turn.0' | 'turn.90' | 'turn.180' | 'turn.270'> = { 0: 'turn.0', 90: 'turn.90', 180: 'turn.180', 270: 'turn.270' };
 export function distinctHints(moves: HintMove[], texts: string[]): string[] {
   const out = [...texts];
   const same = (i: number) => out.some((t, j) => j !== i && t === out[i]);
@@ -62,10 +66,22 @@ export function distinctHints(moves: HintMove[], texts: string[]): string[] {
   const clash2 = out.map((_, i) => same(i));
   clash2.forEach((c, i) => {
     const r = moves[i].move.rotation;
-    if (c && r !== undefined) out[i] += `, ${TURNS[r] ?? `turned ${r}°`}`;
+    if (c && r !== undefined) out[i] += `, ${TURNS[r] ? t(TURNS[r]) : t('turn.deg', { n: r })}`;
   });
-  out.forEach((t, i) => { if (out.some((u, j) => j < i && u === t)) out[i] += ` (option ${i + 1})`; });
+  out.forEach((x, i) => { if (out.some((u, j) => j < i && u === x)) out[i] += t('hint.option', { n: i + 1 }); });
   return out;
+}
+
+// The game page's first requests, started by the router before anything else loads (the engine's
+// tables, the script's other work), so they travel together: the game, its legal moves, the levels.
+const prefetched = new Map<string, { game: Promise<GameView>; legal: Promise<Legal | null>; tiles: Promise<TileSet | null> }>();
+export function prefetchGame(id: string) {
+  const game = api.game(id);
+  game.catch(() => { /* GamePage.start reports it */ });
+  // the tile set as soon as the game says which one
+  const tiles = game.then((v) => api.tiles(v.tileset, v.expansions)).catch(() => null);
+  prefetched.set(id, { game, legal: api.legal(id).catch(() => null), tiles });
+  void loadLevels();
 }
 
 export class GamePage {
@@ -99,6 +115,7 @@ export class GamePage {
   private hint: { key: string; state: 'loading' | 'done' | 'error'; moves: HintMove[]; error: string } | null = null;
 
   constructor(parent: HTMLElement, private id: string) {
+    this.chat = new ChatPanel(id, () => this.anyToken(), () => this.chatSeat());
     this.root = h('div', { class: 'game-page' });
     parent.replaceChildren(this.root);
   }
@@ -109,16 +126,16 @@ export class GamePage {
       return a;
     };
     const header = h('header', { class: 'topbar' },
-      h('a', { href: '#/', class: 'brand' }, 'Carcassonne'),
-      h('span', { class: 'game-id' }, `game ${this.id}`),
+      h('a', { href: '#/', class: 'brand' }, t('app.name')),
+      h('span', { class: 'game-id' }, t('game.id', { id: this.id })),
       h('span', { class: 'spacer' }),
-      h('button', { class: 'btn ghost', type: 'button', title: 'Rules', 'data-testid': 'help-open', onclick: () => openHelp('turn', this.helpSets()) }, icon('help'), h('span', { class: 'label' }, 'Rules')),
-      link(`#/replay/${this.id}`, 'replay', 'Replay'),
-      link(api.recordUrl(this.id), 'download', 'Download record', { download: `carcassonne-${this.id}.json`, 'data-testid': 'download-record' }),
+      h('button', { class: 'btn ghost', type: 'button', title: t('help.rules'), 'data-testid': 'help-open', onclick: () => openHelp('turn', this.helpSets()) }, icon('help'), h('span', { class: 'label' }, t('help.rules'))),
+      link(`#/replay/${this.id}`, 'replay', t('common.replay')),
+      link(api.recordUrl(this.id), 'download', t('game.download'), { download: `carcassonne-${this.id}.json`, 'data-testid': 'download-record' }),
     );
     const boardWrap = h('div', { class: 'board-wrap' });
-    this.side = h('aside', { class: 'side', 'aria-label': 'Scores and game log' });
-    this.turnbar = h('section', { class: 'turnbar', 'aria-label': 'Your move', 'data-testid': 'turnbar' });
+    this.side = h('aside', { class: 'side', 'aria-label': t('game.sideLabel') }, this.chat.el, this.sideParts);
+    this.turnbar = h('section', { class: 'turnbar', 'aria-label': t('game.turnbarLabel'), 'data-testid': 'turnbar' });
     this.root.append(header, h('main', { class: 'game-main' }, h('div', { class: 'stage' }, boardWrap, this.turnbar), this.side));
     this.board = new BoardView(boardWrap, {
       onCellClick: (x, y) => this.clickCell(x, y),
@@ -133,19 +150,23 @@ export class GamePage {
       b.append(icon(name, 20));
       return b;
     };
-    this.wheelButton = zb('crown', 'Show the Wheel of Fortune large', () => this.showWheelLarge(), 'wheel-zoom');
+    this.wheelButton = zb('crown', t('game.wheelLarge'), () => this.showWheelLarge(), 'wheel-zoom');
     this.wheelButton.hidden = true;
     boardWrap.append(h('div', { class: 'zoom-buttons' },
       this.wheelButton,
-      zb('plus', 'Zoom in', () => this.board.zoom(1.25), 'zoom-in'),
-      zb('minus', 'Zoom out', () => this.board.zoom(0.8), 'zoom-out'),
-      zb('fit', 'Fit the board', () => { if (this.view) this.board.fit(this.view, true); }, 'zoom-fit'),
+      zb('plus', t('game.zoomIn'), () => this.board.zoom(1.25), 'zoom-in'),
+      zb('minus', t('game.zoomOut'), () => this.board.zoom(0.8), 'zoom-out'),
+      zb('fit', t('game.fit'), () => { if (this.view) this.board.fit(this.view, true); }, 'zoom-fit'),
     ));
     window.addEventListener('keydown', this.keyHandler);
     try {
-      const [v, levels] = await Promise.all([api.game(this.id), loadLevels()]);
+      const pre = prefetched.get(this.id);
+      prefetched.delete(this.id);
+      this.prefetchedLegal = pre?.legal ?? null;
+      const [v, levels] = await Promise.all([pre?.game ?? api.game(this.id), loadLevels()]);
       this.levels = levels;
-      this.tileset = await api.tiles(v.tileset, v.expansions);
+      const early = pre ? await pre.tiles : null;
+      this.tileset = early && early.tileset === v.tileset && early.expansions.join() === v.expansions.join() ? early : await api.tiles(v.tileset, v.expansions);
       this.board.setTileSet(this.tileset);
       this.wheelButton.hidden = !this.board.wheelGeometry;
       this.seenEvents = v.events.length;
@@ -153,13 +174,14 @@ export class GamePage {
       await this.update(v);
       void this.loadMoves(v);
     } catch (e) {
-      this.side.replaceChildren(h('p', { class: 'error' }, `Cannot open game ${this.id}: ${(e as Error).message}`), h('a', { href: '#/' }, 'Back to the lobby'));
+      this.side.replaceChildren(h('p', { class: 'error' }, t('game.cannotOpen', { id: this.id, msg: (e as Error).message })), h('a', { href: '#/' }, t('common.backToLobby')));
       return;
     }
     this.connect();
   }
 
   destroy() {
+    this.alert.destroy();
     this.es?.close();
     clearInterval(this.pollTimer);
     window.removeEventListener('keydown', this.keyHandler);
@@ -167,6 +189,12 @@ export class GamePage {
 
   private pollTimer = 0;
   private wheelButton!: HTMLElement;
+  private prefetchedLegal: Promise<Legal | null> | null = null;
+  // the table talks: chat, the turn notification, the alerts' choices
+  private chat: ChatPanel;
+  private alert = new TurnAlert();
+  private alertsPanel: HTMLElement | null = null;
+  private sideParts = h('div', { class: 'side-parts' });
 
   // The Wheel of Fortune drawn large over the page (its names, crown spaces and numbers are too
   // small on a phone's board), with the segments in words; a free crown space may be chosen on it.
@@ -179,15 +207,15 @@ export class GamePage {
     const close = () => { overlay.remove(); document.removeEventListener('keydown', onKey, true); opener?.focus(); };
     const onKey = (e: KeyboardEvent) => { if (e.key === 'Escape') { e.stopPropagation(); close(); } };
     document.addEventListener('keydown', onKey, true);
-    const closeBtn = h('button', { class: 'btn', type: 'button', 'aria-label': 'Close the wheel', title: 'Close', 'data-testid': 'wheel-large-close', onclick: close }, icon('close'));
+    const closeBtn = h('button', { class: 'btn', type: 'button', 'aria-label': t('game.closeWheel'), title: t('common.close'), 'data-testid': 'wheel-large-close', onclick: close }, icon('close'));
     const players = v.players ?? [];
     const segs = v.wheel?.segments ?? [];
     const list = h('ul', { class: 'wheel-large-list' }, ...segs.map((s, i) => h('li', { class: i === v.wheel?.pig ? 'here' : '' },
-      h('b', {}, cap(s.name)), i === v.wheel?.pig ? ' (the pig is here)' : '', ': ',
-      WHEEL_EVENT_HELP[s.event] ? `${WHEEL_EVENT_HELP[s.event]}. ` : '',
-      s.crowns.map((c, k) => `Crown space ${k + 1}: ${c.player >= 0 ? `${players[c.player]?.name ?? 'taken'}` : 'free'}`).join(', '), '.')));
+      h('b', {}, cap(segmentWords(s.event))), i === v.wheel?.pig ? t('wheel.pigHere') : '', ': ',
+      wheelEventHelp(s.event) ? `${wheelEventHelp(s.event)}. ` : '',
+      s.crowns.map((c, k) => t('wheel.crownState', { k: k + 1, who: c.player >= 0 ? players[c.player]?.name ?? t('wheel.taken') : t('wheel.free') })).join(', '), '.')));
     const card = h('div', { class: 'card wheel-card', role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': 'wheel-large-title' },
-      h('div', { class: 'help-head' }, h('h2', { id: 'wheel-large-title' }, 'The Wheel of Fortune'), closeBtn),
+      h('div', { class: 'help-head' }, h('h2', { id: 'wheel-large-title' }, t('game.wheelTitle')), closeBtn),
       svg, list);
     const overlay = h('div', { class: 'overlay wheel-overlay', onclick: (e: Event) => { if (e.target === overlay) close(); } }, card);
     document.body.append(overlay);
@@ -237,13 +265,12 @@ export class GamePage {
     const from = Math.max(this.movesUpTo + 1, upto - 11);
     this.movesUpTo = upto;
     const names = (v.players ?? []).map((p) => p.name);
-    const segName = (space: string) => v.wheel?.segments.find((s) => s.crowns.some((c) => c.space === space))?.name ?? 'the wheel';
     try {
       const got = await Promise.all(Array.from({ length: upto - from + 1 }, (_, i) => api.replay(this.id, from + i)));
       for (const r of got) {
         if (!r.move || this.moves.some((m) => m.turn === r.replay_turn)) continue;
         this.moves.push({ turn: r.replay_turn ?? 0, player: r.move.player, x: r.move.x, y: r.move.y,
-          text: moveWords(r, names, (id) => this.board.tile(id), segName) });
+          text: moveWords(r, names, (id) => this.board.tile(id)) });
       }
       this.moves.sort((a, b) => a.turn - b.turn);
       this.moves = this.moves.slice(-30);
@@ -263,11 +290,11 @@ export class GamePage {
   }
 
   private movesBox(): HTMLElement {
-    const box = h('ol', { class: 'moves', 'data-testid': 'moves', 'aria-label': 'Recent moves', tabindex: 0 });
+    const box = h('ol', { class: 'moves', 'data-testid': 'moves', 'aria-label': t('game.recentMoves'), tabindex: 0 });
     const list = [...this.moves].reverse().slice(0, 12);
-    if (!list.length) box.append(h('li', { class: 'muted' }, 'No tile placed yet.'));
+    if (!list.length) box.append(h('li', { class: 'muted' }, t('game.noTile')));
     for (const m of list)
-      box.append(h('li', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[m.player % PLAYER_COLORS.length]}` }), m.text, h('small', {}, ` · turn ${m.turn}`)));
+      box.append(h('li', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[m.player % PLAYER_COLORS.length]}` }), m.text, h('small', {}, t('game.atTurn', { n: m.turn }))));
     return box;
   }
 
@@ -325,7 +352,7 @@ export class GamePage {
     if (geo && prev?.wheel && v.wheel && prev.wheel.pig !== v.wheel.pig) {
       const seg = v.wheel.segments[v.wheel.pig];
       // under the wheel, clear of the pig (which points at its segment from the centre)
-      this.board.floatAt(geo.cx, geo.cy + geo.r + 30, `the pig: ${seg?.name ?? ''}`, '#ad1457', 'float-wheel');
+      this.board.floatAt(geo.cx, geo.cy + geo.r + 30, t('wheel.pigNote', { seg: segmentWords(seg?.event) }), '#ad1457', 'float-wheel');
     }
     if (v.events.length < this.seenEvents) this.finalShown = false;  // undo
     this.seenEvents = v.events.length;
@@ -334,12 +361,15 @@ export class GamePage {
       if (this.legalFor !== key) {
         this.legalFor = key;
         try {
-          const legal = await api.legal(this.id);
+          // the router's early request, when it is for this very state
+          const early = this.prefetchedLegal ? await this.prefetchedLegal : null;
+          this.prefetchedLegal = null;
+          const legal = early && early.version === v.version ? early : await api.legal(this.id);
           if (this.view?.version !== v.version) return;  // a newer state arrived meanwhile
           this.legal = legal;
           this.board.ensureVisible(v, legal.placements);
         } catch (e) {
-          toast((e as Error).message);
+          toast(t('error.legal', { msg: (e as Error).message }));
         }
       }
     } else {
@@ -348,6 +378,15 @@ export class GamePage {
     }
     this.renderPlacement();
     this.renderSide();
+    this.chat.update(v);
+    // it became this player's turn: said in the title and the icon while the tab is hidden
+    if (this.myTurn(v) && (!prev || prev.turn !== v.turn || prev.phase !== v.phase || !this.myTurn(prev)))
+      this.alert.turn(this.localSeats() > 1 ? v.players?.[v.current_player]?.name ?? '' : '');
+    // a rematch was started while this page was open: every seat of this browser goes there
+    if (v.rematch && prev && !prev.rematch && this.localSeats() > 0) {
+      goToRematch(this.id, v.rematch);
+      return;
+    }
     if (!prev || prev.turn !== v.turn || (prev.turns_total ?? 0) !== (v.turns_total ?? 0)) void this.loadMoves(v);
     if (v.status === 'finished' && !this.finalShown) {
       this.finalShown = true;
@@ -384,23 +423,22 @@ export class GamePage {
   private hintWords(m: HintMove): string {
     const mv = m.move;
     const v = this.view;
-    if (mv.kind === 'plague') return `Take back your follower ${placeWords(mv.x ?? 0, mv.y ?? 0)}`;
+    if (mv.kind === 'plague') return t('hint.plague', { place: placeWords(mv.x ?? 0, mv.y ?? 0) });
     const tile = describeTile(this.board.tile(mv.tile ?? v?.tile ?? ''));
-    if (mv.kind === 'choose') return `Play ${tile} first: it turns the wheel`;
-    let s = `${cap(tile)} ${placeWords(mv.x ?? 0, mv.y ?? 0)}`;
+    if (mv.kind === 'choose') return t('hint.choose', { tile });
+    let s = t('hint.place', { tile: cap(tile), place: placeWords(mv.x ?? 0, mv.y ?? 0) });
     const pl = this.legal?.placements.find((p) => (p.choice ?? 0) === (mv.choice ?? 0) && p.x === mv.x && p.y === mv.y && p.rotation === mv.rotation);
     if (mv.follower?.startsWith('crown:')) {
-      const seg = v?.wheel?.segments.find((g) => g.crowns.some((c) => c.space === mv.follower));
-      s += `, a follower on a crown space of ${seg?.name ?? 'the wheel'}`;
+      s += t('hint.crown', { seg: segmentWords(crownEvent(mv.follower)) });
     } else if (mv.follower) {
       const kind = pl?.followers.find((x) => x.at === mv.follower)?.kind;
-      s += kind ? `, with ${followerWords(kind)}` : ', with a follower';
+      s += kind ? t('move.with', { role: followerWords(kind) }) : t('hint.withFollower');
     } else {
-      s += ', no follower';
+      s += t('hint.noFollower');
     }
-    if (mv.take_back) s += mv.take_back.at.startsWith('crown:') ? ', taking a follower back from the wheel' : ', taking a follower back (Festival)';
-    if (mv.fruit?.harvest) s += ', harvesting a tree';
-    if (mv.fruit?.sell) s += `, selling ${mv.fruit.sell.join(', ')}`;
+    if (mv.take_back) s += mv.take_back.at.startsWith('crown:') ? t('hint.backWheel') : t('hint.backFestival');
+    if (mv.fruit?.harvest) s += t('hint.harvest');
+    if (mv.fruit?.sell) s += t('hint.sell', { list: listWords(mv.fruit.sell.map(fruitWords)) });
     return s;
   }
 
@@ -411,7 +449,7 @@ export class GamePage {
     this.choice = mv.choice ?? 0;
     const pl = this.placementsFor(mv.x, mv.y).find((p) => p.rotation === mv.rotation);
     if (!pl) {
-      toast('This suggestion is no longer possible');
+      toast(t('hint.gone'));
       return;
     }
     const crown = mv.follower?.startsWith('crown:') ? mv.follower : null;
@@ -430,20 +468,20 @@ export class GamePage {
   private hintBox(v: GameView): HTMLElement | null {
     if (!this.myTurn(v) || v.status !== 'playing') return null;
     if (v.allow_hints === false)
-      return h('div', { class: 'hint-box', 'data-testid': 'hint-off' }, h('small', { class: 'muted' }, 'Hints are off in this game (several people play and it was not created with hints).'));
+      return h('div', { class: 'hint-box', 'data-testid': 'hint-off' }, h('small', { class: 'muted' }, t('hint.off')));
     const hint = this.hint?.key === this.hintKey(v) ? this.hint : null;
     const loading = hint?.state === 'loading';
     const button = h('button', {
       class: 'btn', type: 'button', 'data-testid': 'hint', disabled: loading, 'aria-busy': loading ? 'true' : 'false',
-      title: 'The computer suggests its best moves for you (it sees only what you see)', onclick: () => void this.askHint(),
-    }, icon('help'), hint?.state === 'done' ? 'Suggest again' : 'Suggest a move');
+      title: t('hint.title'), onclick: () => void this.askHint(),
+    }, icon('help'), hint?.state === 'done' ? t('hint.again') : t('hint.ask'));
     const result = h('div', { class: 'hint-result', 'data-testid': 'hint-result', role: 'status', 'aria-live': 'polite' });
     if (loading) {
-      result.append(h('span', { class: 'spinner' }), ' Thinking about your move…');
+      result.append(h('span', { class: 'spinner' }), t('hint.thinking'));
     } else if (hint?.state === 'error') {
-      result.append(h('div', { class: 'error', 'data-testid': 'hint-error' }, `No suggestion: ${hint.error}`));
+      result.append(h('div', { class: 'error', 'data-testid': 'hint-error' }, t('hint.error', { msg: hint.error })));
     } else if (hint?.state === 'done') {
-      if (!hint.moves.length) result.append(h('small', {}, 'No suggestion for this decision.'));
+      if (!hint.moves.length) result.append(h('small', {}, t('hint.none')));
       const list = h('ol', { class: 'hint-list', 'data-testid': 'hint-list' });
       const texts = distinctHints(hint.moves, hint.moves.map((m) => this.hintWords(m)));
       hint.moves.forEach((m, i) => {
@@ -452,9 +490,9 @@ export class GamePage {
         const text = texts[i];
         list.append(h('li', { 'data-testid': `hint-move-${i}` },
           h('span', { class: 'hint-text' }, text),
-          h('small', { class: 'hint-odds' }, ` · ${pct}% to win, final margin ${diff} points`),
+          h('small', { class: 'hint-odds' }, t('hint.odds', { pct, diff })),
           m.move.kind === 'place'
-            ? h('button', { class: 'btn ghost small', type: 'button', 'data-testid': `hint-show-${i}`, 'aria-label': `Show suggestion ${i + 1} on the board: ${text}`, onclick: () => this.showHint(m) }, 'Show')
+            ? h('button', { class: 'btn ghost small', type: 'button', 'data-testid': `hint-show-${i}`, 'aria-label': t('hint.showLabel', { n: i + 1, text }), onclick: () => this.showHint(m) }, t('hint.show'))
             : null));
       });
       result.append(list);
@@ -504,7 +542,7 @@ export class GamePage {
     if (this.pending) {
       const rots = this.placementsFor(this.pending.x, this.pending.y).map((p) => p.rotation).sort((a, b) => a - b);
       if (rots.length <= 1) {
-        toast('This is the only way the tile fits here');
+        toast(t('game.onlyWay'));
         return;
       }
       const i = rots.indexOf(this.pending.rotation);
@@ -570,7 +608,7 @@ export class GamePage {
       this.pending = null;
       await this.update(nv);
     } catch (e) {
-      toast(e instanceof ApiError ? e.message : String(e));
+      toast(t('error.move', { msg: e instanceof ApiError ? e.message : String(e) }));
     } finally {
       this.sending = false;
     }
@@ -634,7 +672,7 @@ export class GamePage {
     const pl = this.placementsFor(this.pending.x, this.pending.y).find((p) => p.rotation === this.pending!.rotation);
     if (!pl) return;
     if (this.pending.meeple === null && !this.pending.ret && !this.pending.crown && !pl.plain) {
-      toast('Choose a follower spot or a follower to take back');
+      toast(t('game.chooseSpot'));
       return;
     }
     const body: Record<string, unknown> = {
@@ -651,20 +689,20 @@ export class GamePage {
       this.placementFields = {};
       await this.update(nv);
     } catch (e) {
-      toast(e instanceof ApiError ? e.message : String(e));
+      toast(t('error.move', { msg: e instanceof ApiError ? e.message : String(e) }));
     } finally {
       this.sending = false;
     }
   }
 
   private async undo() {
-    const t = this.anyToken();
-    if (!t) return;
+    const tok = this.anyToken();
+    if (!tok) return;
     try {
       this.pending = null;
-      await this.update(await api.undo(this.id, t));
+      await this.update(await api.undo(this.id, tok));
     } catch (e) {
-      toast((e as Error).message);
+      toast(t('error.undo', { msg: (e as Error).message }));
     }
   }
 
@@ -674,11 +712,11 @@ export class GamePage {
     const mine = this.myTokens();
     const seat = mine[v.current_player] ? v.current_player : Number(Object.keys(mine)[0]);
     if (!mine[seat]) return;
-    if (!confirm(`Resign for ${v.players?.[seat]?.name ?? 'this seat'}?`)) return;
+    if (!confirm(t('game.resignConfirm', { name: v.players?.[seat]?.name ?? t('game.thisSeat') }))) return;
     try {
       await this.update(await api.resign(this.id, mine[seat]));
     } catch (e) {
-      toast((e as Error).message);
+      toast(t('error.resign', { msg: (e as Error).message }));
     }
   }
 
@@ -776,6 +814,20 @@ export class GamePage {
     this.board.renderPlacement(mine ? this.choiceTile() : null, mine ? this.choicePlacements() : [], this.pending, v.current_player, this.previewRot, fruit);
   }
 
+  // Why the game ended early, in words ("Ben resigned"), from the seats (the server's
+  // end_reason is English).
+  private endReason(v: GameView): string {
+    if (!v.end_reason) return '';
+    const gone = (v.players ?? []).filter((p) => p.resigned).map((p) => p.name);
+    return gone.length ? t('final.resigned', { names: listWords(gone), n: gone.length }) : v.end_reason;
+  }
+
+  // The seat this browser chats as (its first), or -1.
+  private chatSeat(): number {
+    const seats = Object.keys(this.myTokens()).map(Number);
+    return seats.length ? Math.min(...seats) : -1;
+  }
+
   // Seats played on this screen: more than one is a hot-seat game (names instead of "you").
   private localSeats(): number {
     return Object.keys(this.myTokens()).length;
@@ -788,7 +840,7 @@ export class GamePage {
     const mine = this.myTokens();
     const hotSeat = this.localSeats() > 1;
     const sets = this.helpSets();
-    const tap = coarsePointer() ? 'tap' : 'click';
+    const tap = coarsePointer() ? t('game.tap') : t('game.click');
     const parts: HTMLElement[] = [];
     const bar: HTMLElement[] = [];
     const ctx: ExpansionContext = {
@@ -800,42 +852,42 @@ export class GamePage {
     let status: HTMLElement;
     let helpAt = 'turn';
     if (v.status === 'finished') {
-      const names = (v.winners ?? []).map((w) => players[w]?.name).join(' and ');
-      status = h('div', { class: 'status done', 'data-testid': 'status' }, v.end_reason ? `Game over: ${v.end_reason}. ` : 'Game over. ', names ? `${names} ${v.winners!.length > 1 ? 'win' : 'wins'}!` : '');
+      const names = listWords((v.winners ?? []).map((w) => players[w]?.name ?? ''));
+      status = h('div', { class: 'status done', 'data-testid': 'status' }, this.endReason(v) ? t('status.overBecause', { why: this.endReason(v) }) : t('status.over'), names ? t('status.winners', { names, n: v.winners!.length }) : '');
       helpAt = 'end';
     } else if (v.status === 'view') {
-      status = h('div', { class: 'status', 'data-testid': 'status' }, 'Viewing an uploaded game');
+      status = h('div', { class: 'status', 'data-testid': 'status' }, t('status.viewing'));
     } else if ((v.thinking ?? -1) >= 0) {
-      status = h('div', { class: 'status thinking', 'data-testid': 'status' }, h('span', { class: 'spinner' }), `${players[v.thinking!]?.name} is thinking…`);
+      status = h('div', { class: 'status thinking', 'data-testid': 'status' }, h('span', { class: 'spinner' }), t('status.thinking', { name: players[v.thinking!]?.name ?? '' }));
     } else if (v.phase === 'plague' && this.myTurn(v)) {
       const who = hotSeat ? `${players[v.current_player]?.name}: ` : '';
-      status = h('div', { class: 'status mine plague', 'data-testid': 'status' }, `${who}The Plague: take back one of your followers (${tap} a ringed follower on the land)`);
+      status = h('div', { class: 'status mine plague', 'data-testid': 'status' }, who + t('status.plagueMine', { tap }));
       helpAt = 'wheel';
     } else if (v.phase === 'plague') {
       const p = players[v.current_player];
-      status = h('div', { class: 'status plague', 'data-testid': 'status' }, `The Plague: waiting for ${p?.name ?? '…'} to take back a follower`);
+      status = h('div', { class: 'status plague', 'data-testid': 'status' }, t('status.plagueWait', { name: p?.name ?? '…' }));
       helpAt = 'wheel';
     } else if (this.myTurn(v) && (this.legal?.choices?.length ?? 0) > 0 && !this.choicePlacements().length) {
-      const who = hotSeat ? `${players[v.current_player]?.name}, your turn` : 'Your turn';
-      status = h('div', { class: 'status mine', 'data-testid': 'status' }, `${who}: choose the tile to place (a wheel tile turns the wheel first)`);
+      const who = hotSeat ? t('status.yourTurnNamed', { name: players[v.current_player]?.name ?? '' }) : t('status.yourTurn');
+      status = h('div', { class: 'status mine', 'data-testid': 'status' }, t('status.chooseTile', { who }));
       helpAt = 'wheel';
     } else if (this.myTurn(v)) {
-      const who = hotSeat ? `${players[v.current_player]?.name}, your turn` : 'Your turn';
+      const who = hotSeat ? t('status.yourTurnNamed', { name: players[v.current_player]?.name ?? '' }) : t('status.yourTurn');
       const fruitOffered = this.pending?.meeple != null && !!this.pendingPlacement()?.fruit;
-      const what = this.pending ? (fruitOffered ? 'choose a fruit action, then confirm' : this.pending.meeple !== null || this.pending.ret || this.pending.crown ? 'confirm the move' : `${tap} a circle for a follower, or confirm`) : `${tap} a highlighted square`;
-      status = h('div', { class: 'status mine', 'data-testid': 'status' }, `${who}: ${what}`);
+      const what = this.pending ? (fruitOffered ? t('status.fruit') : this.pending.meeple !== null || this.pending.ret || this.pending.crown ? t('status.confirm') : t('status.circle', { tap })) : t('status.square', { tap });
+      status = h('div', { class: 'status mine', 'data-testid': 'status' }, t('status.what', { who, what }));
       if (fruitOffered) helpAt = 'fruit-trees';
     } else {
       const p = players[v.current_player];
-      status = h('div', { class: 'status', 'data-testid': 'status', role: 'status' }, `Waiting for ${p?.name ?? '…'}${p?.type === 'remote' && !p.joined ? ' (has not joined yet)' : ''}`);
+      status = h('div', { class: 'status', 'data-testid': 'status', role: 'status' }, t(p?.type === 'remote' && !p.joined ? 'status.waitingJoin' : 'status.waiting', { name: p?.name ?? '…' }));
     }
-    bar.push(h('div', { class: 'status-row' }, status, helpButton(helpAt, sets, 'Rules for this situation')));
+    bar.push(h('div', { class: 'status-row' }, status, helpButton(helpAt, sets, t('help.situation'))));
     const hintBox = this.hintBox(v);
     if (hintBox) bar.push(hintBox);
 
     // the scores at a glance (under the board on a phone; the full scoreboard is in the side panel)
     bar.push(h('div', { class: 'score-strip', 'data-testid': 'scores-strip' }, ...players.map((p, i) => h('span', {
-      class: `chip-score${v.current_player === i && v.status === 'playing' ? ' current' : ''}`, title: `${p.name}: ${v.scores[i]} points, ${v.supply[i]} followers left`,
+      class: `chip-score${v.current_player === i && v.status === 'playing' ? ' current' : ''}`, title: t('score.chip', { name: p.name, n: v.scores[i], f: v.supply[i] }),
     }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i % PLAYER_COLORS.length]}` }), h('span', { class: 'chip-name' }, p.name), h('b', {}, String(v.scores[i]))))));
 
     // scoreboard
@@ -850,21 +902,21 @@ export class GamePage {
       svg.setAttribute('aria-hidden', 'true');
       svg.append(meeple(color, 0, 0));
       chip.append(svg);
-      const who = p.type === 'ai' ? computerWords(p.ai, this.levels) : mine[i] ? (hotSeat ? 'plays on this screen' : 'you') : p.type === 'remote' ? (p.joined ? 'friend' : 'invited') : 'human';
+      const who = p.type === 'ai' ? computerWords(p.ai, this.levels) : mine[i] ? (hotSeat ? t('seatLabel.here') : t('seatLabel.you')) : p.type === 'remote' ? (p.joined ? t('seatLabel.friend') : t('seatLabel.invited')) : t('seatLabel.human');
       const extra = activePanels(v).map((x) => x.playerInfo?.(v, i) ?? null).filter((x): x is HTMLElement => !!x);
       const row = h('div', { class: `player${v.current_player === i && v.status === 'playing' ? ' current' : ''}${p.resigned ? ' resigned' : ''}`, 'data-testid': `player-${i}` },
         chip,
-        h('div', { class: 'pname' }, h('b', {}, p.name), h('small', { 'data-testid': `seat-label-${i}` }, who + (p.resigned ? ' · resigned' : '')), ...extra),
-        h('div', { class: 'followers', title: 'followers left' }, `${v.supply[i]}`, h('small', {}, ' left')),
+        h('div', { class: 'pname' }, h('b', {}, p.name), h('small', { 'data-testid': `seat-label-${i}` }, who + (p.resigned ? t('seatLabel.resigned') : '')), ...extra),
+        h('div', { class: 'followers', title: t('score.followersLeft') }, `${v.supply[i]}`, h('small', {}, t('score.left'))),
         h('div', { class: 'score', 'data-testid': `score-${i}` }, String(v.scores[i])),
       );
       sb.append(row);
     });
     parts.push(sb);
     parts.push(this.scoreTrack(v));
-    parts.push(h('div', { class: 'tiles-left', 'data-testid': 'tiles-left' }, `Tiles left: ${v.bag}`, h('small', {}, ` of ${v.total_tiles}`), ` · turn ${v.turn + (v.status === 'playing' ? 1 : 0)}`));
+    parts.push(h('div', { class: 'tiles-left', 'data-testid': 'tiles-left' }, t('game.tilesLeft', { n: v.bag }), h('small', {}, t('game.ofTotal', { n: v.total_tiles })), t('game.atTurn', { n: v.turn + (v.status === 'playing' ? 1 : 0) })));
     if (v.bag_counts && v.bag > 0) {
-      const det = h('details', { class: 'bag' }, h('summary', {}, 'What is left in the bag')) as HTMLDetailsElement;
+      const det = h('details', { class: 'bag' }, h('summary', {}, t('game.bag'))) as HTMLDetailsElement;
       det.open = this.bagOpen;
       const fill = () => {
         if (det.querySelector('.bag-grid')) return;
@@ -882,19 +934,19 @@ export class GamePage {
 
     // the drawn tile
     if (v.status === 'playing' && v.tile) {
-      const t = this.board.tile(this.choiceTile() ?? v.tile);
+      const tl = this.board.tile(this.choiceTile() ?? v.tile);
       const rot = this.pending ? this.pending.rotation : this.previewRot;
       // during the Plague the tile waits: the turn's player places it afterwards
       const plague = v.phase === 'plague';
       const canAct = this.myTurn(v) && !plague;
       const owner = players[v.turn_player ?? v.current_player]?.name ?? '';
       const box = h('div', { class: `drawn${canAct ? ' acting' : ''}` },
-        h('div', { class: 'drawn-title' }, canAct ? (hotSeat ? `${owner}'s tile` : 'Your tile') : plague ? `${owner}'s tile (placed after the Plague)` : `${owner}'s tile`),
+        h('div', { class: 'drawn-title' }, canAct ? (hotSeat ? t('drawn.owner', { name: owner }) : t('drawn.yours')) : plague ? t('drawn.afterPlague', { name: owner }) : t('drawn.owner', { name: owner })),
       );
-      const preview = tilePreview(t, rot, canAct ? 84 : 64);
+      const preview = tilePreview(tl, rot, canAct ? 84 : 64);
       preview.setAttribute('data-testid', 'drawn-tile');
       preview.setAttribute('role', 'img');
-      preview.setAttribute('aria-label', describeTile(t));
+      preview.setAttribute('aria-label', describeTile(tl));
       const body = h('div', { class: 'drawn-body' }, preview);
       box.append(body);
       const drawn = v.drawn ?? [];
@@ -903,11 +955,11 @@ export class GamePage {
       const wheelChoice = canAct && drawn.length > 1 ? this.legal?.choices?.find((c) => c.choice === this.choice) : undefined;
       if (drawn.length > 1) {
         // Fortune Teller: several tiles drawn, the player places one, the others go back
-        const pick = h('div', { class: 'drawn-choice' }, h('small', {}, canAct ? 'Choose the tile to place:' : 'Drawn tiles:'), helpButton('fortune-teller', sets, 'Rules: the Fortune Teller'));
+        const pick = h('div', { class: 'drawn-choice' }, h('small', {}, canAct ? t('drawn.choose') : t('drawn.drawn')), helpButton('fortune-teller', sets, t('drawn.rules')));
         const chosen = v.chosen ?? -1;
         drawn.forEach((d, i) => {
           const dt = this.board.tile(d.tile);
-          const label = d.placeable ? `Place ${describeTile(dt)}${d.wheel ? ` (a wheel tile: the pig moves ${d.wheel})` : ''}` : `${describeTile(dt)}: fits nowhere`;
+          const label = d.placeable ? t(d.wheel ? 'drawn.placeWheel' : 'drawn.place', { tile: describeTile(dt), n: d.wheel ?? 0 }) : t('drawn.nowhere', { tile: describeTile(dt) });
           const b = h('button', {
             class: `choice-tile${i === this.choice ? ' chosen' : ''}`, disabled: !canAct || !d.placeable || (chosen >= 0 && i !== chosen),
             title: label, 'aria-label': label, 'aria-pressed': i === this.choice ? 'true' : 'false', 'data-testid': `choose-${i}`, type: 'button',
@@ -918,35 +970,34 @@ export class GamePage {
         box.append(pick);
         if (wheelChoice) {
           box.append(h('div', { class: 'wheel-choose' },
-            h('p', { class: 'hint' }, `This is a wheel tile: choosing it turns the wheel first (the pig moves ${wheelChoice.wheel}), then you place it.`),
-            h('button', { class: 'btn primary', 'data-testid': 'choose-wheel-tile', disabled: this.sending, onclick: () => void this.chooseWheelTile(wheelChoice.choice) }, 'Play this tile and turn the wheel')));
+            h('p', { class: 'hint' }, t('drawn.wheelTile', { n: wheelChoice.wheel })),
+            h('button', { class: 'btn primary', 'data-testid': 'choose-wheel-tile', disabled: this.sending, onclick: () => void this.chooseWheelTile(wheelChoice.choice) }, t('drawn.playWheel'))));
         }
       }
       if (canAct && !wheelChoice) {
         const pl = this.pending ? this.placementsFor(this.pending.x, this.pending.y).find((p) => p.rotation === this.pending!.rotation) : undefined;
-        let choice = 'no follower';
+        let choice = t('choice.none');
         if (this.pending?.meeple != null && pl) {
           const m = pl.followers.find((m) => m.seg === this.pending!.meeple);
-          choice = m ? `follower on the ${m.kind}` : choice;
+          choice = m ? t('choice.on', { feature: featureWords(m.kind) }) : choice;
         } else if (this.pending?.crown) {
-          const seg = v.wheel?.segments.find((s) => s.crowns.some((c) => c.space === this.pending!.crown));
-          choice = `follower on a crown space of ${seg?.name ?? 'the wheel'}`;
+          choice = t('choice.crown', { seg: segmentWords(crownEvent(this.pending.crown)) });
         } else if (this.pending?.ret) {
-          choice = this.pending.ret.at.startsWith('crown:') ? 'take a follower back from the wheel (Festival)' : 'take a follower back (Festival)';
+          choice = this.pending.ret.at.startsWith('crown:') ? t('choice.backWheel') : t('choice.back');
         }
         body.append(h('div', { class: 'rotate-buttons' },
-          iconButton('rotate-left', 'Turn left (Shift+R)', { onclick: () => this.rotate(-1), 'data-testid': 'rotate-left' }),
-          iconButton('rotate-right', 'Turn right (R)', { 'data-testid': 'rotate', onclick: () => this.rotate(1) })));
+          iconButton('rotate-left', t('game.turnLeft'), { onclick: () => this.rotate(-1), 'data-testid': 'rotate-left' }),
+          iconButton('rotate-right', t('game.turnRight'), { 'data-testid': 'rotate', onclick: () => this.rotate(1) })));
         box.append(
           this.pending
-            ? h('div', { class: 'choice', 'data-testid': 'choice' }, `Here: ${choice}.`,
+            ? h('div', { class: 'choice', 'data-testid': 'choice' }, t('choice.here', { choice }),
               ((pl?.followers.length ?? 0) > 0 || (pl?.crowns?.length ?? 0) > 0) && v.supply[v.current_player] > 0
-                ? h('small', {}, (pl?.crowns?.length ?? 0) > 0 ? ` ${cap(tap)} a circle on the tile, or a free crown space on the wheel, for a follower. ${cap(tap)} the tile to turn it.` : ` ${cap(tap)} a circle on the tile for a follower. ${cap(tap)} the tile to turn it.`) : h('small', {}, ` ${cap(tap)} the tile to turn it.`))
-            : h('div', { class: 'choice', 'data-testid': 'choice' }, `${describeTile(t)[0].toUpperCase()}${describeTile(t).slice(1)}.`),
+                ? h('small', {}, (pl?.crowns?.length ?? 0) > 0 ? t('choice.howCrown', { Tap: cap(tap) }) : t('choice.how', { Tap: cap(tap) })) : h('small', {}, t('choice.turn', { Tap: cap(tap) })))
+            : h('div', { class: 'choice', 'data-testid': 'choice' }, `${cap(describeTile(tl))}.`),
           ...activePanels(v).map((p) => p.choice?.(ctx) ?? null).filter((x): x is HTMLElement => !!x),
           h('div', { class: 'row confirm-row' },
-            h('button', { class: 'btn primary big-confirm', 'data-testid': 'confirm', disabled: !this.pending || this.sending, onclick: () => void this.confirm() }, icon('check'), 'Place tile'),
-            h('button', { class: 'btn', 'data-testid': 'cancel', disabled: !this.pending, onclick: () => { this.pending = null; this.placementFields = {}; this.renderPlacement(); this.renderSide(); } }, 'Cancel'),
+            h('button', { class: 'btn primary big-confirm', 'data-testid': 'confirm', disabled: !this.pending || this.sending, onclick: () => void this.confirm() }, icon('check'), t('game.place')),
+            h('button', { class: 'btn', 'data-testid': 'cancel', disabled: !this.pending, onclick: () => { this.pending = null; this.placementFields = {}; this.renderPlacement(); this.renderSide(); } }, t('game.cancel')),
           ),
         );
       }
@@ -957,15 +1008,15 @@ export class GamePage {
     for (const p of activePanels(v)) {
       const node = p.render(ctx);
       const section = p.expansion === 'wheel-of-fortune' ? 'wheel' : p.expansion;
-      if (node) parts.push(h('div', { class: 'panel' }, h('div', { class: 'panel-head' }, h('h4', {}, p.title), helpButton(section, sets, `Rules: ${p.title}`)), node));
+      if (node) parts.push(h('div', { class: 'panel' }, h('div', { class: 'panel-head' }, h('h4', {}, p.title()), helpButton(section, sets, t('help.rulesOf', { title: p.title() }))), node));
     }
 
     // actions
     const hasSeat = Object.keys(mine).length > 0;
     if (hasSeat && v.status === 'playing') {
       parts.push(h('div', { class: 'row actions' },
-        h('button', { class: 'btn', 'data-testid': 'undo', disabled: !v.can_undo, title: v.can_undo ? 'Take back your last move' : 'Undo is for games without other human players', onclick: () => void this.undo() }, 'Undo'),
-        h('button', { class: 'btn danger', onclick: () => void this.resign() }, 'Resign'),
+        h('button', { class: 'btn', 'data-testid': 'undo', disabled: !v.can_undo, title: v.can_undo ? t('game.undoTitle') : t('game.undoNo'), onclick: () => void this.undo() }, t('game.undo')),
+        h('button', { class: 'btn danger', onclick: () => void this.resign() }, t('game.resign')),
       ));
     }
     // invitations for friends' seats
@@ -973,12 +1024,12 @@ export class GamePage {
       const links = tokens.invites(this.id);
       const invites = players.filter((p) => p.type === 'remote' && !p.joined && links[p.seat] && !mine[p.seat]);
       if (invites.length) {
-        const box = h('div', { class: 'panel invites' }, h('h4', {}, 'Invite your friends'));
+        const box = h('div', { class: 'panel invites' }, h('h4', {}, t('invite.title')));
         for (const p of invites) {
           const url = `${location.origin}/#/game/${this.id}/${links[p.seat]}`;
-          const input = h('input', { value: url, readonly: true, 'aria-label': `Join link for ${p.name}`, onclick: (e: Event) => (e.target as HTMLInputElement).select() }) as HTMLInputElement;
-          const copy = h('button', { class: 'btn', type: 'button', 'data-testid': `copy-link-${p.seat}`, title: `Copy ${p.name}'s join link`,
-            onclick: async () => { toast((await copyText(url, input)) ? `Link for ${p.name} copied: send it to them` : 'Select the link and copy it'); } }, icon('link'), 'Copy link');
+          const input = h('input', { value: url, readonly: true, 'aria-label': t('invite.linkFor', { name: p.name }), onclick: (e: Event) => (e.target as HTMLInputElement).select() }) as HTMLInputElement;
+          const copy = h('button', { class: 'btn', type: 'button', 'data-testid': `copy-link-${p.seat}`, title: t('invite.copyTitle', { name: p.name }),
+            onclick: async () => { toast((await copyText(url, input)) ? t('invite.copied', { name: p.name }) : t('invite.selectIt')); } }, icon('link'), t('invite.copy'));
           box.append(h('div', { class: 'invite' }, h('span', {}, `${p.name}: `), h('div', { class: 'invite-row' }, input, copy)));
         }
         parts.push(box);
@@ -986,22 +1037,25 @@ export class GamePage {
     }
 
     // what just happened: the recent moves in words
-    parts.push(h('h4', {}, 'Recent moves'), this.movesBox());
+    parts.push(h('h4', {}, t('game.recentMoves')), this.movesBox());
     // the points by category, with the rules of each
-    parts.push(h('div', { class: 'panel-head' }, h('h4', {}, 'Points by kind'), helpButton('roads', sets, 'Rules: what each feature scores')), this.breakdownTable(v, true));
+    parts.push(h('div', { class: 'panel-head' }, h('h4', {}, t('game.byKind')), helpButton('roads', sets, t('help.scores'))), this.breakdownTable(v, true));
     // log
-    const log = h('div', { class: 'log', 'data-testid': 'log', tabindex: 0, role: 'log', 'aria-label': 'Scoring' });
+    const log = h('div', { class: 'log', 'data-testid': 'log', tabindex: 0, role: 'log', 'aria-label': t('game.scoring') });
     const evs = mergeLog(v).reverse();
-    if (!evs.length) log.append(h('div', { class: 'muted' }, 'No points scored yet.'));
+    if (!evs.length) log.append(h('div', { class: 'muted' }, t('game.noPoints')));
     for (const e of evs.slice(0, 60)) {
       const kind = 'kind' in e && (e.kind === 'pig' || e.kind === 'plague') ? ` wheel-${e.kind}` : '';
       const final = 'final' in e && e.final;
       log.append(h('div', { class: `ev${final ? ' final' : ''}${kind}` },
         h('span', { class: 'dot', style: `background:${e.kind === 'pig' ? '#f48fb1' : PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }),
-        words(e.text), h('small', {}, final ? '' : ` · turn ${e.turn}`)));
+        words(e.text), h('small', {}, final ? '' : t('game.atTurn', { n: e.turn }))));
     }
-    parts.push(h('h4', {}, 'Scoring'), log);
-    if (v.status === 'finished') parts.push(h('div', { class: 'row' }, h('button', { class: 'btn', 'data-testid': 'show-final', onclick: () => this.showFinal(v) }, 'Show final scoring'), h('a', { class: 'btn', href: '#/' }, 'New game')));
+    parts.push(h('h4', {}, t('game.scoring')), log);
+    if (v.status === 'finished') parts.push(h('div', { class: 'row' }, h('button', { class: 'btn', 'data-testid': 'show-final', onclick: () => this.showFinal(v) }, t('game.showFinal')),
+      this.rematchButton(v, 'rematch'), h('a', { class: 'btn', href: '#/' }, t('lobby.newGame'))));
+    // the turn alerts' choices, for a player with a seat here (kept open or closed across redraws)
+    if (hasSeat && v.status === 'playing') parts.push(this.alertsPanel ??= this.alert.panel());
     // keyboard users keep their place: the control that had the focus has it again
     const active = document.activeElement as HTMLElement | null;
     const inPanels = !!active && (this.turnbar.contains(active) || this.side.contains(active));
@@ -1010,7 +1064,7 @@ export class GamePage {
     const scrolled = this.turnbar.scrollTop;
     const hadFruit = !!this.turnbar.querySelector('[data-testid="fruit-action"]');
     this.turnbar.replaceChildren(...bar);
-    this.side.replaceChildren(...parts);
+    this.sideParts.replaceChildren(...parts);
     this.turnbar.scrollTop = scrolled;
     // a fruit action just offered: its choices are scrolled into the panel's view, over "Place tile"
     const fruit = this.turnbar.querySelector<HTMLElement>('[data-testid="fruit-action"]');
@@ -1034,19 +1088,27 @@ export class GamePage {
     const dot = (i: number) => h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i % PLAYER_COLORS.length]}` });
     const table = byKind
       ? h('table', { class: 'breakdown by-kind', 'data-testid': 'breakdown' },
-        h('caption', { class: 'sr-only' }, 'Points by kind of feature'),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Kind'), ...players.map((p, i) => h('th', { scope: 'col', title: p.name }, dot(i), h('span', { class: 'col-name' }, p.name))))),
+        h('caption', { class: 'sr-only' }, t('table.caption')),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('table.kind')), ...players.map((p, i) => h('th', { scope: 'col', title: p.name }, dot(i), h('span', { class: 'col-name' }, p.name))))),
         h('tbody', {}, ...cats.map((c) => h('tr', {}, h('th', { scope: 'row', 'data-cat': c }, categoryLabel(c)),
           ...players.map((_, i) => h('td', { 'data-cat': c, 'data-player': i }, String(points[c][i]))))),
-        h('tr', { class: 'total-row' }, h('th', { scope: 'row' }, 'Total'), ...players.map((_, i) => h('td', { class: 'total', 'data-player': i }, String(v.scores[i]))))))
+        h('tr', { class: 'total-row' }, h('th', { scope: 'row' }, t('table.total')), ...players.map((_, i) => h('td', { class: 'total', 'data-player': i }, String(v.scores[i]))))))
       : h('table', { class: 'breakdown', 'data-testid': 'breakdown' },
-        h('caption', { class: 'sr-only' }, 'Points by kind of feature'),
-        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, 'Player'), ...cats.map((c) => h('th', { scope: 'col', 'data-cat': c }, categoryLabel(c))), h('th', { scope: 'col' }, 'Total'))),
+        h('caption', { class: 'sr-only' }, t('table.caption')),
+        h('thead', {}, h('tr', {}, h('th', { scope: 'col' }, t('table.player')), ...cats.map((c) => h('th', { scope: 'col', 'data-cat': c }, categoryLabel(c))), h('th', { scope: 'col' }, t('table.total')))),
         h('tbody', {}, ...players.map((p, i) => h('tr', {},
           h('th', { scope: 'row' }, dot(i), p.name),
           ...cats.map((c) => h('td', { 'data-cat': c, 'data-player': i }, String(points[c][i]))),
           h('td', { class: 'total', 'data-player': i }, String(v.scores[i]))))));
-    return h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': 'Points by kind' }, table);
+    return h('div', { class: 'table-scroll', tabindex: 0, role: 'region', 'aria-label': t('game.byKind') }, table);
+  }
+
+  // "Rematch" (for a player with a seat here, in a finished game), or "To the rematch" when one
+  // was started already.
+  private rematchButton(v: GameView, testid: string): HTMLElement | null {
+    if (v.status !== 'finished' || this.localSeats() === 0) return null;
+    if (v.rematch) return h('a', { class: 'btn primary', href: `#/game/${v.rematch}`, 'data-testid': testid, onclick: (e: Event) => { e.preventDefault(); goToRematch(this.id, v.rematch!); } }, t('rematch.goto'));
+    return h('button', { class: 'btn primary', type: 'button', 'data-testid': testid, title: t('rematch.title'), onclick: () => void startRematch(this.id) }, t('rematch.start'));
   }
 
   // The score track: 50 spaces as on the box's board; a marker past 50 shows how many laps.
@@ -1057,7 +1119,7 @@ export class GamePage {
     svg.setAttribute('viewBox', `0 0 ${W} ${H}`);
     svg.setAttribute('class', 'score-track');
     svg.setAttribute('role', 'img');
-    svg.setAttribute('aria-label', `Score track: ${players.map((p, i) => `${p.name} ${v.scores[i]}`).join(', ')}`);
+    svg.setAttribute('aria-label', t('track.label', { list: players.map((p, i) => `${p.name} ${v.scores[i]}`).join(', ') }));
     svg.setAttribute('data-testid', 'points-track');
     const x = (s: number) => pad + ((s % 50) / 49) * (W - 2 * pad);
     const add = (tag: string, attrs: Record<string, string | number>) => {
@@ -1096,14 +1158,14 @@ export class GamePage {
     for (const e of finals) totals[e.player] -= e.points;
     document.querySelector('[data-testid="final-scoring"]')?.remove();
     const overlay = h('div', { class: 'overlay', 'data-testid': 'final-scoring' });
-    const card = h('div', { class: 'card final-card', role: 'dialog', 'aria-modal': 'true', 'aria-label': 'Final scoring' });
+    const card = h('div', { class: 'card final-card', role: 'dialog', 'aria-modal': 'true', 'aria-label': t('final.title') });
     const tableRows = players.map((p, i) => h('tr', {}, h('td', {}, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[i % PLAYER_COLORS.length]}` }), p.name), h('td', { class: 'num', 'data-final-score': i }, String(totals[i]))));
-    const list = h('div', { class: 'final-list', tabindex: 0, role: 'log', 'aria-label': 'Final scoring, feature by feature' });
-    const title = h('h2', {}, v.end_reason ? `Game over: ${v.end_reason}` : 'Final scoring');
-    const skip = h('button', { class: 'btn', 'data-testid': 'final-skip' }, 'Show all');
-    const close = h('button', { class: 'btn primary', 'data-testid': 'final-close', onclick: () => overlay.remove() }, 'Close');
+    const list = h('div', { class: 'final-list', tabindex: 0, role: 'log', 'aria-label': t('final.listLabel') });
+    const title = h('h2', {}, this.endReason(v) ? t('final.overBecause', { why: this.endReason(v) }) : t('final.title'));
+    const skip = h('button', { class: 'btn', 'data-testid': 'final-skip' }, t('final.showAll'));
+    const close = h('button', { class: 'btn primary', 'data-testid': 'final-close', onclick: () => overlay.remove() }, t('common.close'));
     const byKind = h('div', { class: 'final-breakdown' });
-    card.append(title, h('table', { class: 'final-table' }, ...tableRows), list, byKind, h('div', { class: 'row' }, skip, close));
+    card.append(title, h('table', { class: 'final-table' }, ...tableRows), list, byKind, h('div', { class: 'row' }, skip, this.rematchButton(v, 'final-rematch'), close));
     overlay.append(card);
     this.root.append(overlay);
     let i = 0;
@@ -1114,17 +1176,17 @@ export class GamePage {
       if (finished) return;
       finished = true;
       skip.remove();
-      const w = (v.winners ?? []).map((k) => players[k]?.name).join(' and ');
-      if (w) list.append(h('div', { class: 'winner', 'data-testid': 'winner' }, icon('trophy', 22), ` ${w} ${v.winners!.length > 1 ? 'win' : 'wins'} with ${v.scores[v.winners![0]]} points`));
+      const w = listWords((v.winners ?? []).map((k) => players[k]?.name ?? ''));
+      if (w) list.append(h('div', { class: 'winner', 'data-testid': 'winner' }, icon('trophy', 22), t('final.winners', { names: w, n: v.winners!.length, pts: v.scores[v.winners![0]] })));
       list.scrollTop = list.scrollHeight;
-      byKind.append(h('h4', {}, 'Points by kind'), this.breakdownTable(v, window.innerWidth < 600));
+      byKind.append(h('h4', {}, t('game.byKind')), this.breakdownTable(v, window.innerWidth < 600));
     };
     const step = () => {
       if (i >= finals.length) { finish(); return; }
       const e = finals[i++];
       totals[e.player] += e.points;
       (tableRows[e.player].querySelector('.num') as HTMLElement).textContent = String(totals[e.player]);
-      list.append(h('div', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }), words(e.text.replace(' (final scoring)', ''))));
+      list.append(h('div', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }), words(eventWords(v, e, true))));
       list.scrollTop = list.scrollHeight;
       this.board.highlightCell(e.x, e.y, PLAYER_COLORS[e.player % PLAYER_COLORS.length]);
       timer = window.setTimeout(step, prefersReducedMotion() ? 120 : 650);
@@ -1134,12 +1196,12 @@ export class GamePage {
       while (i < finals.length) {
         const e = finals[i++];
         totals[e.player] += e.points;
-        list.append(h('div', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }), words(e.text.replace(' (final scoring)', ''))));
+        list.append(h('div', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }), words(eventWords(v, e, true))));
       }
       tableRows.forEach((r, k) => ((r.querySelector('.num') as HTMLElement).textContent = String(totals[k])));
       finish();
     });
-    if (!finals.length) list.append(h('div', { class: 'muted' }, 'Nothing left to score.'));
+    if (!finals.length) list.append(h('div', { class: 'muted' }, t('final.nothing')));
     timer = window.setTimeout(step, prefersReducedMotion() ? 0 : 500);
     close.focus();
   }

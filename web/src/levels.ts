@@ -4,6 +4,7 @@
 // server's sentence on how the level plays (a sentence of the client's for servers without one);
 // the measured rating is available on demand (levelStrength).
 import { api, type LevelInfo } from './api';
+import { serverText, t } from './i18n';
 
 export interface Level {
   spec: string;
@@ -18,15 +19,15 @@ export function howItPlays(spec: string): string {
   const [kind, params = ''] = spec.split(':');
   const level = /(?:^|,)level=(\w+)/.exec(params)?.[1];
   switch (kind) {
-    case 'random': return 'Plays any move it may, at random: good for learning the rules.';
-    case 'greedy': return 'Takes whatever scores most this turn and never plans ahead.';
-    case 'star': return 'Weighs each move against every tile the next player may draw and their best answer.';
+    case 'random': return t('how.random');
+    case 'greedy': return t('how.greedy');
+    case 'star': return t('how.star');
     case 'mcts':
-      if (level === 'easy') return 'Looks a little ahead: tries out a few hundred possible games before each move.';
-      if (level === 'medium') return 'Looks ahead: tries out a few thousand possible games before each move.';
-      if (level === 'hard') return 'Looks far ahead: tries out tens of thousands of possible games before each move (slower).';
-      return 'Looks ahead by trying out many possible games before each move.';
-    default: return 'A computer player.';
+      if (level === 'easy') return t('how.mctsEasy');
+      if (level === 'medium') return t('how.mctsMedium');
+      if (level === 'hard') return t('how.mctsHard');
+      return t('how.mcts');
+    default: return t('how.other');
   }
 }
 
@@ -34,15 +35,15 @@ export function howItPlays(spec: string): string {
 export function orderLevels(details: LevelInfo[]): Level[] {
   const rated = details.filter((l) => l.games > 0).sort((a, b) => a.elo - b.elo);
   const all = [...rated, ...details.filter((l) => l.games <= 0)];
-  return all.map((info) => ({ spec: info.spec, name: info.label || info.name, how: info.description?.trim() || howItPlays(info.spec), info }));
+  return all.map((info) => ({ spec: info.spec, name: serverText(info.label || info.name), how: info.description?.trim() ? serverText(info.description.trim()) : howItPlays(info.spec), info }));
 }
 
 // "Elo ≈ 1361 (± 93), measured over 180 games", or "not yet measured".
 export function levelStrength(l: Level): string {
   const i = l.info;
-  if (i.games <= 0) return 'not yet measured';
+  if (i.games <= 0) return t('level.unmeasured');
   const pm = Math.round((i.elo_high - i.elo_low) / 2);
-  return `Elo ≈ ${Math.round(i.elo)} (± ${pm}), measured over ${i.games} games`;
+  return t('level.strength', { elo: Math.round(i.elo), pm, n: i.games });
 }
 
 let cached: Promise<Level[]> | null = null;
@@ -56,5 +57,5 @@ export function loadLevels(): Promise<Level[]> {
 // server's levels, else just "Computer").
 export function computerWords(spec: string | undefined, levels: Level[]): string {
   const l = levels.find((x) => x.spec === spec);
-  return l ? `Computer (${l.name})` : 'Computer';
+  return l ? t('level.computerAt', { level: l.name }) : t('level.computer');
 }

@@ -4,25 +4,28 @@
 // and the pig, which turns to its segment (animated, always clockwise).
 import type { GameView, TileSet, WheelSegmentView } from './api';
 import { el, meeple, PLAYER_COLORS, type Pt } from './tiles';
+import { t, type Key } from './i18n';
 import { crownWords } from './words';
 
 const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
 
-export const WHEEL_EVENT_LABELS: Record<string, string> = {
-  fortuna: 'Fortuna', taxes: 'Taxes', famine: 'Famine', storm: 'Storm', inquisition: 'Inquisition', plague: 'Plague',
+// A segment's short name ("Taxes") and what it does, in the player's language.
+const NAMES: Record<string, Key> = {
+  fortuna: 'segName.fortuna', taxes: 'segName.taxes', famine: 'segName.famine', storm: 'segName.storm', inquisition: 'segName.inquisition', plague: 'segName.plague',
+};
+const HELP: Record<string, Key> = {
+  fortuna: 'segHelp.fortuna', taxes: 'segHelp.taxes', famine: 'segHelp.famine', storm: 'segHelp.storm', inquisition: 'segHelp.inquisition', plague: 'segHelp.plague',
 };
 const SEGMENT_COLORS: Record<string, string> = {
   fortuna: '#ffd54f', taxes: '#b0bec5', famine: '#d7ccc8', storm: '#90caf9', inquisition: '#b39ddb', plague: '#a5d6a7',
 };
+export function wheelEventLabel(ev: string): string {
+  return NAMES[ev] ? t(NAMES[ev]) : ev;
+}
 // One-line explanations of the events (for titles and the side panel).
-export const WHEEL_EVENT_HELP: Record<string, string> = {
-  fortuna: 'the active player scores 3',
-  taxes: 'each knight scores the pennants of its city + its owner\'s knights there',
-  famine: 'each farmer scores 1 per completed city next to its field',
-  storm: 'each player scores 1 per follower in their supply',
-  inquisition: 'each monk scores 2',
-  plague: 'every player with followers on the land takes one back',
-};
+export function wheelEventHelp(ev: string): string {
+  return HELP[ev] ? t(HELP[ev]) : '';
+}
 
 // Where things are on the wheel, in board units (a cell is `cell` units).
 export class WheelGeometry {
@@ -137,7 +140,7 @@ export class WheelDrawing {
         class: 'wheel-seg', 'data-testid': `wheel-seg-${ev}`, 'data-event': ev,
       });
       const title = el('title');
-      title.textContent = `${WHEEL_EVENT_LABELS[ev] ?? ev}: ${WHEEL_EVENT_HELP[ev] ?? ''}`;
+      title.textContent = t('wheel.segTitle', { name: wheelEventLabel(ev), help: wheelEventHelp(ev) });
       seg.append(title);
       this.segLayer.append(seg);
       // the label runs along the rim (upright on the lower half), clear of the crown spaces
@@ -149,7 +152,7 @@ export class WheelDrawing {
         transform: `rotate(${turn.toFixed(1)} ${lx.toFixed(1)} ${ly.toFixed(1)})`,
         fill: '#3e2723', 'font-family': 'Georgia, serif', 'pointer-events': 'none', class: 'wheel-label',
       });
-      label.textContent = WHEEL_EVENT_LABELS[ev] ?? ev;
+      label.textContent = wheelEventLabel(ev);
       this.g.append(label);
     }
     this.crownLayer = el('g', { class: 'crowns' });
@@ -185,8 +188,8 @@ export class WheelDrawing {
         if (c.player >= 0) g.append(meeple(PLAYER_COLORS[c.player % PLAYER_COLORS.length], x, y, false, 0.78));
         else g.append(crownGlyph(x, y));
         const title = el('title');
-        const where = crownWords(c.space, seg.name);
-        title.textContent = c.player >= 0 ? `${view.players?.[c.player]?.name ?? 'A player'} on ${where}` : `${cap(where)}: free`;
+        const where = crownWords(c.space);
+        title.textContent = c.player >= 0 ? t('crown.taken', { who: view.players?.[c.player]?.name ?? t('crown.aPlayer'), where }) : t('crown.free', { where: cap(where) });
         g.append(title);
         this.crownLayer.append(g);
       }

@@ -1,101 +1,118 @@
 // Game things in words for players: a tile by what is on it, a place on the board by where it
-// lies from the start, a follower by its role, a move as a sentence, and score categories.
-// Built from the server's data (tile segments, follower kinds, event kinds), no engine rules.
-import type { GameView, TileData, WheelLogEntry } from './api';
+// lies from the start, a follower by its role, a move as a sentence, score categories, and the
+// log's lines (scorings, the pig, the Plague) from the events' data. Built from the server's data
+// (tile segments, follower kinds, event kinds), no engine rules; every word from the message
+// table of the player's language (i18n.ts).
+import type { GameView, ScoreEventView, SeatView, TileData, WheelLogEntry } from './api';
+import { listWords, serverText, t, type Key } from './i18n';
+import { fruitArticle } from './fruit';
 import { categories, categoryOf } from './vocab';
 
-function count(n: number, one: string, many: string): string {
-  return n === 1 ? `a ${one}` : `${n} ${many}`;
-}
-
 // "a tile with a city (pennant) and a road".
-export function describeTile(t: TileData | undefined): string {
-  if (!t) return 'a tile';
-  const cities = t.segments.filter((s) => s.kind === 'city');
-  const roads = t.segments.filter((s) => s.kind === 'road');
+export function describeTile(tile: TileData | undefined): string {
+  if (!tile) return t('tile.unknown');
+  const cities = tile.segments.filter((s) => s.kind === 'city');
+  const roads = tile.segments.filter((s) => s.kind === 'road');
   const parts: string[] = [];
   if (cities.length) {
     const pennants = cities.reduce((a, s) => a + s.pennants, 0);
-    parts.push(count(cities.length, 'city', 'cities') + (pennants ? ` with ${pennants === 1 ? 'a pennant' : `${pennants} pennants`}` : ''));
+    parts.push(t('tile.cities', { n: cities.length }) + (pennants ? t('tile.pennants', { n: pennants }) : ''));
   }
-  if (roads.length) parts.push(count(roads.length, 'road', 'roads'));
-  if (t.segments.some((s) => s.kind === 'monastery')) parts.push('a monastery');
-  if (t.segments.some((s) => s.kind === 'tent')) parts.push('a fortune-teller tent');
-  if (t.symbols.includes('tree')) parts.push('a fruit tree');
-  if (t.symbols.includes('festival')) parts.push('the festival symbol');
-  if (t.wheel > 0) parts.push(`wheel number ${t.wheel}`);
-  if (!parts.length) return 'a field tile';
-  const last = parts.pop()!;
-  return `a tile with ${parts.length ? `${parts.join(', ')} and ${last}` : last}`;
+  if (roads.length) parts.push(t('tile.roads', { n: roads.length }));
+  if (tile.segments.some((s) => s.kind === 'monastery')) parts.push(t('tile.monastery'));
+  if (tile.segments.some((s) => s.kind === 'tent')) parts.push(t('tile.tent'));
+  if (tile.symbols.includes('tree')) parts.push(t('tile.tree'));
+  if (tile.symbols.includes('festival')) parts.push(t('tile.festival'));
+  if (tile.wheel > 0) parts.push(t('tile.wheel', { n: tile.wheel }));
+  if (!parts.length) return t('tile.field');
+  return t('tile.with', { parts: listWords(parts) });
 }
 
 // Where a square lies from the start tile (0, 0): "2 east and 1 north of the start".
 export function placeWords(x: number, y: number): string {
-  if (x === 0 && y === 0) return 'on the start square';
+  if (x === 0 && y === 0) return t('place.start');
   const bits: string[] = [];
-  if (y) bits.push(`${Math.abs(y)} ${y < 0 ? 'north' : 'south'}`);
-  if (x) bits.push(`${Math.abs(x)} ${x > 0 ? 'east' : 'west'}`);
-  return `${bits.join(' and ')} of the start`;
+  if (y) bits.push(t(y < 0 ? 'place.north' : 'place.south', { n: Math.abs(y) }));
+  if (x) bits.push(t(x > 0 ? 'place.east' : 'place.west', { n: Math.abs(x) }));
+  return t('place.from', { bits: listWords(bits) });
 }
 
 // Where on a tile a follower spot lies, from the engine's location code: "N" -> "north edge",
 // "Nw" -> "north edge, west half", "C" -> "middle".
-const SIDE: Record<string, string> = { n: 'north', e: 'east', s: 'south', w: 'west' };
+const SIDE: Record<string, Key> = { n: 'side.north', e: 'side.east', s: 'side.south', w: 'side.west' };
+const HALF: Record<string, Key> = { n: 'half.north', e: 'half.east', s: 'half.south', w: 'half.west' };
 export function spotWords(at: string): string {
-  if (at === 'C') return 'middle';
+  if (at === 'C') return t('spot.middle');
   const m = /^([NESW])([nesw]?)$/.exec(at);
-  if (!m) return 'here';
-  const side = `${SIDE[m[1].toLowerCase()]} edge`;
-  return m[2] ? `${side}, ${SIDE[m[2]]} half` : side;
+  if (!m) return t('spot.here');
+  const side = t(SIDE[m[1].toLowerCase()]);
+  return m[2] ? t('spot.half', { side, half: t(HALF[m[2]]) }) : side;
 }
 
-// "crown:taxes:0" -> "crown space 1 of Taxes" (the segment's name from the view when known).
-export function crownWords(space: string, segName?: string): string {
+// A wheel segment's name by its event ("the Plague"), in words.
+const SEGMENT: Record<string, Key> = {
+  fortuna: 'seg.fortuna', taxes: 'seg.taxes', famine: 'seg.famine', storm: 'seg.storm', inquisition: 'seg.inquisition', plague: 'seg.plague',
+};
+export function segmentWords(event: string | undefined): string {
+  return event && SEGMENT[event] ? t(SEGMENT[event]) : t('seg.wheel');
+}
+// The event of the segment holding a crown space ("crown:taxes:0" -> "taxes").
+export function crownEvent(space: string): string | undefined {
+  return /^crown:([^:]+):\d+$/.exec(space)?.[1];
+}
+
+// "crown:taxes:0" -> "crown space 1 of Taxes".
+export function crownWords(space: string): string {
   const m = /^crown:([^:]+):(\d+)$/.exec(space);
-  if (!m) return 'a crown space';
-  const name = segName ?? m[1].replace(/-/g, ' ').replace(/^./, (c) => c.toUpperCase());
-  return `crown space ${Number(m[2]) + 1} of ${name}`;
+  if (!m) return t('crown.some');
+  return t('crown.space', { k: Number(m[2]) + 1, seg: segmentWords(m[1]) });
 }
 
 // The follower's role on a feature kind.
+const ROLE: Record<string, Key> = { city: 'role.city', road: 'role.road', monastery: 'role.monastery', field: 'role.field', tent: 'role.tent' };
 export function followerWords(kind: string): string {
-  switch (kind) {
-    case 'city': return 'a knight in the city';
-    case 'road': return 'a thief on the road';
-    case 'monastery': return 'a monk in the monastery';
-    case 'field': return 'a farmer in the field';
-    case 'tent': return 'a fortune teller on the tent';
-    default: return `a follower (${kind})`;
-  }
+  return ROLE[kind] ? t(ROLE[kind]) : t('role.other');
+}
+// The feature a follower stands on ("the city").
+const FEATURE: Record<string, Key> = { city: 'feature.city', road: 'feature.road', monastery: 'feature.monastery', field: 'feature.field', tent: 'feature.tent' };
+export function featureWords(kind: string): string {
+  return FEATURE[kind] ? t(FEATURE[kind]) : t('feature.other');
+}
+
+// A fruit kind's name ("apple"), and sold fruit as a list.
+const FRUIT: Record<string, Key> = { apple: 'fruit.apple', apricot: 'fruit.apricot', cherry: 'fruit.cherry', elder: 'fruit.elder', plum: 'fruit.plum', quince: 'fruit.quince' };
+export function fruitWords(kind: string): string {
+  return FRUIT[kind] ? t(FRUIT[kind]) : kind;
 }
 
 // A move of the replay API (`view.move`, with the position after it) as a sentence:
 // "Ann placed a tile with a city and a road 1 east of the start, with a knight in the city."
-export function moveWords(v: GameView, names: string[], tile: (id: string) => TileData | undefined, segmentName: (space: string) => string): string {
+export function moveWords(v: GameView, names: string[], tile: (id: string) => TileData | undefined): string {
   const mv = v.move;
   if (!mv) return '';
-  const who = names[mv.player] ?? `Player ${mv.player + 1}`;
-  let s = `${who} placed ${describeTile(tile(mv.tile))} ${placeWords(mv.x, mv.y)}`;
+  const who = names[mv.player] ?? t('player.n', { n: mv.player + 1 });
+  let s = t('move.placed', { who, tile: describeTile(tile(mv.tile)), place: placeWords(mv.x, mv.y) });
   if (mv.meeple) {
-    if (mv.meeple.startsWith('crown:')) s += `, with a follower on a crown space of ${segmentName(mv.meeple)}`;
+    if (mv.meeple.startsWith('crown:')) s += t('move.crown', { seg: segmentWords(crownEvent(mv.meeple)) });
     else {
       const f = v.followers.find((f) => f.x === mv.x && f.y === mv.y && f.at === mv.meeple && f.player === mv.player);
-      s += f ? `, with ${followerWords(f.kind)}` : ', with a follower that scored at once';
+      s += f ? t('move.with', { role: followerWords(f.kind) }) : t('move.scoredAtOnce');
     }
   }
-  if (mv.return) s += mv.return.at.startsWith('crown:') ? ', and took a follower back from the wheel' : ', and took a follower back (Festival)';
-  if (mv.fruit_type) s += `; a ${mv.fruit_type} stack went on the tree`;
-  if (mv.fruit?.harvest) s += '; harvested a tree';
-  if (mv.fruit?.sell) s += `; sold ${mv.fruit.sell.join(', ')}`;
-  if (mv.plague?.length) s += `; the Plague took back ${mv.plague.length} follower${mv.plague.length === 1 ? '' : 's'}`;
-  return `${s}.`;
+  if (mv.return) s += mv.return.at.startsWith('crown:') ? t('move.backWheel') : t('move.backFestival');
+  if (mv.fruit_type) s += t('move.stack', { fruit: fruitWords(mv.fruit_type) });
+  if (mv.fruit?.harvest) s += t('move.harvest');
+  if (mv.fruit?.sell) s += t('move.sell', { list: listWords(mv.fruit.sell.map(fruitWords)) });
+  if (mv.plague?.length) s += t('move.plague', { n: mv.plague.length });
+  return s + t('move.end');
 }
 
 // Score categories for the breakdown: the engine's, in its display order (vocab.ts); event kinds
 // of the Wheel of Fortune's segments and crown spaces count as "wheel". Unknown kinds get their
 // own column.
 export function categoryLabel(cat: string): string {
-  return categories().find((c) => c.name === cat)?.label ?? cat;
+  const label = categories().find((c) => c.name === cat)?.label;
+  return label ? serverText(label) : cat;
 }
 
 // Points per player per category: {city: [8, 2], ...}, with the categories in display order.
@@ -114,11 +131,50 @@ export function breakdown(v: GameView): { cats: string[]; points: Record<string,
   return { cats, points };
 }
 
-// A wheel log line for players: the pig's move without the tile's internal name
-// ("The pig moves 2 to the Famine (Ben's tile)").
-export function wheelLine(v: GameView, e: WheelLogEntry): WheelLogEntry {
-  if (e.kind !== 'pig' || e.steps === undefined) return e;
-  const to = v.wheel?.segments.find((s) => s.event === e.to)?.name ?? e.to ?? '';
-  const who = v.players?.[e.player]?.name;
-  return { ...e, text: `The pig moves ${e.steps} to ${to}${who ? ` (${who}'s tile)` : ''}` };
+// The name of player `p` of a view (its players list), for a log line.
+function nameOf(players: SeatView[] | undefined, p: number): string {
+  return players?.[p]?.name ?? t('player.n', { n: p + 1 });
 }
+
+// What a feature kind scored for ("a city"), by the event's score kind.
+const SCORED: Record<string, Key> = {
+  road: 'scored.road', city: 'scored.city', monastery: 'scored.monastery', farm: 'scored.farm', tent: 'scored.tent',
+};
+
+// One scoring of the log in words, from the event's data (not the server's English text):
+// "Ann scores 8 for a city", "Ben harvests an apple worth 4", "Ann scores 3: Fortuna", with
+// "(final scoring)" for the end-of-game scoring unless `bare`.
+export function eventWords(v: GameView, e: ScoreEventView, bare = false): string {
+  const who = nameOf(v.players, e.player);
+  const n = e.points;
+  let s: string;
+  switch (e.kind) {
+    case 'fortuna': s = t('ev.fortuna', { who, n }); break;
+    case 'taxes': s = t('ev.taxes', { who, n }); break;
+    case 'famine': s = t('ev.famine', { who, n }); break;
+    case 'storm': s = t('ev.storm', { who, n }); break;
+    case 'inquisition': s = t('ev.inquisition', { who, n }); break;
+    case 'crown': s = t('ev.crown', { who, n, seg: segmentWords(e.segment) }); break;
+    case 'fruit':
+      if (e.final) s = t('ev.fruitHeld', { who, n });
+      else if (e.fruit?.harvest) s = t('ev.harvest', { who, n, fruit: fruitArticle(e.fruit.harvest) });
+      else if (e.fruit?.sell) s = t('ev.sell', { who, pts: n, n: e.fruit.sell.length });
+      else s = t('ev.fruit', { who, n });
+      break;
+    default:
+      s = SCORED[e.kind] ? t('ev.scores', { who, n, what: t(SCORED[e.kind]) }) : t('ev.other', { who, n });
+  }
+  return e.final && !bare ? t('ev.final', { text: s }) : s;
+}
+
+// A wheel log line for players: the pig's move without the tile's internal name
+// ("The pig moves 2 to the Famine (Ben's tile)"), a follower taken back for the Plague.
+export function wheelLine(v: GameView, e: WheelLogEntry): WheelLogEntry {
+  if (e.kind === 'pig' && e.steps !== undefined)
+    return { ...e, text: t('wheel.pigMoves', { n: e.steps, seg: segmentWords(e.to), who: nameOf(v.players, e.player) }) };
+  if (e.kind === 'plague')
+    return { ...e, text: t('wheel.plagueBack', { who: nameOf(v.players, e.player), role: followerWords(ROLE_KIND[e.follower ?? ''] ?? ''), place: placeWords(e.x ?? 0, e.y ?? 0) }) };
+  return e;
+}
+// The server names a Plague's follower by its role ("knight"): its feature kind.
+const ROLE_KIND: Record<string, string> = { knight: 'city', thief: 'road', monk: 'monastery', farmer: 'field', 'fortune teller': 'tent' };

@@ -219,12 +219,15 @@ export async function playerChecks(browser, url, errors, { check, artifacts, bin
         const box = document.querySelector('[data-testid="board"]').getBoundingClientRect();
         for (const c of document.querySelectorAll('[data-testid^="cell-"]')) {
           const r = c.getBoundingClientRect();
-          if (r.left >= box.left && r.top >= box.top && r.right <= box.right && r.bottom <= box.bottom) return c.getAttribute('data-testid');
+          if (r.left >= box.left && r.top >= box.top && r.right <= box.right && r.bottom <= box.bottom) return { id: c.getAttribute('data-testid'), w: r.width };
         }
         return null;
+      }).then((c) => {
+        // measured in the same moment as found (the squares may be drawn again right after)
+        if (c) endCellPx = Math.min(endCellPx, c.w);
+        return c?.id ?? null;
       });
       endOk &&= cell !== null;
-      if (cell) endCellPx = Math.min(endCellPx, (await page.getByTestId(cell).boundingBox()).width);
       await page.getByTestId(cell ?? (await page.locator('[data-testid^="cell-"]').first().getAttribute('data-testid'))).tap({ force: true });
       await page.getByTestId('pending-tile').waitFor();
       const c = await page.getByTestId('confirm').boundingBox();

@@ -351,4 +351,129 @@ export async function v3Checks(browser, url, errors, { check, artifacts, bin }) 
     await ctx2.close();
     await ctx.close();
   }
+
+  await fortuneWheelChecks(browser, url, errors, check, artifacts);
+  await boardJumpCheck(browser, url, errors, check);
 }
+
+// #10: no board jump at the start of a turn: once the player has moved the board (a drag), the
+// computer's move and the new legal squares leave the view where it is (the squares are in view).
+export async function boardJumpCheck(browser, url, errors, check) {
+  console.log('v3 (#39): the board stays put at the start of a turn (1280x800)');
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.getByTestId('play-vs-ai').click();
+  await page.waitForURL(/#\/game\//);
+  const cell = page.locator('[data-testid^="cell-"]').first();
+  await cell.waitFor({ timeout: 20000 });
+  await cell.click();
+  await page.getByTestId('confirm').click();
+  // drag the board a little: from now on the view is the player's
+  const box = await page.getByTestId('board').boundingBox();
+  await page.mouse.move(box.x + 60, box.y + 60);
+  await page.mouse.down();
+  await page.mouse.move(box.x + 100, box.y + 90, { steps: 5 });
+  await page.mouse.up();
+  const before = await page.locator('g.viewport').getAttribute('transform');
+  await page.waitForFunction(() => /Your turn/.test(document.querySelector('[data-testid="status"]')?.textContent || '') && document.querySelector('[data-testid^="cell-"]'), null, { timeout: 30000 });
+  await page.waitForTimeout(300);
+  const after = await page.locator('g.viewport').getAttribute('transform');
+  check(before === after, `#39.10: the board does not jump when the turn starts (${before} -> ${after})`);
+  await ctx.close();
+}
+
+// #6: the Fortune Teller with a wheel tile among the drawn ones: until the wheel tile is chosen,
+// the tile box shows only that choice (no "Place tile", no turn buttons); and the "only way the
+// tile fits" notices of repeated taps on the tile do not pile up. The game is played through the
+// API (a hot-seat game, seed 2, fortune tellers on tents when offered) up to the first turn with
+// a wheel tile to choose, then opened in the browser with the seats' tokens.
+export async function fortuneWheelChecks(browser, url, errors, check, artifacts) {
+  console.log('v3 (#39): the Fortune Teller with a wheel tile (1280x800)');
+  const call = async (method, path, body) => {
+    const r = await fetch(new URL(path, url), { method, headers: body ? { 'Content-Type': 'application/json' } : {}, body: body ? JSON.stringify(body) : undefined });
+    return { status: r.status, body: await r.json() };
+  };
+  const created = await call('POST', '/api/games', { players: [{ name: 'Ann', type: 'human' }, { name: 'Ben', type: 'human' }], tileset: 'wheel-of-fortune', expansions: ['fortune-teller'], seed: 2 });
+  const id = created.body.id;
+  const tokens = created.body.seats.map((s) => s.token);
+  let found = false;
+  for (let step = 0; step < 400 && !found; ++step) {
+    const v = (await call('GET', `/api/games/${id}`)).body;
+    if (v.status !== 'playing') break;
+    const p = v.current_player;
+    const legal = (await call('GET', `/api/games/${id}/legal`)).body;
+    if (v.phase === 'plague') {
+      const f = legal.plague[0];
+      await call('POST', `/api/games/${id}/move`, { token: tokens[p], kind: 'plague', x: f.x, y: f.y, at: f.at });
+      continue;
+    }
+    if (legal.choices?.length) { found = true; break; }
+    let pick = legal.placements[step % legal.placements.length];
+    let meeple;
+    for (const pl of legal.placements) for (const m of pl.followers) if (m.kind === 'tent' && !meeple) { pick = pl; meeple = m.at; }
+    const mv = { token: tokens[p], x: pick.x, y: pick.y, rotation: pick.rotation, choice: pick.choice ?? 0 };
+    if (meeple) mv.meeple = meeple;
+    else if (!pick.plain) mv.meeple = pick.followers[0].at;
+    const r = await call('POST', `/api/games/${id}/move`, mv);
+    if (r.status !== 200) { errors.push(`fortune/wheel setup: ${JSON.stringify(r.body)}`); break; }
+  }
+  check(found, '#39.6: a game with a wheel tile among the Fortune Teller\'s draws was reached through the API');
+  if (!found) return;
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(url);
+  await page.getByTestId('create-game').waitFor();  // the lobby drawn (it would be drawn over the game page)
+  await page.evaluate(([gid, t]) => localStorage.setItem(`carc.tokens.${gid}`, JSON.stringify(Object.fromEntries(t.map((x, i) => [i, x])))), [id, tokens]);
+  await page.goto(`${url}#/game/${id}`);
+  const wheelChoice = (await call('GET', `/api/games/${id}/legal`)).body.choices[0].choice;
+  await page.getByTestId('status').waitFor({ timeout: 30000 });
+  const chooser = page.getByTestId(`choose-${wheelChoice}`);  // the wheel tile among the drawn ones
+  if (!(await chooser.waitFor({ timeout: 30000 }).then(() => true, () => false))) {
+    await page.screenshot({ path: `${artifacts}/desktop-fortune-wheel-failed.png` });
+    check(false, `#39.6: the drawn tiles are offered to choose from (status: ${await page.getByTestId('status').innerText()})`);
+    await ctx.close();
+    return;
+  }
+  await chooser.click();
+  await page.getByTestId('choose-wheel-tile').first().waitFor({ timeout: 15000 }).catch(() => {});
+  await page.screenshot({ path: `${artifacts}/desktop-fortune-wheel-choice.png` });
+  const box = await page.evaluate(() => {
+    const drawn = document.querySelector('.drawn');
+    return {
+      choose: !!drawn?.querySelector('[data-testid="choose-wheel-tile"]'),
+      confirm: !!document.querySelector('[data-testid="confirm"]'),
+      rotate: !!drawn?.querySelector('[data-testid="rotate"], [data-testid="rotate-left"]'),
+      cancel: !!document.querySelector('[data-testid="cancel"]'),
+    };
+  });
+  check(box.choose && !box.confirm && !box.rotate && !box.cancel,
+    `#39.6: with a wheel tile to choose first, the tile box shows only that choice (choose ${box.choose}, place ${box.confirm}, turn ${box.rotate}, cancel ${box.cancel})`);
+  // choose it, then tap a square where the tile fits one way only, and the tile again and again
+  await page.getByTestId('choose-wheel-tile').first().click();
+  await page.locator('[data-testid^="cell-"]').first().waitFor({ timeout: 10000 }).catch(() => {});
+  const legal = (await call('GET', `/api/games/${id}/legal`)).body;
+  if (legal.phase === 'plague' || !legal.placements.length) {
+    check(true, '#39.6: (the wheel tile started the Plague: no placement to tap)');
+    await ctx.close();
+    return;
+  }
+  const byCell = new Map();
+  for (const pl of legal.placements) if ((pl.choice ?? 0) === (legal.placements[0].choice ?? 0)) byCell.set(`${pl.x}_${pl.y}`, (byCell.get(`${pl.x}_${pl.y}`) ?? 0) + 1);
+  const single = [...byCell.entries()].find(([, n]) => n === 1)?.[0];
+  if (single) {
+    await page.getByTestId(`cell-${single}`).click();
+    for (let i = 0; i < 4; i++) {
+      await page.keyboard.press('r');  // turn it (as a tap on the tile does): it fits one way only
+      await page.waitForTimeout(200);
+    }
+    const notes = await page.locator('.toast').allTextContents();
+    check(notes.length === 1 && /only way/.test(notes[0]), `#39.6: turning a tile that fits one way only shows one notice, not a pile (4 turns: ${notes.length}: ${notes.join(' | ')})`);
+  } else {
+    check(true, '#39.6: (no square where the tile fits one way only in this game)');
+  }
+  await ctx.close();
+}
+
