@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs the server's API tests (ServerTest, SecurityTest, HintsTest, FairnessTest: the tests on
+# Runs the server's API tests (ServerTest, SecurityTest, HintsTest, FairnessTest, ServerChatTest: the tests on
 # tests/server_fixture.h) on PostgreSQL, and the tests of several `carcassonne serve` processes
 # on one database (ClusterTest, tests/server_cluster_test.cc: event streams across processes,
 # races, AI moves played once, kill -9, shared quotas): starts Debian's PostgreSQL (the `postgresql` package)
@@ -60,7 +60,7 @@ version=$("$pgbin/psql" -q -h "$tmp" -p 5432 -U carc -d carc_test -Atc "SELECT m
 echo "== server API tests on PostgreSQL ($("$pgbin/postgres" --version), $CARC_TEST_PG_URI)"
 log="$tmp/ctest.log"
 rc=0
-ctest --test-dir "$build" --output-on-failure -j2 -R '^(ServerTest|SecurityTest|HintsTest|FairnessTest|ClusterTest)\.' | tee "$log" || rc=$?
+ctest --test-dir "$build" --output-on-failure -j2 -R '^(ServerTest|SecurityTest|HintsTest|FairnessTest|ClusterTest|ServerChatTest)\.' | tee "$log" || rc=$?
 ran=$(sed -n 's/.*tests passed, [0-9]* tests failed out of \([0-9][0-9]*\).*/\1/p' "$log" | tail -1)
 if [ "$rc" = 0 ] && { [ -z "$ran" ] || [ "$ran" -eq 0 ]; }; then
   echo "error: ctest ran no test" >&2
