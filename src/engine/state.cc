@@ -566,8 +566,9 @@ void State::moves_for_tile(int choice, std::vector<Move>& out) const {
   const TileType& tt = game_->type(t);
   const bool deploy = supply_[player_] > 0;
   // Festival: the player's own followers that could be taken back instead.
-  int8_t own[kMaxFollowers];
-  const int nown = tt.festival ? own_followers(own) : 0;
+  TakeBacks own;
+  own.n = 0;
+  if (tt.festival) own_followers(own);
   const uint8_t* fit = game_->fit_row(t);
   const uint32_t free_crowns = deploy && has_wheel() ? free_crown_mask() : 0;
   for (int i = 0; i < nfrontier_; ++i) {
@@ -588,10 +589,10 @@ void State::moves_for_tile(int choice, std::vector<Move>& out) const {
       // Fruit-Bearing Trees: a tree tile gets one of the unused stacks (the player's choice).
       uint32_t types = tt.tree ? free_stack_mask() : 1;  // bit 0 stands for "no stack" on other tiles
       for (; types; types &= types - 1) {
-        m.fruit_type = tt.tree ? int8_t(__builtin_ctz(types)) : int8_t(-1);
+        m.ext.set_fruit_type(tt.tree ? __builtin_ctz(types) : -1);
         out.push_back(m);
         if (free) {
-          const uint32_t trees = rules().fruit_trees() ? trees_in_range(fc.x, fc.y, m.fruit_type) : 0;
+          const uint32_t trees = rules().fruit_trees() ? trees_in_range(fc.x, fc.y, m.ext.fruit_type()) : 0;
           for (uint32_t f = free; f; f &= f - 1) {
             m.meeple = int8_t(__builtin_ctz(f));
             out.push_back(m);
@@ -601,15 +602,15 @@ void State::moves_for_tile(int choice, std::vector<Move>& out) const {
         }
         // Wheel of Fortune: a follower on a free crown space instead of on the tile.
         for (uint32_t c = free_crowns; c; c &= c - 1) {
-          m.meeple = int8_t(kCrownBase + __builtin_ctz(c));
+          m.ext.set_crown(__builtin_ctz(c));
           out.push_back(m);
         }
-        m.meeple = -1;
-        for (int k = 0; k < nown; ++k) {
-          m.ret = own[k];
-          out.push_back(m);
+        m.ext.set_crown(-1);
+        for (int k = 0; k < own.n; ++k) {
+          Move t = m;
+          own.put(t, k);
+          out.push_back(t);
         }
-        m.ret = -1;
       }
     }
   }
@@ -691,8 +692,7 @@ Move State::sample_move(Rng& rng) const {
   // Wheel of Fortune: the free crown spaces (offered with every placement when deploying).
   const uint32_t crowns = deploy && has_wheel() ? free_crown_mask() : 0;
   const uint32_t ncrowns = uint32_t(__builtin_popcount(crowns));
-  int8_t own[kMaxFollowers];
-  int nown = -1;  // Festival: computed when a festival tile needs it
+  TakeBacks own;  // Festival: listed when a festival tile needs it
   // The moves of each distinct placeable drawn tile (as legal_moves() lists them): a single
   // Choose for a wheel tile still to be chosen, otherwise its placements x options. Rejection
   // sampling over (placement, option) pairs, so that only the sampled placement's follower
@@ -705,7 +705,7 @@ Move State::sample_move(Rng& rng) const {
   uint32_t total = 0;
   for (int c = 0; c < ndrawn_; ++c) {
     SampleGroup& g = groups[ng];
-    if (!sample_group(c, deploy, ncrowns, own, nown, g)) continue;
+    if (!sample_group(c, deploy, ncrowns, own, g)) continue;
     ++ng;
     if (!g.choose) g.weight = g.placements * g.per;
     total += g.weight;
@@ -732,7 +732,7 @@ Move State::sample_move(Rng& rng) const {
       m.meeple = int8_t(sub);
       return m;
     }
-    return internal::crown_or_take_back(m, sub - g.segs, crowns, ncrowns, own);
+    return crown_or_take_back(m, sub - g.segs, crowns, ncrowns, own);
   }
 }
 
@@ -776,8 +776,10 @@ std::string State::check_move(const Move& m) const {
       return "tile " + tt.id + " does not fit at " + where + " rotation " + std::to_string(90 * m.rot) + ": its " +
              side_names[d] + " edge (" + edge_names[int(rt.edge(d))] + ") meets a " + edge_names[req];
   }
-  if (m.meeple >= 0 && m.ret >= 0) return "cannot both deploy and take back a follower";
-  if (m.crown()) {
+  if (m.ext.plague() >= 0) return "only a Plague decision takes a follower back for the Plague";
+  if (m.deploys() && m.ext.takes_back()) return "cannot both deploy and take back a follower";
+  if (m.ext.crown() >= 0) {
+    if (m.meeple >= 0) return "a follower goes on the tile or on a crown space, not both";
     if (std::string e = check_crown(m); !e.empty()) return e;  // Wheel of Fortune
   } else if (m.meeple >= 0) {
     if (m.meeple >= tt.nseg) return "no such follower location";
@@ -792,7 +794,7 @@ std::string State::check_move(const Move& m) const {
   }
   // Fruit-Bearing Trees: the stack on a tree tile, the fruit action.
   if (std::string e = check_fruit(m, tt); !e.empty()) return e;
-  if (m.ret >= 0) return check_take_back(m, tt);  // Festival
+  if (m.ext.takes_back()) return check_take_back(m, tt);  // Festival
   return "";
 }
 
@@ -807,7 +809,7 @@ void State::apply(const Move& m) {
   assert(phase_ == Phase::Place);
   if (game_->plain_moves()) {
     // One drawn tile; a legal move has no take-back, crown or fruit (Game::plain_moves).
-    assert(ndrawn_ == 1 && m.choice == 0 && m.ret < 0 && !m.crown() && m.fruit_type < 0);
+    assert(ndrawn_ == 1 && m.choice == 0 && m.ext == MoveExt{});
     draws_.back().fate = Fate::Placed;
     ndrawn_ = 0;
     ++turn_;
@@ -837,17 +839,17 @@ void State::apply(const Move& m) {
     place_tile(t, m.x, m.y, m.rot);
   }
   const PlacedTile& P = placed_[nplaced_ - 1];
-  history_.push_back(TurnLog{m, m.ret >= 0 && m.ret < kCrownBase ? followers_[m.ret].slot : kNoSlot});
+  history_.push_back(TurnLog{m, m.ext.take_back() >= 0 ? followers_[m.ext.take_back()].slot : kNoSlot});
   if (nplague_) log_plague(history_.back());  // Wheel of Fortune
   chosen_ = -1;
-  if (m.ret >= 0) apply_take_back(m);  // Festival
-  if (m.crown()) {
+  if (m.ext.takes_back()) apply_take_back(m);  // Festival
+  if (m.ext.crown() >= 0) {
     apply_crown(m);  // Wheel of Fortune
   } else if (m.meeple >= 0) {
     add_follower(player_, uint16_t(P.slot_base + m.meeple));
   }
   // Fruit-Bearing Trees: the stack on a new tree; a fruit action (before feature scoring).
-  if (m.fruit_type >= 0 || m.action != FruitAction::None) apply_fruit(m, P);
+  if (m.ext.fruit_type() >= 0 || m.ext.fruit_action() != FruitAction::None) apply_fruit(m, P);
   score_completed(P);
   end_turn();
 }

@@ -12,16 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "expansions/move_ext.h"
 #include "game.h"
 #include "types.h"
 
 namespace carc {
 
-// Fruit-Bearing Trees: the six fruit types, in this order everywhere.
-constexpr int kFruitTypes = 6;
 extern const std::array<const char*, kFruitTypes> kFruitNames;  // apple apricot cherry elder plum quince
-// Fruit action after deploying a follower next to a tree.
-enum class FruitAction : uint8_t { None = 0, Harvest = 1, Sell = 2 };
 
 // What a decision is. Almost every decision places the turn's tile (Place). The Wheel of
 // Fortune adds two: the active player choosing which of several drawn tiles to play when it
@@ -29,37 +26,25 @@ enum class FruitAction : uint8_t { None = 0, Harvest = 1, Sell = 2 };
 // taking a follower back from the land for the Plague (Plague).
 enum class MoveKind : uint8_t { Place = 0, Choose = 1, Plague = 2 };
 
-// Move::meeple and Move::ret values from kCrownBase on name Wheel of Fortune crown space
-// (value - kCrownBase), numbered segment * kMaxCrownsPerSegment + k.
-constexpr int kCrownBase = 64;
-constexpr int kMaxCrowns = kWheelEvents * kMaxCrownsPerSegment;
-
 // A decision by the player to move. Layout (12 bytes):
 //   x, y        board position of the placed tile (Plague: of the follower taken back)
 //   rot         quarter turns clockwise (0..3)
-//   meeple      segment index of the placed tile that receives a follower, kCrownBase + crown
-//               space, or -1
-//   ret         Festival: index into State::followers() of the own follower taken back,
-//               kCrownBase + crown space, or -1; Plague: the follower taken back
+//   meeple      segment index of the placed tile that receives a follower, or -1
 //   choice      Fortune Teller: which of the drawn tiles is placed (0 otherwise)
-//   fruit_type  Fruit Trees: the stack put on a placed tree tile, or -1
-//   action      Fruit Trees: the fruit action; `target` is the harvested tree's fruit type,
-//               or for a sale the bit mask of fruit types sold
 //   kind        Place, or a Wheel of Fortune Choose / Plague decision
+//   ext         the expansions' parts, each in its own bits (expansions/move_ext.h)
 struct Move {
   int16_t x = 0, y = 0;
   uint8_t rot = 0;
   int8_t meeple = -1;
-  int8_t ret = -1;
   uint8_t choice = 0;
-  int8_t fruit_type = -1;
-  FruitAction action = FruitAction::None;
-  uint8_t target = 0;
   MoveKind kind = MoveKind::Place;
-  bool crown() const { return meeple >= kCrownBase; }
+  MoveExt ext;
+  // A follower is deployed: on the placed tile or, by an expansion, elsewhere.
+  bool deploys() const { return meeple >= 0 || ext.crown() >= 0; }
   bool operator==(const Move& o) const {
-    return x == o.x && y == o.y && rot == o.rot && meeple == o.meeple && ret == o.ret && choice == o.choice &&
-           fruit_type == o.fruit_type && action == o.action && target == o.target && kind == o.kind;
+    return x == o.x && y == o.y && rot == o.rot && meeple == o.meeple && choice == o.choice && kind == o.kind &&
+           ext == o.ext;
   }
 };
 static_assert(sizeof(Move) == 12, "Move stays 12 bytes");
@@ -280,7 +265,7 @@ class State : private StateTables {
   const std::array<std::array<uint8_t, 4>, kFruitTypes>& initial_fruit_stacks() const { return init_stacks_; }
   // Fruit types of the trees a follower deployed by this move could use (bit mask).
   uint32_t trees_near(const Move& m) const {
-    return trees_in_range(m.x, m.y, game_->type(drawn_[m.choice]).tree ? m.fruit_type : -1);
+    return trees_in_range(m.x, m.y, game_->type(drawn_[m.choice]).tree ? m.ext.fruit_type() : -1);
   }
   // Replay: puts a token of this value on top of the stack, when the stack still holds one.
   bool force_fruit_top(int f, int value);
@@ -416,18 +401,30 @@ class State : private StateTables {
   // and sample_move() offer each type's moves once).
   bool offers_moves(int c) const;
   int find_placement(const uint8_t* fit, uint32_t idx, uint32_t placements, Move& m) const;
+  // Festival: the player to move's take-back options: their followers on the land (indices into
+  // followers_), then their crown spaces (Wheel of Fortune). n < 0: not listed yet.
+  struct TakeBacks {
+    int n = -1, nland = 0;
+    int8_t at[kMaxFollowers + kMaxCrowns];
+    void put(Move& m, int k) const {
+      if (k < nland) m.ext.set_take_back(at[k]);
+      else m.ext.set_take_back_crown(at[k]);
+    }
+  };
   // The move samplers (sample_move, sample_move_fruit) draw from one group per distinct
   // placeable drawn tile: a single Choose for a wheel tile still to be chosen (choose, weight
   // 1), otherwise its placements, each with per = 1 + segs + crowns + take_backs options
   // (without fruit actions). sample_group fills the header of drawn tile c's group (state_internal.h);
-  // false when c offers no moves. `own`/`nown` (Festival take-backs, nown < 0: not yet listed)
+  // false when c offers no moves. `own` (Festival take-backs, own.n < 0: not yet listed)
   // are listed on first need and shared by the groups.
   struct SampleGroup {
     uint8_t choice;
     bool choose;
     uint32_t segs, take_backs, per, weight, placements;
   };
-  inline bool sample_group(int c, bool deploy, uint32_t ncrowns, int8_t* own, int& nown, SampleGroup& g) const;
+  inline bool sample_group(int c, bool deploy, uint32_t ncrowns, TakeBacks& own, SampleGroup& g) const;
+  // The last options of a sampled placement (state_internal.h).
+  static inline Move crown_or_take_back(Move m, uint32_t sub, uint32_t crowns, uint32_t ncrowns, const TakeBacks& own);
 
   void init(uint64_t seed, int start_type, int start_rot);
   void place_tile(int type, int x, int y, int rot);
@@ -480,9 +477,8 @@ class State : private StateTables {
   // =====================================================================================
 
   // The Festival (expansions/festival.cc).
-  // The player to move's take-back options: indices into followers_, then kCrownBase + c for
-  // their crown followers.
-  int own_followers(int8_t* out) const;
+  // The player to move's take-back options (TakeBacks).
+  void own_followers(TakeBacks& out) const;
   std::string check_take_back(const Move& m, const TileType& tt) const;
   void apply_take_back(const Move& m);
 

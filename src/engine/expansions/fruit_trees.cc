@@ -150,21 +150,20 @@ void State::near_trees_planted(const PlacedTile& P, int f) {
 // Appends, after the plain deployment `m`, its fruit actions: harvest each tree in range that
 // still has tokens, or sell each set of 1 to 4 held types.
 void State::add_fruit_actions(Move m, uint32_t trees, std::vector<Move>& out) const {
-  m.action = FruitAction::Harvest;
   for (uint32_t t = trees; t; t &= t - 1) {
     const int f = __builtin_ctz(t);
     if (taken_[f] < 4) {
-      m.target = uint8_t(f);
+      m.ext.set_harvest(f);
       out.push_back(m);
     }
   }
+  m.ext.set_harvest(-1);
   uint32_t held = 0;
   for (int f = 0; f < kFruitTypes; ++f)
     if (held_[player_][f]) held |= 1u << f;
-  m.action = FruitAction::Sell;
   for (uint32_t set = 1; set < 64; ++set)
     if ((set & ~held) == 0 && __builtin_popcount(set) <= 4) {
-      m.target = uint8_t(set);
+      m.ext.set_sale(set);
       out.push_back(m);
     }
 }
@@ -182,8 +181,7 @@ Move State::sample_move_fruit(Rng& rng) const {
   const bool deploy = supply_[player_] > 0;
   const uint32_t crowns = deploy && game_->has_wheel() ? free_crown_mask() : 0;
   const uint32_t ncrowns = uint32_t(__builtin_popcount(crowns));
-  int8_t own[kMaxFollowers];
-  int nown = -1;  // computed when a festival tile needs it
+  TakeBacks own;  // listed when a festival tile needs it
   const bool fruit = deploy;
   // The fruit types the player holds, and those whose stack has tokens left (taken_ <= 4),
   // from the 6 bytes of each at once: bit 0 of byte f is moved to bit f by the multiplication
@@ -221,7 +219,7 @@ Move State::sample_move_fruit(Rng& rng) const {
   };
   for (int c = 0; c < ndrawn_; ++c) {
     SampleGroup& g = groups[ng];
-    if (!sample_group(c, deploy, ncrowns, own, nown, g)) continue;
+    if (!sample_group(c, deploy, ncrowns, own, g)) continue;
     ++ng;
     if (!g.choose) {
       const bool tree = game_->type(drawn_[c]).tree;
@@ -283,7 +281,7 @@ Move State::sample_move_fruit(Rng& rng) const {
         const uint32_t with = trees | (f & -f);
         const uint32_t n = 1 + segs * (1 + actions(with)) + ncrowns + take_backs;
         if (sub < n) {
-          m.fruit_type = int8_t(__builtin_ctz(f));
+          m.ext.set_fruit_type(__builtin_ctz(f));
           trees = fruit ? with : 0;
           break;
         }
@@ -309,19 +307,17 @@ Move State::sample_move_fruit(Rng& rng) const {
       if (a - 1 < h) {
         uint32_t t = trees & harvestable;
         for (uint32_t j = a - 1; j; --j) t &= t - 1;
-        m.action = FruitAction::Harvest;
-        m.target = uint8_t(__builtin_ctz(t));
+        m.ext.set_harvest(__builtin_ctz(t));
       } else {
         // The (a - 1 - h)-th set of 1 to 4 held types, in increasing order of the bit mask.
         uint32_t j = a - 1 - h, set = 0;
         for (set = 1;; ++set)
           if ((set & ~held) == 0 && __builtin_popcount(set) <= 4 && j-- == 0) break;
-        m.action = FruitAction::Sell;
-        m.target = uint8_t(set);
+        m.ext.set_sale(set);
       }
       return m;
     }
-    return internal::crown_or_take_back(m, sub - segs * per_seg, crowns, ncrowns, own);
+    return crown_or_take_back(m, sub - segs * per_seg, crowns, ncrowns, own);
   }
 }
 
@@ -329,26 +325,28 @@ Move State::sample_move_fruit(Rng& rng) const {
 // Check, apply, final scoring
 
 std::string State::check_fruit(const Move& m, const TileType& tt) const {
+  const int stack = m.ext.fruit_type();
   if (tt.tree) {
-    if (m.fruit_type < 0 || m.fruit_type >= kFruitTypes) return "a tree tile needs a fruit stack (fruit_type)";
-    if (stack_tile_[m.fruit_type] >= 0)
-      return std::string("the ") + kFruitNames[m.fruit_type] + " stack is already on a tree";
-  } else if (m.fruit_type >= 0) {
+    if (stack < 0 || stack >= kFruitTypes) return "a tree tile needs a fruit stack (fruit_type)";
+    if (stack_tile_[stack] >= 0) return std::string("the ") + kFruitNames[stack] + " stack is already on a tree";
+  } else if (stack >= 0) {
     return "tile " + tt.id + " has no tree for a fruit stack";
   }
-  if (m.action == FruitAction::None && m.target != 0) return "a fruit target without a fruit action";
-  if (m.action != FruitAction::None) {
+  const int harvest = m.ext.harvest();
+  const uint32_t sale = m.ext.sale();
+  if (harvest >= 0 && sale) return "one fruit action: harvest or sell, not both";
+  if (harvest >= 0 || sale) {
     if (!rules().fruit_trees()) return "fruit actions need the Fruit-Bearing Trees";
-    if (m.meeple < 0 || m.crown()) return "a fruit action needs a follower deployed on the placed tile";
-    const uint32_t trees = trees_in_range(m.x, m.y, tt.tree ? m.fruit_type : -1);
-    if (m.action == FruitAction::Harvest) {
-      if (m.target >= kFruitTypes || !(trees >> m.target & 1)) return "no such tree next to the placed tile";
-      if (taken_[m.target] >= 4) return std::string("the ") + kFruitNames[m.target] + " tree has no fruit left";
+    if (m.meeple < 0) return "a fruit action needs a follower deployed on the placed tile";
+    const uint32_t trees = trees_in_range(m.x, m.y, tt.tree ? stack : -1);
+    if (harvest >= 0) {
+      if (harvest >= kFruitTypes || !(trees >> harvest & 1)) return "no such tree next to the placed tile";
+      if (taken_[harvest] >= 4) return std::string("the ") + kFruitNames[harvest] + " tree has no fruit left";
     } else {
       if (!trees) return "no tree next to the placed tile";
-      if (m.target == 0 || m.target >= 64 || __builtin_popcount(m.target) > 4) return "a sale is 1 to 4 fruit types";
+      if (__builtin_popcount(sale) > 4) return "a sale is 1 to 4 fruit types";
       for (int f = 0; f < kFruitTypes; ++f)
-        if ((m.target >> f & 1) && !held_[player_][f])
+        if ((sale >> f & 1) && !held_[player_][f])
           return std::string("player ") + std::to_string(player_) + " holds no " + kFruitNames[f] + " token to sell";
     }
   }
@@ -358,24 +356,23 @@ std::string State::check_fruit(const Move& m, const TileType& tt) const {
 // The stack goes on the new tree; the fruit action comes after the follower, before feature
 // scoring.
 void State::apply_fruit(const Move& m, const PlacedTile& P) {
-  if (m.fruit_type >= 0) {
-    placed_[nplaced_ - 1].fruit = m.fruit_type;
-    stack_tile_[m.fruit_type] = int8_t(nplaced_ - 1);
-    near_trees_planted(placed_[nplaced_ - 1], m.fruit_type);
+  if (const int f = m.ext.fruit_type(); f >= 0) {
+    placed_[nplaced_ - 1].fruit = int8_t(f);
+    stack_tile_[f] = int8_t(nplaced_ - 1);
+    near_trees_planted(placed_[nplaced_ - 1], f);
   }
-  if (m.action == FruitAction::Harvest) {
-    const int f = m.target;
+  if (const int f = m.ext.harvest(); f >= 0) {
     const int value = stack_[f][taken_[f]++];
     ++held_[player_][f];
     history_.back().harvested = uint8_t(value);
     emit(player_, value, "fruit", false, P.slot_base);
-  } else if (m.action == FruitAction::Sell) {
+  } else if (const uint32_t sale = m.ext.sale()) {
     for (int f = 0; f < kFruitTypes; ++f)
-      if (m.target >> f & 1) {
+      if (sale >> f & 1) {
         --held_[player_][f];
         ++sold_[f];
       }
-    emit(player_, kFruitSalePoints[size_t(__builtin_popcount(m.target))], "fruit", false, P.slot_base);
+    emit(player_, kFruitSalePoints[size_t(__builtin_popcount(sale))], "fruit", false, P.slot_base);
   }
 }
 
