@@ -6,7 +6,7 @@
 //               discard when none fits (B-5), a single wheel tile turns the wheel (start_wheel)
 //   decide      legal_moves / sample_move / check_move: placement x follower; take-backs
 //               (Festival), crown spaces (Wheel of Fortune), fruit stacks and actions
-//               (Fruit-Bearing Trees: sample_move_fruit), Choose and Plague decisions (Wheel)
+//               (Fruit-Bearing Trees; one sampler: sample_placement), Choose and Plague decisions (Wheel)
 //   apply       place the tile, take-back, follower or crown, fruit action, then score what
 //               the tile completed (roads, cities, monasteries, tents: score_tent)
 //   end of turn end_turn: next player, or the end of the game and finish() (final scoring,
@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstring>
 
+#include "expansions/fruit_trees_sample.h"
 #include "state_internal.h"
 #include "vocabulary.h"
 
@@ -687,27 +688,41 @@ Move State::sample_move(Rng& rng) const {
   if (phase_ == Phase::Plague) return sample_plague(rng);  // Wheel of Fortune
   assert(phase_ == Phase::Place);
   // Fruit-Bearing Trees: placements differ in their number of options (fruit actions).
-  if (rules().fruit_trees()) return sample_move_fruit(rng);
+  return rules().fruit_trees() ? sample_placement<true>(rng) : sample_placement<false>(rng);
+}
+
+// The moves of each distinct placeable drawn tile (as legal_moves() lists them): a single
+// Choose for a wheel tile still to be chosen, otherwise its placements x options. Rejection
+// sampling over (placement, option) pairs, so that only the sampled placement's follower spots
+// are computed: a placement offers 1 + segments x (1 + fruit actions) + crowns + take-backs
+// options (no follower; a follower on each segment, each with its fruit actions; each free
+// crown space; each own follower taken back); a pair whose segment is taken is rejected and
+// the whole draw is made again. Uniform over all legal moves, like legal_moves()[below(n)],
+// but a different draw. Without the Fruit-Bearing Trees every placement has the same
+// per = 1 + segments + crowns + take-backs options; with them a placement's fruit actions
+// depend on the trees in range (the cell, and the stack put on a new tree tile), so each
+// frontier cell has its own weight (fruit_group_weight, fruit_find_placement: fruit_trees.cc).
+template <bool kFruit>
+Move State::sample_placement(Rng& rng) const {
   const bool deploy = supply_[player_] > 0;
   // Wheel of Fortune: the free crown spaces (offered with every placement when deploying).
   const uint32_t crowns = deploy && has_wheel() ? free_crown_mask() : 0;
   const uint32_t ncrowns = uint32_t(__builtin_popcount(crowns));
   TakeBacks own;  // Festival: listed when a festival tile needs it
-  // The moves of each distinct placeable drawn tile (as legal_moves() lists them): a single
-  // Choose for a wheel tile still to be chosen, otherwise its placements x options. Rejection
-  // sampling over (placement, option) pairs, so that only the sampled placement's follower
-  // spots are computed: every placement offers the same `per` = 1 + nseg + crowns +
-  // take-backs options (no follower, a follower on each segment, each free crown space, each
-  // own follower); a pair whose segment is taken is rejected and the whole draw is made
-  // again. Uniform over all legal moves, like legal_moves()[below(n)], but a different draw.
+  FruitOptions fo{};
+  if constexpr (kFruit) fo = fruit_options(deploy);
   SampleGroup groups[4];
+  uint32_t w0s[4];  // kFruit: a group's options per placement with no tree in range
   int ng = 0;
   uint32_t total = 0;
   for (int c = 0; c < ndrawn_; ++c) {
     SampleGroup& g = groups[ng];
     if (!sample_group(c, deploy, ncrowns, own, g)) continue;
     ++ng;
-    if (!g.choose) g.weight = g.placements * g.per;
+    if (!g.choose) {
+      if constexpr (kFruit) g.weight = fruit_group_weight(fo, g, ncrowns, w0s[ng - 1]);
+      else g.weight = g.placements * g.per;
+    }
     total += g.weight;
   }
   for (;;) {
@@ -722,17 +737,27 @@ Move State::sample_move(Rng& rng) const {
       return m;
     }
     const TileType& tt = game_->type(drawn_[g.choice]);
-    uint32_t sub = k % g.per;
-    const int i = find_placement(game_->fit_row(drawn_[g.choice]), k / g.per, g.placements, m);
+    uint32_t sub, trees = 0, per_seg = 1;
+    int i;
+    if constexpr (kFruit) {
+      i = fruit_find_placement(fo, g, ncrowns, w0s[gi], k, m, sub, trees, per_seg);
+    } else {
+      sub = k % g.per;
+      i = find_placement(game_->fit_row(drawn_[g.choice]), k / g.per, g.placements, m);
+    }
     if (sub-- == 0) return m;
-    if (sub < g.segs) {
+    const uint32_t segs = g.segs;
+    if (sub < segs * per_seg) {
+      const uint32_t seg = sub / per_seg, a = sub % per_seg;
       Ports ports;
       cell_ports(frontier_[i], ports);
-      if (!(free_from_ports(tt, m.rot, ports, player_) >> sub & 1)) continue;  // taken: draw again
-      m.meeple = int8_t(sub);
+      if (!(free_from_ports(tt, m.rot, ports, player_) >> seg & 1)) continue;  // taken: draw again
+      m.meeple = int8_t(seg);
+      if constexpr (kFruit)
+        if (a) fruit_action_at(fo, trees, a - 1, m);
       return m;
     }
-    return crown_or_take_back(m, sub - g.segs, crowns, ncrowns, own);
+    return crown_or_take_back(m, sub - segs * per_seg, crowns, ncrowns, own);
   }
 }
 

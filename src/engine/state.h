@@ -161,7 +161,7 @@ class StateTables {
   std::array<uint8_t, 512> need_;
   // Per frontier cell (same index), Fruit-Bearing Trees: the fruit types of the trees in range
   // (on its 8 neighbours); 0 without the expansion. Kept up to date by apply (after place_tile)
-  // and as stacks go on trees, for the move sampler's walk (sample_move_fruit). Read, kept and
+  // and as stacks go on trees, for the move sampler's walk (sample_placement<true>). Read, kept and
   // copied only when fruit_ (the rules have the expansion).
   std::array<uint8_t, 512> near_;
   bool fruit_ = false;
@@ -401,6 +401,10 @@ class State : private StateTables {
   // and sample_move() offer each type's moves once).
   bool offers_moves(int c) const;
   int find_placement(const uint8_t* fit, uint32_t idx, uint32_t placements, Move& m) const;
+  // The one sampler of a placement decision in every rule set but the plain one (whose short
+  // path is in sample_move); kFruit: with the Fruit-Bearing Trees' fruit actions.
+  template <bool kFruit>
+  Move sample_placement(Rng& rng) const;
   // Festival: the player to move's take-back options: their followers on the land (indices into
   // followers_), then their crown spaces (Wheel of Fortune). n < 0: not listed yet.
   struct TakeBacks {
@@ -411,7 +415,7 @@ class State : private StateTables {
       else m.ext.set_take_back_crown(at[k]);
     }
   };
-  // The move samplers (sample_move, sample_move_fruit) draw from one group per distinct
+  // The move sampler (sample_placement) draws from one group per distinct
   // placeable drawn tile: a single Choose for a wheel tile still to be chosen (choose, weight
   // 1), otherwise its placements, each with per = 1 + segs + crowns + take_backs options
   // (without fruit actions). sample_group fills the header of drawn tile c's group (state_internal.h);
@@ -460,7 +464,9 @@ class State : private StateTables {
   // move generation own_followers (take-back options)      festival.cc
   //   and sampling  free_crown_mask (crown spaces)         wheel_of_fortune.cc
   //                 free_stack_mask, trees_in_range,       fruit_trees.cc
-  //                 add_fruit_actions, sample_move_fruit
+  //                 add_fruit_actions, fruit_options,
+  //                 fruit_group_weight, fruit_find_placement,
+  //                 fruit_action_at (sample_placement<true>)
   //                 plague_moves, sample_plague            wheel_of_fortune.cc
   // check           check_plague, check_choose,            wheel_of_fortune.cc
   //                 check_crown
@@ -498,7 +504,30 @@ class State : private StateTables {
   void near_trees_frontier_changed(int cell, int i, int nf);
   // apply_fruit: a stack of fruit type f goes on the tree tile P.
   void near_trees_planted(const PlacedTile& P, int f);
-  Move sample_move_fruit(Rng& rng) const;
+  // The sampler's fruit options (sample_placement<true>): the fruit types held, harvestable and
+  // not yet on a tree, and the number of sales, for the player to move; `on` when deploying.
+  struct FruitOptions {
+    bool on;
+    uint32_t held, harvestable, free_stacks, nsales;
+    // Fruit actions of a follower deployed with trees `trees` in range.
+    uint32_t actions(uint32_t trees) const {
+      return trees ? uint32_t(__builtin_popcount(trees & harvestable)) + nsales : 0;
+    }
+  };
+  FruitOptions fruit_options(bool deploy) const;
+  // The options of a placement with trees `trees` in range (tree tile: summed over the free stacks).
+  uint32_t fruit_placement_options(const FruitOptions& fo, const SampleGroup& g, bool tree, uint32_t trees,
+                                   uint32_t ncrowns) const;
+  // A group's weight: its placements x their options, cell by cell where trees are in range;
+  // w0 = the options of a placement with no tree in range.
+  uint32_t fruit_group_weight(const FruitOptions& fo, const SampleGroup& g, uint32_t ncrowns, uint32_t& w0) const;
+  // The placement of option k of group g (sets x, y, rot and a tree tile's stack): its frontier
+  // cell; `sub` is the option within the placement, `trees` the trees in range, `per_seg` the
+  // options per follower segment (1 + fruit actions).
+  int fruit_find_placement(const FruitOptions& fo, const SampleGroup& g, uint32_t ncrowns, uint32_t w0, uint32_t k,
+                           Move& m, uint32_t& sub, uint32_t& trees, uint32_t& per_seg) const;
+  // Fruit action a (0-based) of a follower deployed with trees `trees` in range.
+  void fruit_action_at(const FruitOptions& fo, uint32_t trees, uint32_t a, Move& m) const;
   std::string check_fruit(const Move& m, const TileType& tt) const;
   void apply_fruit(const Move& m, const PlacedTile& P);
   void score_fruit_tokens();
