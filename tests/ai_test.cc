@@ -92,7 +92,7 @@ TEST(AiPlayers, EveryPlayerMakesTheWheelOfFortuneDecisions) {
         }
       }
       const Move m = moves[rng.below(uint32_t(moves.size()))];
-      crowns += m.crown();
+      crowns += m.ext.crown() >= 0;
       s.apply(m);
     }
   }
@@ -232,7 +232,7 @@ TEST(Mcts, TreeTakeBacksOnlyAtTheRootWithTbZero) {
   auto has_take_back = [](const State& s) {
     std::vector<Move> moves;
     s.legal_moves(moves);
-    return s.turn() > 20 && std::any_of(moves.begin(), moves.end(), [](const Move& m) { return m.ret >= 0; });
+    return s.turn() > 20 && std::any_of(moves.begin(), moves.end(), [](const Move& m) { return m.ext.takes_back(); });
   };
   Rules fest;
   ASSERT_TRUE(fest.enable("festival"));
@@ -245,7 +245,7 @@ TEST(Mcts, TreeTakeBacksOnlyAtTheRootWithTbZero) {
   int visits = 0, take_back_visits = 0;
   for (const MoveEval& e : eo) {
     visits += e.visits;
-    if (e.move.ret >= 0) take_back_visits += e.visits;
+    if (e.move.ext.takes_back()) take_back_visits += e.visits;
   }
   EXPECT_EQ(visits, 3000);
   EXPECT_GT(take_back_visits, 0);
@@ -312,7 +312,7 @@ TEST(Mcts, FkSearchesOnlyTheBestRootMovesAtAFestivalDecision) {
     std::vector<Move> moves;
     st.legal_moves(moves);
     return st.turn() > 20 && moves.size() > 12 &&
-           std::any_of(moves.begin(), moves.end(), [](const Move& m) { return m.ret >= 0; });
+           std::any_of(moves.begin(), moves.end(), [](const Move& m) { return m.ext.takes_back(); });
   };
   State s(Game::get(Rules{}), 1);
   ASSERT_TRUE(walk_festival(1, s, has_take_back));

@@ -84,8 +84,8 @@ TEST(Festival, LegalMovesOfferEveryTakeBack) {
   s.legal_moves(moves);
   int returns = 0, placements = 0;
   for (auto& m : moves) {
-    returns += m.ret >= 0;
-    placements += m.meeple < 0 && m.ret < 0;
+    returns += m.ext.takes_back();
+    placements += m.meeple < 0 && !m.ext.takes_back();
   }
   EXPECT_GT(placements, 0);
   EXPECT_EQ(returns, placements);  // one own follower on the board: one take-back per placement

@@ -132,14 +132,13 @@ TEST(FruitTrees, IllegalSaleAndEmptyStackAreRejected) {
     s.legal_moves(moves);
     const Move* pick = nullptr;
     for (auto& m : moves)
-      if (m.action == FruitAction::Harvest && m.target == 0) pick = &m;
+      if (m.ext.harvest() == 0) pick = &m;
     if (s.fruit_left(0) == 0) {
       EXPECT_EQ(pick, nullptr);
       for (auto& m : moves)
-        if (m.meeple >= 0 && m.action == FruitAction::None && s.trees_near(m) >> 0 & 1) {
+        if (m.meeple >= 0 && m.ext.fruit_action() == FruitAction::None && s.trees_near(m) >> 0 & 1) {
           Move h = m;
-          h.action = FruitAction::Harvest;
-          h.target = 0;
+          h.ext.set_harvest(0);
           EXPECT_EQ(s.check_move(h), "the apple tree has no fruit left");
           checked = true;
           break;
@@ -192,7 +191,7 @@ TEST(FruitTrees, ObservationDoesNotRevealStackOrder) {
     ASSERT_EQ(ma, mb);
     // Avoid harvests so the revealed values do not differ.
     Move m = ma[ra.below(uint32_t(ma.size()))];
-    if (m.action == FruitAction::Harvest) m.action = FruitAction::None;
+    if (m.ext.harvest() >= 0) m.ext.set_harvest(-1);
     a.apply(m);
     b.apply(m);
     ASSERT_EQ(observation_json(a, 0), observation_json(b, 0));

@@ -29,9 +29,20 @@ namespace {
 
 using test::all_variants;
 
+// The canonical order of the perft counts (tests/golden/move_counts.txt): by kind, drawn tile,
+// place, rotation, then the follower (segments, then crown spaces), the follower taken back
+// (own followers or the Plague's, then crown spaces), the fruit stack, the fruit action and its
+// argument (the harvested fruit type or the set sold).
 auto key(const Move& m) {
-  return std::make_tuple(int(m.kind), m.choice, m.x, m.y, m.rot, m.meeple, m.ret, m.fruit_type, int(m.action),
-                         m.target);
+  constexpr int kCrownsAfter = 64;  // crown spaces rank after every segment and follower index
+  const MoveExt& e = m.ext;
+  const int deploy = e.crown() >= 0 ? kCrownsAfter + e.crown() : m.meeple;
+  const int back = e.take_back_crown() >= 0 ? kCrownsAfter + e.take_back_crown()
+                   : e.take_back() >= 0     ? e.take_back()
+                                            : e.plague();
+  const int target = e.harvest() >= 0 ? e.harvest() : int(e.sale());
+  return std::make_tuple(int(m.kind), m.choice, m.x, m.y, m.rot, deploy, back, e.fruit_type(), int(e.fruit_action()),
+                         target, m.meeple, e.bits());
 }
 struct MoveLess {
   bool operator()(const Move& a, const Move& b) const { return key(a) < key(b); }
@@ -45,7 +56,7 @@ std::vector<Move> candidates(const State& s) {
       for (int p = 0; p < s.num_placed(); p += std::max(1, s.num_placed() / 7)) {
         Move m;
         m.kind = MoveKind::Plague;
-        m.ret = int8_t(i);
+        m.ext.set_plague(i);
         m.x = s.placed(p).x;
         m.y = s.placed(p).y;
         out.push_back(m);
@@ -53,7 +64,7 @@ std::vector<Move> candidates(const State& s) {
     for (int i = 0; i < s.num_followers(); ++i) {  // the right coordinates
       Move m;
       m.kind = MoveKind::Plague;
-      m.ret = int8_t(i);
+      m.ext.set_plague(i);
       const PlacedTile& P = s.placed(s.slot_tile(s.followers()[i].slot));
       m.x = P.x;
       m.y = P.y;
@@ -77,21 +88,24 @@ std::vector<Move> candidates(const State& s) {
     out.push_back(c);
     if (choice == s.num_drawn()) break;
     const TileType& tt = g.type(s.drawn_tile(choice));
-    std::vector<int> meeples = {-1};
-    for (int k = 0; k <= tt.nseg; ++k) meeples.push_back(k);
-    for (int k = 0; k < kMaxCrowns; ++k) meeples.push_back(kCrownBase + k);
-    std::vector<int> rets = {-1};
+    // (segment, crown space) of a deployed follower, and (follower, crown space) taken back;
+    // -1 for none; both at once is never legal.
+    std::vector<std::pair<int, int>> meeples = {{-1, -1}, {0, 0}};
+    for (int k = 0; k <= tt.nseg; ++k) meeples.push_back({k, -1});
+    for (int k = 0; k < kMaxCrowns; ++k) meeples.push_back({-1, k});
+    std::vector<std::pair<int, int>> rets = {{-1, -1}};
     if (tt.festival) {
-      for (int k = 0; k < s.num_followers(); ++k) rets.push_back(k);
-      for (int k = 0; k < kMaxCrowns; ++k) rets.push_back(kCrownBase + k);
+      rets.push_back({0, 0});
+      for (int k = 0; k < s.num_followers(); ++k) rets.push_back({k, -1});
+      for (int k = 0; k < kMaxCrowns; ++k) rets.push_back({-1, k});
     }
     std::vector<int> types = {-1};
     if (fruit)
       for (int f = 0; f < kFruitTypes; ++f) types.push_back(f);
     for (auto [x, y] : cells)
       for (int rot = 0; rot < 5; ++rot)
-        for (int me : meeples)
-          for (int re : rets)
+        for (auto [me, crown] : meeples)
+          for (auto [re, re_crown] : rets)
             for (int ft : types) {
               Move m;
               m.choice = uint8_t(choice);
@@ -99,23 +113,27 @@ std::vector<Move> candidates(const State& s) {
               m.y = int16_t(y);
               m.rot = uint8_t(rot);
               m.meeple = int8_t(me);
-              m.ret = int8_t(re);
-              m.fruit_type = int8_t(ft);
+              m.ext.set_crown(crown);
+              m.ext.set_take_back(re);
+              m.ext.set_take_back_crown(re_crown);
+              m.ext.set_fruit_type(ft);
               out.push_back(m);
-              // Fruit actions and stray targets only where the plain move is legal (keeps it small).
+              // Fruit actions and a stray Plague part only where the plain move is legal (keeps it small).
               if (me < 0 || s.check_move(m) != "") continue;
               Move t = m;
-              t.target = 1;  // a target without an action
+              t.ext.set_plague(0);  // a Plague take-back in a placement
               out.push_back(t);
               if (!fruit) continue;
-              t.action = FruitAction::Harvest;
+              t = m;
               for (int f = 0; f <= kFruitTypes; ++f) {
-                t.target = uint8_t(f);
+                t.ext.set_harvest(f);
                 out.push_back(t);
               }
-              t.action = FruitAction::Sell;
-              for (int set = 0; set < 64; ++set) {
-                t.target = uint8_t(set);
+              t.ext.set_sale(3);  // harvest and sale at once
+              out.push_back(t);
+              t.ext.set_harvest(-1);
+              for (uint32_t set = 1; set < 64; ++set) {
+                t.ext.set_sale(set);
                 out.push_back(t);
               }
             }
@@ -133,9 +151,10 @@ void cross_check(const State& s) {
     const bool accepted = s.check_move(m).empty();
     ASSERT_EQ(accepted, listed.count(m) == 1)
         << (accepted ? "accepted but not listed: " : "listed but refused: ") << describe_move(s, m) << " (choice "
-        << int(m.choice) << ", x " << m.x << ", rot " << int(m.rot) << ", meeple " << int(m.meeple) << ", ret "
-        << int(m.ret) << ", fruit " << int(m.fruit_type) << ", action " << int(m.action) << ", target "
-        << int(m.target) << ", kind " << int(m.kind) << ")";
+        << int(m.choice) << ", x " << m.x << ", rot " << int(m.rot) << ", meeple " << int(m.meeple) << ", crown "
+        << m.ext.crown() << ", take back " << m.ext.take_back() << "/" << m.ext.take_back_crown() << ", plague "
+        << m.ext.plague() << ", fruit " << m.ext.fruit_type() << ", harvest " << m.ext.harvest() << ", sale "
+        << m.ext.sale() << ", kind " << int(m.kind) << ")";
   }
 }
 
@@ -309,3 +328,89 @@ TEST(Notation, NamedMovesGiveClearErrorsAsValues) {
 }
 
 }  // namespace
+
+// Move::ext: each expansion's field has its own bits, 0 (unused) reads as -1 / an empty set.
+TEST(MoveExt, FieldsAreIndependentAndRoundTrip) {
+  static_assert(sizeof(Move) <= 12, "Move stays small: it is copied in the hot path");
+  MoveExt e;
+  EXPECT_EQ(e.take_back(), -1);
+  EXPECT_EQ(e.take_back_crown(), -1);
+  EXPECT_EQ(e.crown(), -1);
+  EXPECT_EQ(e.plague(), -1);
+  EXPECT_EQ(e.fruit_type(), -1);
+  EXPECT_EQ(e.harvest(), -1);
+  EXPECT_EQ(e.sale(), 0u);
+  EXPECT_EQ(e.fruit_action(), FruitAction::None);
+  EXPECT_FALSE(e.takes_back());
+  // The largest value of every field at once: none spills into another.
+  e.set_take_back(kMaxPlayers * kFollowersPerPlayer - 1);
+  e.set_take_back_crown(kMaxCrowns - 1);
+  e.set_crown(kMaxCrowns - 1);
+  e.set_plague(kMaxPlayers * kFollowersPerPlayer - 1);
+  e.set_fruit_type(kFruitTypes - 1);
+  e.set_harvest(kFruitTypes - 1);
+  e.set_sale((1u << kFruitTypes) - 1);
+  EXPECT_EQ(e.take_back(), kMaxPlayers * kFollowersPerPlayer - 1);
+  EXPECT_EQ(e.take_back_crown(), kMaxCrowns - 1);
+  EXPECT_EQ(e.crown(), kMaxCrowns - 1);
+  EXPECT_EQ(e.plague(), kMaxPlayers * kFollowersPerPlayer - 1);
+  EXPECT_EQ(e.fruit_type(), kFruitTypes - 1);
+  EXPECT_EQ(e.harvest(), kFruitTypes - 1);
+  EXPECT_EQ(e.sale(), (1u << kFruitTypes) - 1);
+  // Clearing one field leaves the others.
+  e.set_crown(-1);
+  e.set_harvest(-1);
+  EXPECT_EQ(e.crown(), -1);
+  EXPECT_EQ(e.harvest(), -1);
+  EXPECT_EQ(e.fruit_action(), FruitAction::Sell);
+  EXPECT_EQ(e.take_back_crown(), kMaxCrowns - 1);
+  EXPECT_EQ(e.plague(), kMaxPlayers * kFollowersPerPlayer - 1);
+  EXPECT_TRUE(e.takes_back());
+  e.set_take_back(0);
+  EXPECT_EQ(e.take_back(), 0);
+  EXPECT_FALSE(e == MoveExt{});
+}
+
+// The reasons check_move gives for combinations the old Move layout could not express.
+TEST(MoveExt, CheckMoveRefusesPartsThatDoNotGoTogether) {
+  std::map<std::string, std::string> seen;  // reason -> rule set it was seen in
+  for (auto& [name, rules] : all_variants(2)) {
+    State s(Game::get(rules), 3);
+    Rng rng(5);
+    std::vector<Move> legal;
+    while (!s.is_terminal()) {
+      if (s.is_chance()) {
+        s.draw_random();
+        continue;
+      }
+      s.legal_moves(legal);
+      for (const Move& l : legal) {
+        if (l.kind != MoveKind::Place) continue;
+        auto expect = [&](Move m, const std::string& why) {
+          EXPECT_EQ(s.check_move(m), why) << name;
+          seen[why] = name;
+        };
+        Move m = l;
+        m.ext.set_plague(0);
+        expect(m, "only a Plague decision takes a follower back for the Plague");
+        if (l.meeple >= 0 && s.has_wheel()) {
+          m = l;
+          m.ext.set_crown(0);
+          expect(m, "a follower goes on the tile or on a crown space, not both");
+        }
+        if (l.ext.take_back() >= 0) {
+          m = l;
+          m.ext.set_take_back_crown(0);
+          expect(m, "take back one follower, not two");
+        }
+        if (l.ext.harvest() >= 0) {
+          m = l;
+          m.ext.set_sale(1);
+          expect(m, "one fruit action: harvest or sell, not both");
+        }
+      }
+      s.apply(s.sample_move(rng));
+    }
+  }
+  EXPECT_EQ(seen.size(), 4u) << "each reason is reached in some rule set";
+}

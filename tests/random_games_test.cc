@@ -22,7 +22,7 @@ std::vector<Rules> all_variants(int players) {
 // A follower placed by a move must land on a feature that had no follower after the tile
 // was placed: check by placing the same tile without the follower and looking.
 void check_follower_rule(const State& s, const Move& m) {
-  if (m.meeple < 0 || m.crown() || m.kind != MoveKind::Place) return;
+  if (m.meeple < 0 || m.ext.crown() >= 0 || m.kind != MoveKind::Place) return;
   State c = s;
   Move bare = m;
   bare.meeple = -1;
@@ -158,7 +158,7 @@ void expect_uniform_sampling(const State& s, uint64_t seed, const std::string& w
 bool has_fruit_action(const State& s) {
   std::vector<Move> moves;
   s.legal_moves(moves);
-  return std::any_of(moves.begin(), moves.end(), [](const Move& m) { return m.action != FruitAction::None; });
+  return std::any_of(moves.begin(), moves.end(), [](const Move& m) { return m.ext.fruit_action() != FruitAction::None; });
 }
 
 }  // namespace

@@ -110,14 +110,14 @@ TEST(Vocabulary, FruitSalesScoreTheTable) {
       s.legal_moves(legal);
       Move pick = legal[rng.below(uint32_t(legal.size()))];
       for (const Move& m : legal)
-        if (m.action == FruitAction::Sell) pick = m;
+        if (m.ext.sale()) pick = m;
       const size_t before = log.size();
       s.apply(pick);
-      if (pick.action != FruitAction::Sell) continue;
+      if (!pick.ext.sale()) continue;
       int points = 0;
       for (size_t i = before; i < log.size(); ++i)
         if (log[i].kind == "fruit") points += log[i].points;
-      EXPECT_EQ(points, kFruitSalePoints[size_t(__builtin_popcount(pick.target))]);
+      EXPECT_EQ(points, kFruitSalePoints[size_t(__builtin_popcount(pick.ext.sale()))]);
       ++sales;
     }
   }

@@ -531,14 +531,14 @@ TEST(WheelOfFortune, FollowerTakenBackByThePlagueCanBeDeployedInTheSameTurn) {
   int on_tile = 0, on_crown = 0;
   for (auto& m : moves) {
     ASSERT_EQ(m.kind, MoveKind::Place);
-    if (m.crown())
+    if (m.ext.crown() >= 0)
       ++on_crown;
     else if (m.meeple >= 0)
       ++on_tile;
   }
   EXPECT_GT(on_tile, 0);
   EXPECT_GT(on_crown, 0);
-  auto deploy = std::find_if(moves.begin(), moves.end(), [](const Move& m) { return m.meeple >= 0 && !m.crown(); });
+  auto deploy = std::find_if(moves.begin(), moves.end(), [](const Move& m) { return m.meeple >= 0 && m.ext.crown() < 0; });
   ASSERT_NE(deploy, moves.end());
   EXPECT_EQ(s.check_move(*deploy), "");
   const Move played = *deploy;
@@ -634,8 +634,8 @@ TEST(WheelOfFortune, CrownSpaceRules) {
   s.legal_moves(moves);
   int crowns = 0, with_monk = 0;
   for (auto& m : moves) {
-    crowns += m.crown();
-    with_monk += m.meeple >= 0 && !m.crown();
+    crowns += m.ext.crown() >= 0;
+    with_monk += m.meeple >= 0 && m.ext.crown() < 0;
   }
   EXPECT_EQ(crowns, 9 * (moves.size() / (1 + 2 + 9)));  // per place: nothing, monk, field, 9 crowns
   EXPECT_EQ(with_monk * 9, 2 * crowns);
@@ -717,12 +717,12 @@ TEST(WheelOfFortune, FestivalTakeBackFromACrownSpace) {
   s.legal_moves(moves);
   bool crown_back = false;
   for (auto& m : moves) {
-    EXPECT_FALSE(m.crown() && m.ret >= 0);
-    if (m.ret == kCrownBase + 2) crown_back = true;  // taxes is segment 1: space 2
+    EXPECT_FALSE(m.ext.crown() >= 0 && m.ext.takes_back());
+    if (m.ext.take_back_crown() == 2) crown_back = true;  // taxes is segment 1: space 2
   }
   ASSERT_TRUE(crown_back);
   for (auto& m : moves)
-    if (m.ret == kCrownBase + 2) {
+    if (m.ext.take_back_crown() == 2) {
       s.apply(m);
       break;
     }
@@ -757,7 +757,7 @@ TEST(WheelOfFortune, RandomGamesWithEveryExpansion) {
         const Move m = moves[rng.below(uint32_t(moves.size()))];
         plague += m.kind == MoveKind::Plague;
         choose += m.kind == MoveKind::Choose;
-        crowns += m.crown();
+        crowns += m.ext.crown() >= 0;
         if (m.kind == MoveKind::Plague) EXPECT_EQ(s.current_player(), s.plague_player());
         s.apply(m);
       }

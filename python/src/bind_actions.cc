@@ -78,25 +78,19 @@ int fruit_index(const std::string& name) {
 }
 
 int fruit_code(const Move& m) {
-  if (m.fruit_type < -1 || m.fruit_type >= kFruitTypes) return -1;
+  const int stack = m.ext.fruit_type(), harvest = m.ext.harvest();
+  const uint32_t sale = m.ext.sale();
+  if (stack >= kFruitTypes || (harvest >= 0 && sale)) return -1;
   int act = 0;
-  switch (m.action) {
-    case FruitAction::None:
-      break;
-    case FruitAction::Harvest:
-      if (m.target >= kFruitTypes) return -1;
-      act = 1 + m.target;
-      break;
-    case FruitAction::Sell: {
-      const int j = sell_set_index(m.target);
-      if (j < 0) return -1;
-      act = 1 + kFruitTypes + j;
-      break;
-    }
-    default:
-      return -1;
+  if (harvest >= 0) {
+    if (harvest >= kFruitTypes) return -1;
+    act = 1 + harvest;
+  } else if (sale) {
+    const int j = sell_set_index(int(sale));
+    if (j < 0) return -1;
+    act = 1 + kFruitTypes + j;
   }
-  return (m.fruit_type + 1) * kFruitActions + act;
+  return (stack + 1) * kFruitActions + act;
 }
 
 ActionSpace::ActionSpace(const Rules& r, int radius_)
@@ -120,8 +114,8 @@ int64_t ActionSpace::encode(const State& s, const Move& m) const {
   const int R = radius, W = width();
   if (m.kind == MoveKind::Choose) return m.choice < choose ? choose_base() + m.choice : -1;
   if (m.kind == MoveKind::Plague) {
-    if (!wheel || m.ret < 0 || m.ret >= s.num_followers()) return -1;
-    const Follower& f = s.followers()[m.ret];
+    if (!wheel || m.ext.plague() < 0 || m.ext.plague() >= s.num_followers()) return -1;
+    const Follower& f = s.followers()[m.ext.plague()];
     const PlacedTile& P = s.placed(s.slot_tile(f.slot));
     if (P.x < -R || P.x > R || P.y < -R || P.y > R) return -1;
     const int li = location_code(s.game().type(P.type), s.slot_segment(f.slot), P.rot);
@@ -131,13 +125,13 @@ int64_t ActionSpace::encode(const State& s, const Move& m) const {
   if (m.choice >= choices) return -1;
   if (m.x < -R || m.x > R || m.y < -R || m.y > R) return -1;
   const int cell = (m.y + R) * W + (m.x + R);
-  if (m.meeple >= kCrownBase || m.ret >= kCrownBase) {
+  if (m.ext.crown() >= 0 || m.ext.take_back_crown() >= 0) {
     // Wheel of Fortune: a follower put on / taken back from a crown space (no fruit action).
-    if (!wheel || m.action != FruitAction::None || m.fruit_type + 1 >= stacks) return -1;
-    const int opt = m.meeple >= kCrownBase ? crown_from_engine(s.game(), m.meeple - kCrownBase)
-                                           : kNumCrowns + crown_from_engine(s.game(), m.ret - kCrownBase);
+    if (!wheel || m.ext.fruit_action() != FruitAction::None || m.ext.fruit_type() + 1 >= stacks) return -1;
+    const int opt = m.ext.crown() >= 0 ? crown_from_engine(s.game(), m.ext.crown())
+                                       : kNumCrowns + crown_from_engine(s.game(), m.ext.take_back_crown());
     const int64_t q = (int64_t(m.choice * num_cells() + cell) * 4 + m.rot) * kCrownOptions + opt;
-    return crown_base() + (m.fruit_type + 1) * crown_placements() + q;
+    return crown_base() + (m.ext.fruit_type() + 1) * crown_placements() + q;
   }
   const int f = fruit_code(m);
   if (f < 0 || f >= fruit) return -1;
@@ -149,11 +143,11 @@ int64_t ActionSpace::encode(const State& s, const Move& m) const {
     const int li = location_code(tt, m.meeple, m.rot);
     if (li < 0) return -1;
     opt = 1 + li;
-  } else if (m.ret >= 0) {
-    if (m.ret >= s.num_followers()) return -1;
-    const int me = s.followers()[m.ret].player;
+  } else if (const int tb = m.ext.take_back(); tb >= 0) {
+    if (tb >= s.num_followers()) return -1;
+    const int me = s.followers()[tb].player;
     int k = 0;
-    for (int i = 0; i < m.ret; ++i) k += s.followers()[i].player == me;
+    for (int i = 0; i < tb; ++i) k += s.followers()[i].player == me;
     opt = 1 + kNumLocations + k;
   }
   const int64_t p = (int64_t(m.choice * num_cells() + cell) * 4 + m.rot) * kOptions + opt;
@@ -162,10 +156,10 @@ int64_t ActionSpace::encode(const State& s, const Move& m) const {
 
 namespace {
 
-int8_t engine_crown_or_throw(const State& s, int pc) {
+int engine_crown_or_throw(const State& s, int pc) {
   const int c = s.has_wheel() ? crown_to_engine(s.game(), pc) : -1;
   if (c < 0) throw std::invalid_argument("the wheel has no crown space " + crown_label(pc));
-  return int8_t(kCrownBase + c);
+  return c;
 }
 
 }  // namespace
@@ -189,7 +183,7 @@ Move ActionSpace::decode(const State& s, int64_t action) const {
       const Follower& f = s.followers()[i];
       const PlacedTile& P = s.placed(s.slot_tile(f.slot));
       if (P.x == m.x && P.y == m.y && location_code(s.game().type(P.type), s.slot_segment(f.slot), P.rot) == li) {
-        m.ret = int8_t(i);
+        m.ext.set_plague(i);
         return m;
       }
     }
@@ -211,20 +205,18 @@ Move ActionSpace::decode(const State& s, int64_t action) const {
   m.y = int16_t(cell / width() - radius);
   m.rot = uint8_t(rot);
   if (crown) {
-    m.fruit_type = int8_t(f - 1);
+    m.ext.set_fruit_type(f - 1);
     if (opt < kNumCrowns)
-      m.meeple = engine_crown_or_throw(s, opt);
+      m.ext.set_crown(engine_crown_or_throw(s, opt));
     else
-      m.ret = engine_crown_or_throw(s, opt - kNumCrowns);
+      m.ext.set_take_back_crown(engine_crown_or_throw(s, opt - kNumCrowns));
     return m;
   }
-  m.fruit_type = int8_t(f / kFruitActions - 1);
+  m.ext.set_fruit_type(f / kFruitActions - 1);
   if (const int act = f % kFruitActions; act > kFruitTypes) {
-    m.action = FruitAction::Sell;
-    m.target = sell_set(act - 1 - kFruitTypes);
+    m.ext.set_sale(sell_set(act - 1 - kFruitTypes));
   } else if (act > 0) {
-    m.action = FruitAction::Harvest;
-    m.target = uint8_t(act - 1);
+    m.ext.set_harvest(act - 1);
   }
   if (opt >= 1 && opt <= kNumLocations) {
     const int t = move_tile(s, m);
@@ -241,10 +233,10 @@ Move ActionSpace::decode(const State& s, int64_t action) const {
     int seen = 0;
     for (int i = 0; i < s.num_followers(); ++i)
       if (s.followers()[i].player == me && seen++ == k) {
-        m.ret = int8_t(i);
+        m.ext.set_take_back(i);
         break;
       }
-    if (m.ret < 0)
+    if (m.ext.take_back() < 0)
       throw std::invalid_argument("the player has no follower number " + std::to_string(k) + " to take back");
   }
   return m;

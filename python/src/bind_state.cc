@@ -62,24 +62,24 @@ NamedMove named_of(const State& s, const PyMove& pm) {
   else if (pm.loc >= 0) n.follower = kLocations[pm.loc];
   if (pm.tb_crown >= 0) {
     n.take_back = ReturnSpec{0, 0, crown_name(pm.tb_crown)};
-  } else if (pm.m.ret >= 0 && pm.m.ret < kCrownBase) {
-    if (pm.m.ret >= s.num_followers())
-      throw std::invalid_argument("take_back: there is no follower number " + std::to_string(int(pm.m.ret)) +
+  } else if (const int tb = pm.m.ext.take_back(); tb >= 0) {
+    if (tb >= s.num_followers())
+      throw std::invalid_argument("take_back: there is no follower number " + std::to_string(tb) +
                                   " (State.followers() has " + std::to_string(s.num_followers()) + ")");
-    n.take_back = follower_place(s, pm.m.ret);
+    n.take_back = follower_place(s, tb);
   }
-  if (pm.m.fruit_type >= 0) n.fruit_type = kFruitNames[pm.m.fruit_type];
-  if (pm.m.action == FruitAction::Harvest) {
-    const int f = pm.m.target;
+  if (pm.m.ext.fruit_type() >= 0) n.fruit_type = kFruitNames[pm.m.ext.fruit_type()];
+  if (pm.m.ext.harvest() >= 0) {
+    const int f = pm.m.ext.harvest();
     if (const int pt = f < kFruitTypes ? s.fruit_tree(f) : -1; pt >= 0)
       n.harvest = std::make_pair(int(s.placed(pt).x), int(s.placed(pt).y));
-    else if (f == pm.m.fruit_type)  // the tree of the placed tile itself
+    else if (f == pm.m.ext.fruit_type())  // the tree of the placed tile itself
       n.harvest = std::make_pair(n.x, n.y);
     else
       throw std::invalid_argument(std::string("harvest: no ") + kFruitNames[f] + " tree on the board");
-  } else if (pm.m.action == FruitAction::Sell) {
+  } else if (const uint32_t sale = pm.m.ext.sale()) {
     for (int f = 0; f < kFruitTypes; ++f)
-      if (pm.m.target >> f & 1) n.sell.push_back(kFruitNames[f]);
+      if (sale >> f & 1) n.sell.push_back(kFruitNames[f]);
   }
   return n;
 }
@@ -98,14 +98,16 @@ PyMove from_engine(const State& s, const Move& m) {
   pm.game = &s.game();
   const int t = m.kind == MoveKind::Plague ? -1 : move_tile(s, m);
   pm.tile = int16_t(t);
-  if (m.meeple >= kCrownBase)
-    pm.crown = int8_t(crown_from_engine(s.game(), m.meeple - kCrownBase));
+  if (m.ext.crown() >= 0)
+    pm.crown = int8_t(crown_from_engine(s.game(), m.ext.crown()));
   else if (m.meeple >= 0 && t >= 0)
     pm.loc = int8_t(location_code(s.game().type(t), m.meeple, m.rot));
-  if (m.ret >= kCrownBase) {
-    pm.tb_crown = int8_t(crown_from_engine(s.game(), m.ret - kCrownBase));
-  } else if (m.ret >= 0 && m.ret < s.num_followers()) {
-    const Follower& f = s.followers()[m.ret];
+  // The follower taken back: a Festival take-back or the Plague's.
+  const int back = m.kind == MoveKind::Plague ? m.ext.plague() : m.ext.take_back();
+  if (m.ext.take_back_crown() >= 0) {
+    pm.tb_crown = int8_t(crown_from_engine(s.game(), m.ext.take_back_crown()));
+  } else if (back >= 0 && back < s.num_followers()) {
+    const Follower& f = s.followers()[back];
     const PlacedTile& P = s.placed(s.slot_tile(f.slot));
     pm.has_take_back_at = true;
     pm.tb_x = P.x;
@@ -138,7 +140,10 @@ int8_t crown_arg(pyb::handle h) {
   return int8_t(pc);
 }
 
-int take_back_index(const PyMove& pm) { return pm.m.ret < kCrownBase ? int(pm.m.ret) : -1; }
+// Festival: the own follower taken back; a Plague move: the follower taken back.
+int take_back_index(const PyMove& pm) {
+  return pm.m.kind == MoveKind::Plague ? pm.m.ext.plague() : pm.m.ext.take_back();
+}
 
 std::string move_repr(const PyMove& pm) {
   std::string r = "Move(";
@@ -150,7 +155,7 @@ std::string move_repr(const PyMove& pm) {
   if (pm.m.kind == MoveKind::Plague) {
     r += "kind='plague', x=" + std::to_string(pm.m.x) + ", y=" + std::to_string(pm.m.y);
     if (pm.loc >= 0) r += ", follower='" + loc_name(pm.loc) + "'";
-    if (pm.m.ret >= 0) r += ", take_back=" + std::to_string(int(pm.m.ret));
+    if (pm.m.ext.plague() >= 0) r += ", take_back=" + std::to_string(pm.m.ext.plague());
     return r + ")";
   }
   r += "x=" + std::to_string(pm.m.x) + ", y=" + std::to_string(pm.m.y) + ", rotation=" + std::to_string(90 * int(pm.m.rot));
@@ -160,12 +165,12 @@ std::string move_repr(const PyMove& pm) {
   if (pm.tb_crown >= 0) r += ", take_back_crown='" + crown_label(pm.tb_crown) + "'";
   if (pm.m.choice) r += ", choice=" + std::to_string(int(pm.m.choice));
   if (pm.tile >= 0 && pm.game) r += ", tile='" + tile_name(pm) + "'";
-  if (pm.m.fruit_type >= 0) r += ", fruit_type='" + std::string(kFruitNames[pm.m.fruit_type]) + "'";
-  if (pm.m.action == FruitAction::Harvest) r += ", harvest='" + std::string(kFruitNames[pm.m.target]) + "'";
-  if (pm.m.action == FruitAction::Sell) {
+  if (pm.m.ext.fruit_type() >= 0) r += ", fruit_type='" + std::string(kFruitNames[pm.m.ext.fruit_type()]) + "'";
+  if (pm.m.ext.harvest() >= 0) r += ", harvest='" + std::string(kFruitNames[pm.m.ext.harvest()]) + "'";
+  if (pm.m.ext.sale()) {
     r += ", sell=[";
     for (int f = 0, n = 0; f < kFruitTypes; ++f)
-      if (pm.m.target >> f & 1) r += std::string(n++ ? ", " : "") + "'" + kFruitNames[f] + "'";
+      if (pm.m.ext.sale() >> f & 1) r += std::string(n++ ? ", " : "") + "'" + kFruitNames[f] + "'";
     r += "]";
   }
   return r + ")";
@@ -175,10 +180,15 @@ std::string move_repr(const PyMove& pm) {
 // (a hand-built move has its segment / engine crown space resolved only when applied), and a
 // Plague move named by the follower's place only (its followers() index is derived).
 // Comparing the whole engine move keeps parts the engine adds later apart.
+// The fruit action's argument: the harvested tree's fruit type, or the set sold (0: none).
+uint32_t fruit_target(const Move& m) { return m.ext.harvest() >= 0 ? uint32_t(m.ext.harvest()) : m.ext.sale(); }
+
 Move normalized(const PyMove& pm) {
   Move x = pm.m;
   x.meeple = -1;
-  if (x.ret >= kCrownBase || x.kind == MoveKind::Plague) x.ret = -1;
+  x.ext.set_crown(-1);
+  x.ext.set_take_back_crown(-1);
+  x.ext.set_plague(-1);
   return x;
 }
 
@@ -189,8 +199,8 @@ bool same_move(const PyMove& a, const PyMove& b) {
 int64_t move_hash(const PyMove& pm) {
   const Move x = normalized(pm);
   uint64_t h = uint64_t(uint16_t(x.x)) | uint64_t(uint16_t(x.y)) << 16 | uint64_t(x.rot) << 32 |
-               uint64_t(uint8_t(pm.loc)) << 36 | uint64_t(uint8_t(x.ret)) << 44 | uint64_t(x.choice) << 52;
-  h ^= uint64_t(uint8_t(x.fruit_type)) << 56 ^ uint64_t(x.action) << 60 ^ uint64_t(x.target) << 24 ^
+               uint64_t(uint8_t(x.ext.take_back())) << 44 | uint64_t(x.choice) << 52;
+  h ^= uint64_t(uint8_t(x.ext.fruit_type())) << 56 ^ uint64_t(x.ext.fruit_action()) << 60 ^ uint64_t(fruit_target(x)) << 24 ^
        uint64_t(x.kind) << 62 ^ uint64_t(uint8_t(pm.crown)) << 40 ^ uint64_t(uint8_t(pm.tb_crown)) << 48;
   return int64_t((h * 0x9E3779B97F4A7C15ull) >> 2);
 }
@@ -272,7 +282,7 @@ StateClass bind_state(pyb::module_& m) {
              pm.m.x = int16_t(x);
              pm.m.y = int16_t(y);
              pm.m.rot = uint8_t(rotation / 90);
-             pm.m.ret = int8_t(take_back);
+             pm.m.ext.set_take_back(take_back);
              pm.m.choice = uint8_t(choice);
              if (location_name) {
                pm.loc = int8_t(location_index(*location_name));
@@ -285,25 +295,25 @@ StateClass bind_state(pyb::module_& m) {
                if (f < 0) throw std::invalid_argument("unknown fruit type '" + name + "'");
                return f;
              };
-             if (fruit_type) pm.m.fruit_type = int8_t(fruit(*fruit_type));
+             if (fruit_type) pm.m.ext.set_fruit_type(fruit(*fruit_type));
              if (harvest && !sell.empty()) throw std::invalid_argument("a move either harvests or sells, not both");
              if (harvest) {
-               pm.m.action = FruitAction::Harvest;
-               pm.m.target = uint8_t(fruit(*harvest));
+               pm.m.ext.set_harvest(fruit(*harvest));
              } else if (!sell.empty()) {
-               pm.m.action = FruitAction::Sell;
+               uint32_t sale = 0;
                for (const auto& name : sell) {
                  const int f = fruit(name);
-                 if (pm.m.target >> f & 1) throw std::invalid_argument("fruit type '" + name + "' sold twice");
-                 pm.m.target |= uint8_t(1 << f);
+                 if (sale >> f & 1) throw std::invalid_argument("fruit type '" + name + "' sold twice");
+                 sale |= 1u << f;
                }
+               pm.m.ext.set_sale(sale);
              }
-             const bool extras = pm.m.ret >= 0 || pm.crown >= 0 || pm.tb_crown >= 0 || pm.m.fruit_type >= 0 ||
-                                 pm.m.action != FruitAction::None;
+             const bool extras = pm.m.ext.take_back() >= 0 || pm.crown >= 0 || pm.tb_crown >= 0 ||
+                                 pm.m.ext.fruit_type() >= 0 || pm.m.ext.fruit_action() != FruitAction::None;
              if (kind == "place") {
                if (pm.loc >= 0 && pm.crown >= 0)
                  throw std::invalid_argument("a follower goes on the tile (follower) or on a crown space, not both");
-               if (pm.m.ret >= 0 && pm.tb_crown >= 0)
+               if (pm.m.ext.take_back() >= 0 && pm.tb_crown >= 0)
                  throw std::invalid_argument("take back one follower: take_back or take_back_crown");
              } else if (kind == "choose") {
                if (x || y || rotation || pm.loc >= 0 || extras)
@@ -393,24 +403,23 @@ StateClass bind_state(pyb::module_& m) {
       .def_property_readonly(
           "fruit_type",
           [](const PyMove& pm) -> std::optional<std::string> {
-            if (pm.m.fruit_type < 0) return std::nullopt;
-            return std::string(kFruitNames[pm.m.fruit_type]);
+            if (pm.m.ext.fruit_type() < 0) return std::nullopt;
+            return std::string(kFruitNames[pm.m.ext.fruit_type()]);
           },
           "Fruit Trees: the fruit stack put on a placed tree tile, or None.")
       .def_property_readonly(
           "harvest",
           [](const PyMove& pm) -> std::optional<std::string> {
-            if (pm.m.action != FruitAction::Harvest) return std::nullopt;
-            return std::string(kFruitNames[pm.m.target]);
+            if (pm.m.ext.harvest() < 0) return std::nullopt;
+            return std::string(kFruitNames[pm.m.ext.harvest()]);
           },
           "Fruit Trees: the fruit type of the tree harvested, or None.")
       .def_property_readonly(
           "sell",
           [](const PyMove& pm) {
             std::vector<std::string> out;
-            if (pm.m.action == FruitAction::Sell)
-              for (int f = 0; f < kFruitTypes; ++f)
-                if (pm.m.target >> f & 1) out.push_back(kFruitNames[f]);
+            for (int f = 0; f < kFruitTypes; ++f)
+              if (pm.m.ext.sale() >> f & 1) out.push_back(kFruitNames[f]);
             return out;
           },
           "Fruit Trees: the fruit types sold (empty when none).")
@@ -426,7 +435,7 @@ StateClass bind_state(pyb::module_& m) {
       .def(pyb::pickle(
           [](const PyMove& pm) {
             return pyb::make_tuple(int(pm.m.x), int(pm.m.y), int(pm.m.rot), loc_name(pm.loc), take_back_index(pm),
-                                   int(pm.m.choice), int(pm.m.fruit_type), int(pm.m.action), int(pm.m.target),
+                                   int(pm.m.choice), pm.m.ext.fruit_type(), int(pm.m.ext.fruit_action()), int(fruit_target(pm.m)),
                                    int(pm.m.kind), int(pm.crown), int(pm.tb_crown));
           },
           [](pyb::tuple t) {
@@ -435,18 +444,30 @@ StateClass bind_state(pyb::module_& m) {
             pm.m.y = int16_t(t[1].cast<int>());
             pm.m.rot = uint8_t(t[2].cast<int>());
             pm.loc = int8_t(location_index(t[3].cast<std::string>()));
-            pm.m.ret = int8_t(t[4].cast<int>());
+            // Pickled data is input from outside: every field is range-checked before it is packed.
+            auto in = [&](size_t i, int lo, int hi) {
+              const int v = t[i].cast<int>();
+              if (v < lo || v > hi)
+                throw std::invalid_argument("Move pickle: field " + std::to_string(i) + " is " + std::to_string(v) +
+                                            ", not in " + std::to_string(lo) + ".." + std::to_string(hi));
+              return v;
+            };
+            const int back = in(4, -1, kMaxFollowers - 1);
             pm.m.choice = uint8_t(t[5].cast<int>());
             if (t.size() >= 9) {
-              pm.m.fruit_type = int8_t(t[6].cast<int>());
-              pm.m.action = FruitAction(t[7].cast<int>());
-              pm.m.target = uint8_t(t[8].cast<int>());
+              pm.m.ext.set_fruit_type(in(6, -1, kFruitTypes - 1));
+              const int action = in(7, 0, 2);
+              const int target = in(8, 0, action == int(FruitAction::Harvest) ? kFruitTypes - 1 : 63);
+              if (action == int(FruitAction::Harvest)) pm.m.ext.set_harvest(target);
+              else if (action == int(FruitAction::Sell)) pm.m.ext.set_sale(uint32_t(target));
             }
             if (t.size() >= 12) {
-              pm.m.kind = MoveKind(t[9].cast<int>());
+              pm.m.kind = MoveKind(in(9, 0, 2));
               pm.crown = int8_t(t[10].cast<int>());
               pm.tb_crown = int8_t(t[11].cast<int>());
             }
+            if (pm.m.kind == MoveKind::Plague) pm.m.ext.set_plague(back);
+            else pm.m.ext.set_take_back(back);
             return pm;
           }));
 

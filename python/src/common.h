@@ -22,9 +22,9 @@ namespace pyb = pybind11;
 // for the follower; the segment index `m.meeple` is derived from it against the current tile.
 // Wheel of Fortune: `crown` / `tb_crown` name a crown space by its Python crown index
 // (2 * event + k, event in kWheelEventNames order; see crown_to_engine) and are authoritative
-// for a follower put on / taken back from a crown space (m.meeple / m.ret hold the engine's
-// kCrownBase + space only in moves made by the engine). A Plague move (m.kind) is named by the
-// follower's place: (x, y, loc); m.ret (index into State::followers()) is derived from it.
+// for a follower put on / taken back from a crown space (m.ext.crown() / take_back_crown() hold
+// the engine's crown space only in moves made by the engine). A Plague move (m.kind) is named by
+// the follower's place: (x, y, loc); m.ext.plague() (index into State::followers()) is derived from it.
 // Plain data, so that listing legal moves stays cheap.
 struct PyMove {
   Move m;

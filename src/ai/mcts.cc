@@ -206,7 +206,11 @@ class Tree {
     if (k == 0 || m.size() <= k || !root_.rules().festival()) return;
     const Node& r = nodes_[0];
     bool take_backs = false;
-    for (int i = 0; i < r.n; ++i) take_backs = take_backs || child_move_[r.first + i].ret >= 0;
+    // (A Plague decision at the root counts too, as it did when one field held both.)
+    for (int i = 0; i < r.n; ++i) {
+      const MoveExt& e = child_move_[r.first + i].ext;
+      take_backs = take_backs || e.takes_back() || e.plague() >= 0;
+    }
     if (!take_backs) return;
     std::vector<double> sorted = m;
     std::nth_element(sorted.begin(), sorted.begin() + long(k - 1), sorted.end(), std::greater<double>());
@@ -285,7 +289,7 @@ class Tree {
   void drop_take_backs(std::vector<Move>& moves) const {
     if (cfg_.tree_take_back || cfg_.evaluator || !root_.rules().festival()) return;
     moves.erase(std::remove_if(moves.begin(), moves.end(),
-                               [](const Move& m) { return m.kind == MoveKind::Place && m.ret >= 0; }),
+                               [](const Move& m) { return m.kind == MoveKind::Place && m.ext.takes_back(); }),
                 moves.end());
   }
 
@@ -294,7 +298,8 @@ class Tree {
   Move rollout_take_back(const State& s, const Move& m, uint32_t keep) {
     if (m.kind != MoveKind::Place || rng_.below(65536) < keep) return m;
     Move bare = m;
-    bare.ret = -1;
+    bare.ext.set_take_back(-1);
+    bare.ext.set_take_back_crown(-1);
     return s.check_move(bare).empty() ? bare : m;
   }
 
@@ -446,20 +451,21 @@ class Tree {
       if (keep >= 65536) {
         // Uniform over the legal moves without listing them (the playout hot path).
         Move m = s.sample_move(rng_);
-        if (m.ret >= 0 && keep_ret < 65536) m = rollout_take_back(s, m, keep_ret);
+        if (m.ext.takes_back() && keep_ret < 65536) m = rollout_take_back(s, m, keep_ret);
         s.apply(m);
         --left;
         continue;
       }
       s.legal_moves(moves_);
       Move m = moves_[rng_.below(uint32_t(moves_.size()))];
-      if (m.meeple >= 0 && rng_.below(65536) >= keep) {
+      if (m.deploys() && rng_.below(65536) >= keep) {
         // The same placement without the follower, when that is legal (it always is in the base game).
         Move bare = m;
         bare.meeple = -1;
+        bare.ext.set_crown(-1);
         if (std::find(moves_.begin(), moves_.end(), bare) != moves_.end()) m = bare;
       }
-      if (m.ret >= 0 && keep_ret < 65536) m = rollout_take_back(s, m, keep_ret);
+      if (m.ext.takes_back() && keep_ret < 65536) m = rollout_take_back(s, m, keep_ret);
       s.apply(m);
       --left;
     }

@@ -77,10 +77,11 @@ MoveResult parse_move(const State& s, const NamedMove& n, const NotationOptions&
     m.kind = MoveKind::Plague;
     m.x = int16_t(at.x);
     m.y = int16_t(at.y);
-    m.ret = int8_t(follower_at(s, at, p));
-    if (m.ret < 0)
+    const int i = follower_at(s, at, p);
+    if (i < 0)
       return bad(MoveStatus::Illegal,
                  "player " + std::to_string(p) + " has no follower at " + at_text(at.x, at.y) + " " + at.at);
+    m.ext.set_plague(i);
     return checked(s, m);
   }
   if (s.phase() == Phase::Plague)
@@ -130,7 +131,7 @@ MoveResult parse_move(const State& s, const NamedMove& n, const NotationOptions&
       return bad(MoveStatus::Illegal, "crown spaces are on the Wheel of Fortune, which this game does not have");
     const int c = g.crown_index(n.follower);
     if (c < 0) return bad(MoveStatus::Illegal, "no crown space '" + n.follower + "' on this wheel");
-    m.meeple = int8_t(kCrownBase + c);
+    m.ext.set_crown(c);
   } else if (!n.follower.empty()) {
     const int seg = tt.segment_at(n.follower, rot);
     if (seg < 0)
@@ -144,7 +145,7 @@ MoveResult parse_move(const State& s, const NamedMove& n, const NotationOptions&
     if (c < 0) return bad(MoveStatus::Illegal, "return: no crown space '" + r.at + "' in this game");
     if (s.crown(c) != s.turn_player())
       return bad(MoveStatus::Illegal, "return: player " + std::to_string(s.turn_player()) + " has no follower on " + r.at);
-    m.ret = int8_t(kCrownBase + c);
+    m.ext.set_take_back_crown(c);
   } else if (n.take_back) {
     const ReturnSpec& r = *n.take_back;
     const int pt = s.tile_at(r.x, r.y);
@@ -152,38 +153,39 @@ MoveResult parse_move(const State& s, const NamedMove& n, const NotationOptions&
     const PlacedTile& P = s.placed(pt);
     if (g.type(P.type).segment_at(r.at, P.rot) < 0)
       return bad(MoveStatus::Illegal, "return: no location '" + r.at + "' on that tile");
-    m.ret = int8_t(follower_at(s, r, s.turn_player()));
-    if (m.ret < 0)
+    const int i = follower_at(s, r, s.turn_player());
+    if (i < 0)
       return bad(MoveStatus::Illegal, "return: player " + std::to_string(s.turn_player()) + " has no follower at " +
                                           at_text(r.x, r.y) + " " + r.at);
+    m.ext.set_take_back(i);
   }
   if (!n.fruit_type.empty()) {
     const int f = fruit_index(n.fruit_type);
     if (f < 0) return bad(MoveStatus::Malformed, "unknown fruit type '" + n.fruit_type + "' (" + fruit_list() + ")");
-    m.fruit_type = int8_t(f);
+    m.ext.set_fruit_type(f);
   } else if (tt.tree && opt.default_fruit_stack) {
-    for (int f = 0; f < kFruitTypes && m.fruit_type < 0; ++f)
-      if (s.fruit_tree(f) < 0) m.fruit_type = int8_t(f);
+    for (int f = 0; f < kFruitTypes && m.ext.fruit_type() < 0; ++f)
+      if (s.fruit_tree(f) < 0) m.ext.set_fruit_type(f);
   } else if (tt.tree) {
     return bad(MoveStatus::Illegal, "tile " + tt.id + " is a tree tile: 'fruit_type' must name the stack put on it");
   }
   if (n.harvest && !n.sell.empty()) return bad(MoveStatus::Malformed, "one fruit action: harvest or sell, not both");
   if (n.harvest) {
     const auto [hx, hy] = *n.harvest;
-    int f = hx == n.x && hy == n.y && tt.tree ? m.fruit_type : -1;
+    int f = hx == n.x && hy == n.y && tt.tree ? m.ext.fruit_type() : -1;
     const int pt = s.tile_at(hx, hy);
     if (f < 0 && pt >= 0) f = s.placed(pt).fruit;
     if (f < 0) return bad(MoveStatus::Illegal, "harvest: no tree at " + at_text(hx, hy));
-    m.action = FruitAction::Harvest;
-    m.target = uint8_t(f);
+    m.ext.set_harvest(f);
   } else if (!n.sell.empty()) {
-    m.action = FruitAction::Sell;
+    uint32_t sale = 0;
     for (const std::string& name : n.sell) {
       const int f = fruit_index(name);
       if (f < 0) return bad(MoveStatus::Malformed, "unknown fruit type '" + name + "' (" + fruit_list() + ")");
-      if (m.target >> f & 1) return bad(MoveStatus::Malformed, "a sale names each fruit type once ('" + name + "' twice)");
-      m.target |= uint8_t(1u << f);
+      if (sale >> f & 1) return bad(MoveStatus::Malformed, "a sale names each fruit type once ('" + name + "' twice)");
+      sale |= 1u << f;
     }
+    m.ext.set_sale(sale);
   }
   return checked(s, m);
 }
@@ -193,7 +195,7 @@ NamedMove name_move(const State& s, const Move& m) {
   NamedMove n;
   n.kind = m.kind;
   if (m.kind == MoveKind::Plague) {
-    n.take_back = follower_place(s, m.ret);
+    n.take_back = follower_place(s, m.ext.plague());
     return n;
   }
   const TileType& tt = g.type(s.drawn_tile(m.choice));
@@ -203,17 +205,17 @@ NamedMove name_move(const State& s, const Move& m) {
   n.x = m.x;
   n.y = m.y;
   n.rotation = 90 * m.rot;
-  if (m.crown()) n.follower = g.crown_name(m.meeple - kCrownBase);
+  if (m.ext.crown() >= 0) n.follower = g.crown_name(m.ext.crown());
   else if (m.meeple >= 0) n.follower = tt.location_name(m.meeple, m.rot);
-  if (m.ret >= kCrownBase) n.take_back = ReturnSpec{0, 0, g.crown_name(m.ret - kCrownBase)};
-  else if (m.ret >= 0) n.take_back = follower_place(s, m.ret);
-  if (m.fruit_type >= 0) n.fruit_type = kFruitNames[m.fruit_type];
-  if (m.action == FruitAction::Harvest) {
-    const int pt = s.fruit_tree(m.target);
+  if (m.ext.take_back_crown() >= 0) n.take_back = ReturnSpec{0, 0, g.crown_name(m.ext.take_back_crown())};
+  else if (m.ext.take_back() >= 0) n.take_back = follower_place(s, m.ext.take_back());
+  if (m.ext.fruit_type() >= 0) n.fruit_type = kFruitNames[m.ext.fruit_type()];
+  if (m.ext.harvest() >= 0) {
+    const int pt = s.fruit_tree(m.ext.harvest());
     n.harvest = pt >= 0 ? std::make_pair(int(s.placed(pt).x), int(s.placed(pt).y)) : std::make_pair(n.x, n.y);
-  } else if (m.action == FruitAction::Sell) {
+  } else if (const uint32_t sale = m.ext.sale()) {
     for (int f = 0; f < kFruitTypes; ++f)
-      if (m.target >> f & 1) n.sell.push_back(kFruitNames[f]);
+      if (sale >> f & 1) n.sell.push_back(kFruitNames[f]);
   }
   return n;
 }

@@ -25,7 +25,7 @@ inline PlayoutStats random_playout(State& s, Rng& rng, std::vector<Move>& moves)
       continue;
     }
     const Move m = s.sample_move(rng);
-    st.followers_deployed += m.meeple >= 0;
+    st.followers_deployed += m.deploys();
     ++st.moves;
     s.apply(m);
   }

@@ -456,9 +456,9 @@ void apply_turn(State& s, const TurnRecord& t, int n) {
   if (!r.ok()) fail(where, r.error, n);
   const Move& m = r.move;
   // The revealed token of a harvest (random-draw records): put it on top of the tree's stack.
-  if (t.harvest_value && m.action == FruitAction::Harvest && s.fruit_left(m.target) > 0 &&
-      !s.force_fruit_top(m.target, *t.harvest_value))
-    fail(where, std::string("harvest: the ") + kFruitNames[m.target] + " tree has no token worth " +
+  if (t.harvest_value && m.ext.harvest() >= 0 && s.fruit_left(m.ext.harvest()) > 0 &&
+      !s.force_fruit_top(m.ext.harvest(), *t.harvest_value))
+    fail(where, std::string("harvest: the ") + kFruitNames[m.ext.harvest()] + " tree has no token worth " +
                     std::to_string(*t.harvest_value) + " left", n);
   s.apply(m);
 }
@@ -530,23 +530,23 @@ TurnRecord turn_of(const State& s, const Move& m) {
 
 std::string describe_move(const State& s, const Move& m) {
   if (m.kind == MoveKind::Plague) {
-    const ReturnSpec p = follower_place(s, m.ret);
+    const ReturnSpec p = follower_place(s, m.ext.plague());
     return "Plague: take back the follower at (" + std::to_string(p.x) + "," + std::to_string(p.y) + ") " + p.at;
   }
   const TileType& tt = s.game().type(s.drawn_tile(m.choice));
   if (m.kind == MoveKind::Choose) return "choose " + tt.id + " (the pig moves " + std::to_string(tt.wheel) + ")";
   std::string d = tt.id + " at (" + std::to_string(m.x) + "," + std::to_string(m.y) + ") rot " + std::to_string(90 * m.rot);
-  if (m.crown())
-    d += ", follower on " + s.game().crown_name(m.meeple - kCrownBase);
+  if (m.ext.crown() >= 0)
+    d += ", follower on " + s.game().crown_name(m.ext.crown());
   else if (m.meeple >= 0)
     d += ", follower on " + std::string(kind_name(tt.rot[m.rot].seg[m.meeple].kind)) + " " + tt.location_name(m.meeple, m.rot);
   TurnRecord t = turn_of(s, m);
-  if (m.ret >= kCrownBase)
+  if (m.ext.take_back_crown() >= 0)
     d += ", take back the follower on " + t.ret->at;
-  else if (m.ret >= 0)
+  else if (m.ext.take_back() >= 0)
     d += ", take back the follower at (" + std::to_string(t.ret->x) + "," + std::to_string(t.ret->y) + ") " + t.ret->at;
   if (!t.fruit_type.empty()) d += ", " + t.fruit_type + " stack on the tree";
-  if (t.harvest) d += ", harvest the " + std::string(kFruitNames[m.target]) + " tree";
+  if (t.harvest) d += ", harvest the " + std::string(kFruitNames[m.ext.harvest()]) + " tree";
   for (size_t i = 0; i < t.sell.size(); ++i) d += (i ? "+" : ", sell ") + t.sell[i];
   return d;
 }
@@ -588,19 +588,19 @@ Record record_of(const State& s, const std::vector<std::string>& names, bool scr
     t.y = P.y;
     t.rotation = 90 * P.rot;
     for (int k = 0; k < tl.nplague; ++k) t.plague.push_back(slot_place(s, tl.plague[k]));
-    if (tl.move.crown()) t.meeple = g.crown_name(tl.move.meeple - kCrownBase);
+    if (tl.move.ext.crown() >= 0) t.meeple = g.crown_name(tl.move.ext.crown());
     else if (tl.move.meeple >= 0) t.meeple = tt.location_name(tl.move.meeple, P.rot);
     if (tl.ret_slot != kNoSlot) t.ret = slot_place(s, tl.ret_slot);
-    else if (tl.move.ret >= kCrownBase) t.ret = ReturnSpec{0, 0, g.crown_name(tl.move.ret - kCrownBase)};
+    else if (tl.move.ext.take_back_crown() >= 0) t.ret = ReturnSpec{0, 0, g.crown_name(tl.move.ext.take_back_crown())};
     const Move& mv = tl.move;
-    if (mv.fruit_type >= 0) t.fruit_type = kFruitNames[mv.fruit_type];
-    if (mv.action == FruitAction::Harvest) {
-      const PlacedTile& T = s.placed(s.fruit_tree(mv.target));
+    if (mv.ext.fruit_type() >= 0) t.fruit_type = kFruitNames[mv.ext.fruit_type()];
+    if (mv.ext.harvest() >= 0) {
+      const PlacedTile& T = s.placed(s.fruit_tree(mv.ext.harvest()));
       t.harvest = ReturnSpec{T.x, T.y, ""};
       t.harvest_value = tl.harvested;
-    } else if (mv.action == FruitAction::Sell) {
+    } else if (const uint32_t sale = mv.ext.sale()) {
       for (int f = 0; f < kFruitTypes; ++f)
-        if (mv.target >> f & 1) t.sell.push_back(kFruitNames[f]);
+        if (sale >> f & 1) t.sell.push_back(kFruitNames[f]);
     }
     r.turns.push_back(std::move(t));
   }
@@ -768,10 +768,11 @@ State state_from_json(std::string_view text) {
                       get_str(pj, "at", "state.pending_plague")};
         Move pm;
         pm.kind = MoveKind::Plague;
-        pm.ret = int8_t(follower_at(s, at, s.plague_player()));
+        const int i = follower_at(s, at, s.plague_player());
+        if (i < 0) throw RecordError("state: bad pending plague entry");
+        pm.ext.set_plague(i);
         pm.x = int16_t(at.x);
         pm.y = int16_t(at.y);
-        if (pm.ret < 0) throw RecordError("state: bad pending plague entry");
         s.apply(pm);
       }
     if (j.contains("fruit") && j["fruit"].contains("stacks")) {

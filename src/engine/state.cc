@@ -6,7 +6,7 @@
 //               discard when none fits (B-5), a single wheel tile turns the wheel (start_wheel)
 //   decide      legal_moves / sample_move / check_move: placement x follower; take-backs
 //               (Festival), crown spaces (Wheel of Fortune), fruit stacks and actions
-//               (Fruit-Bearing Trees: sample_move_fruit), Choose and Plague decisions (Wheel)
+//               (Fruit-Bearing Trees; one sampler: sample_placement), Choose and Plague decisions (Wheel)
 //   apply       place the tile, take-back, follower or crown, fruit action, then score what
 //               the tile completed (roads, cities, monasteries, tents: score_tent)
 //   end of turn end_turn: next player, or the end of the game and finish() (final scoring,
@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstring>
 
+#include "expansions/fruit_trees_sample.h"
 #include "state_internal.h"
 #include "vocabulary.h"
 
@@ -566,8 +567,9 @@ void State::moves_for_tile(int choice, std::vector<Move>& out) const {
   const TileType& tt = game_->type(t);
   const bool deploy = supply_[player_] > 0;
   // Festival: the player's own followers that could be taken back instead.
-  int8_t own[kMaxFollowers];
-  const int nown = tt.festival ? own_followers(own) : 0;
+  TakeBacks own;
+  own.n = 0;
+  if (tt.festival) own_followers(own);
   const uint8_t* fit = game_->fit_row(t);
   const uint32_t free_crowns = deploy && has_wheel() ? free_crown_mask() : 0;
   for (int i = 0; i < nfrontier_; ++i) {
@@ -588,10 +590,10 @@ void State::moves_for_tile(int choice, std::vector<Move>& out) const {
       // Fruit-Bearing Trees: a tree tile gets one of the unused stacks (the player's choice).
       uint32_t types = tt.tree ? free_stack_mask() : 1;  // bit 0 stands for "no stack" on other tiles
       for (; types; types &= types - 1) {
-        m.fruit_type = tt.tree ? int8_t(__builtin_ctz(types)) : int8_t(-1);
+        m.ext.set_fruit_type(tt.tree ? __builtin_ctz(types) : -1);
         out.push_back(m);
         if (free) {
-          const uint32_t trees = rules().fruit_trees() ? trees_in_range(fc.x, fc.y, m.fruit_type) : 0;
+          const uint32_t trees = rules().fruit_trees() ? trees_in_range(fc.x, fc.y, m.ext.fruit_type()) : 0;
           for (uint32_t f = free; f; f &= f - 1) {
             m.meeple = int8_t(__builtin_ctz(f));
             out.push_back(m);
@@ -601,15 +603,15 @@ void State::moves_for_tile(int choice, std::vector<Move>& out) const {
         }
         // Wheel of Fortune: a follower on a free crown space instead of on the tile.
         for (uint32_t c = free_crowns; c; c &= c - 1) {
-          m.meeple = int8_t(kCrownBase + __builtin_ctz(c));
+          m.ext.set_crown(__builtin_ctz(c));
           out.push_back(m);
         }
-        m.meeple = -1;
-        for (int k = 0; k < nown; ++k) {
-          m.ret = own[k];
-          out.push_back(m);
+        m.ext.set_crown(-1);
+        for (int k = 0; k < own.n; ++k) {
+          Move t = m;
+          own.put(t, k);
+          out.push_back(t);
         }
-        m.ret = -1;
       }
     }
   }
@@ -686,28 +688,41 @@ Move State::sample_move(Rng& rng) const {
   if (phase_ == Phase::Plague) return sample_plague(rng);  // Wheel of Fortune
   assert(phase_ == Phase::Place);
   // Fruit-Bearing Trees: placements differ in their number of options (fruit actions).
-  if (rules().fruit_trees()) return sample_move_fruit(rng);
+  return rules().fruit_trees() ? sample_placement<true>(rng) : sample_placement<false>(rng);
+}
+
+// The moves of each distinct placeable drawn tile (as legal_moves() lists them): a single
+// Choose for a wheel tile still to be chosen, otherwise its placements x options. Rejection
+// sampling over (placement, option) pairs, so that only the sampled placement's follower spots
+// are computed: a placement offers 1 + segments x (1 + fruit actions) + crowns + take-backs
+// options (no follower; a follower on each segment, each with its fruit actions; each free
+// crown space; each own follower taken back); a pair whose segment is taken is rejected and
+// the whole draw is made again. Uniform over all legal moves, like legal_moves()[below(n)],
+// but a different draw. Without the Fruit-Bearing Trees every placement has the same
+// per = 1 + segments + crowns + take-backs options; with them a placement's fruit actions
+// depend on the trees in range (the cell, and the stack put on a new tree tile), so each
+// frontier cell has its own weight (fruit_group_weight, fruit_find_placement: fruit_trees.cc).
+template <bool kFruit>
+Move State::sample_placement(Rng& rng) const {
   const bool deploy = supply_[player_] > 0;
   // Wheel of Fortune: the free crown spaces (offered with every placement when deploying).
   const uint32_t crowns = deploy && has_wheel() ? free_crown_mask() : 0;
   const uint32_t ncrowns = uint32_t(__builtin_popcount(crowns));
-  int8_t own[kMaxFollowers];
-  int nown = -1;  // Festival: computed when a festival tile needs it
-  // The moves of each distinct placeable drawn tile (as legal_moves() lists them): a single
-  // Choose for a wheel tile still to be chosen, otherwise its placements x options. Rejection
-  // sampling over (placement, option) pairs, so that only the sampled placement's follower
-  // spots are computed: every placement offers the same `per` = 1 + nseg + crowns +
-  // take-backs options (no follower, a follower on each segment, each free crown space, each
-  // own follower); a pair whose segment is taken is rejected and the whole draw is made
-  // again. Uniform over all legal moves, like legal_moves()[below(n)], but a different draw.
+  TakeBacks own;  // Festival: listed when a festival tile needs it
+  FruitOptions fo{};
+  if constexpr (kFruit) fo = fruit_options(deploy);
   SampleGroup groups[4];
+  uint32_t w0s[4];  // kFruit: a group's options per placement with no tree in range
   int ng = 0;
   uint32_t total = 0;
   for (int c = 0; c < ndrawn_; ++c) {
     SampleGroup& g = groups[ng];
-    if (!sample_group(c, deploy, ncrowns, own, nown, g)) continue;
+    if (!sample_group(c, deploy, ncrowns, own, g)) continue;
     ++ng;
-    if (!g.choose) g.weight = g.placements * g.per;
+    if (!g.choose) {
+      if constexpr (kFruit) g.weight = fruit_group_weight(fo, g, ncrowns, w0s[ng - 1]);
+      else g.weight = g.placements * g.per;
+    }
     total += g.weight;
   }
   for (;;) {
@@ -722,17 +737,27 @@ Move State::sample_move(Rng& rng) const {
       return m;
     }
     const TileType& tt = game_->type(drawn_[g.choice]);
-    uint32_t sub = k % g.per;
-    const int i = find_placement(game_->fit_row(drawn_[g.choice]), k / g.per, g.placements, m);
+    uint32_t sub, trees = 0, per_seg = 1;
+    int i;
+    if constexpr (kFruit) {
+      i = fruit_find_placement(fo, g, ncrowns, w0s[gi], k, m, sub, trees, per_seg);
+    } else {
+      sub = k % g.per;
+      i = find_placement(game_->fit_row(drawn_[g.choice]), k / g.per, g.placements, m);
+    }
     if (sub-- == 0) return m;
-    if (sub < g.segs) {
+    const uint32_t segs = g.segs;
+    if (sub < segs * per_seg) {
+      const uint32_t seg = sub / per_seg, a = sub % per_seg;
       Ports ports;
       cell_ports(frontier_[i], ports);
-      if (!(free_from_ports(tt, m.rot, ports, player_) >> sub & 1)) continue;  // taken: draw again
-      m.meeple = int8_t(sub);
+      if (!(free_from_ports(tt, m.rot, ports, player_) >> seg & 1)) continue;  // taken: draw again
+      m.meeple = int8_t(seg);
+      if constexpr (kFruit)
+        if (a) fruit_action_at(fo, trees, a - 1, m);
       return m;
     }
-    return internal::crown_or_take_back(m, sub - g.segs, crowns, ncrowns, own);
+    return crown_or_take_back(m, sub - segs * per_seg, crowns, ncrowns, own);
   }
 }
 
@@ -776,8 +801,10 @@ std::string State::check_move(const Move& m) const {
       return "tile " + tt.id + " does not fit at " + where + " rotation " + std::to_string(90 * m.rot) + ": its " +
              side_names[d] + " edge (" + edge_names[int(rt.edge(d))] + ") meets a " + edge_names[req];
   }
-  if (m.meeple >= 0 && m.ret >= 0) return "cannot both deploy and take back a follower";
-  if (m.crown()) {
+  if (m.ext.plague() >= 0) return "only a Plague decision takes a follower back for the Plague";
+  if (m.deploys() && m.ext.takes_back()) return "cannot both deploy and take back a follower";
+  if (m.ext.crown() >= 0) {
+    if (m.meeple >= 0) return "a follower goes on the tile or on a crown space, not both";
     if (std::string e = check_crown(m); !e.empty()) return e;  // Wheel of Fortune
   } else if (m.meeple >= 0) {
     if (m.meeple >= tt.nseg) return "no such follower location";
@@ -792,7 +819,7 @@ std::string State::check_move(const Move& m) const {
   }
   // Fruit-Bearing Trees: the stack on a tree tile, the fruit action.
   if (std::string e = check_fruit(m, tt); !e.empty()) return e;
-  if (m.ret >= 0) return check_take_back(m, tt);  // Festival
+  if (m.ext.takes_back()) return check_take_back(m, tt);  // Festival
   return "";
 }
 
@@ -807,7 +834,7 @@ void State::apply(const Move& m) {
   assert(phase_ == Phase::Place);
   if (game_->plain_moves()) {
     // One drawn tile; a legal move has no take-back, crown or fruit (Game::plain_moves).
-    assert(ndrawn_ == 1 && m.choice == 0 && m.ret < 0 && !m.crown() && m.fruit_type < 0);
+    assert(ndrawn_ == 1 && m.choice == 0 && m.ext == MoveExt{});
     draws_.back().fate = Fate::Placed;
     ndrawn_ = 0;
     ++turn_;
@@ -837,17 +864,17 @@ void State::apply(const Move& m) {
     place_tile(t, m.x, m.y, m.rot);
   }
   const PlacedTile& P = placed_[nplaced_ - 1];
-  history_.push_back(TurnLog{m, m.ret >= 0 && m.ret < kCrownBase ? followers_[m.ret].slot : kNoSlot});
+  history_.push_back(TurnLog{m, m.ext.take_back() >= 0 ? followers_[m.ext.take_back()].slot : kNoSlot});
   if (nplague_) log_plague(history_.back());  // Wheel of Fortune
   chosen_ = -1;
-  if (m.ret >= 0) apply_take_back(m);  // Festival
-  if (m.crown()) {
+  if (m.ext.takes_back()) apply_take_back(m);  // Festival
+  if (m.ext.crown() >= 0) {
     apply_crown(m);  // Wheel of Fortune
   } else if (m.meeple >= 0) {
     add_follower(player_, uint16_t(P.slot_base + m.meeple));
   }
   // Fruit-Bearing Trees: the stack on a new tree; a fruit action (before feature scoring).
-  if (m.fruit_type >= 0 || m.action != FruitAction::None) apply_fruit(m, P);
+  if (m.ext.fruit_type() >= 0 || m.ext.fruit_action() != FruitAction::None) apply_fruit(m, P);
   score_completed(P);
   end_turn();
 }

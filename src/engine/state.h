@@ -12,16 +12,13 @@
 #include <string>
 #include <vector>
 
+#include "expansions/move_ext.h"
 #include "game.h"
 #include "types.h"
 
 namespace carc {
 
-// Fruit-Bearing Trees: the six fruit types, in this order everywhere.
-constexpr int kFruitTypes = 6;
 extern const std::array<const char*, kFruitTypes> kFruitNames;  // apple apricot cherry elder plum quince
-// Fruit action after deploying a follower next to a tree.
-enum class FruitAction : uint8_t { None = 0, Harvest = 1, Sell = 2 };
 
 // What a decision is. Almost every decision places the turn's tile (Place). The Wheel of
 // Fortune adds two: the active player choosing which of several drawn tiles to play when it
@@ -29,37 +26,25 @@ enum class FruitAction : uint8_t { None = 0, Harvest = 1, Sell = 2 };
 // taking a follower back from the land for the Plague (Plague).
 enum class MoveKind : uint8_t { Place = 0, Choose = 1, Plague = 2 };
 
-// Move::meeple and Move::ret values from kCrownBase on name Wheel of Fortune crown space
-// (value - kCrownBase), numbered segment * kMaxCrownsPerSegment + k.
-constexpr int kCrownBase = 64;
-constexpr int kMaxCrowns = kWheelEvents * kMaxCrownsPerSegment;
-
 // A decision by the player to move. Layout (12 bytes):
 //   x, y        board position of the placed tile (Plague: of the follower taken back)
 //   rot         quarter turns clockwise (0..3)
-//   meeple      segment index of the placed tile that receives a follower, kCrownBase + crown
-//               space, or -1
-//   ret         Festival: index into State::followers() of the own follower taken back,
-//               kCrownBase + crown space, or -1; Plague: the follower taken back
+//   meeple      segment index of the placed tile that receives a follower, or -1
 //   choice      Fortune Teller: which of the drawn tiles is placed (0 otherwise)
-//   fruit_type  Fruit Trees: the stack put on a placed tree tile, or -1
-//   action      Fruit Trees: the fruit action; `target` is the harvested tree's fruit type,
-//               or for a sale the bit mask of fruit types sold
 //   kind        Place, or a Wheel of Fortune Choose / Plague decision
+//   ext         the expansions' parts, each in its own bits (expansions/move_ext.h)
 struct Move {
   int16_t x = 0, y = 0;
   uint8_t rot = 0;
   int8_t meeple = -1;
-  int8_t ret = -1;
   uint8_t choice = 0;
-  int8_t fruit_type = -1;
-  FruitAction action = FruitAction::None;
-  uint8_t target = 0;
   MoveKind kind = MoveKind::Place;
-  bool crown() const { return meeple >= kCrownBase; }
+  MoveExt ext;
+  // A follower is deployed: on the placed tile or, by an expansion, elsewhere.
+  bool deploys() const { return meeple >= 0 || ext.crown() >= 0; }
   bool operator==(const Move& o) const {
-    return x == o.x && y == o.y && rot == o.rot && meeple == o.meeple && ret == o.ret && choice == o.choice &&
-           fruit_type == o.fruit_type && action == o.action && target == o.target && kind == o.kind;
+    return x == o.x && y == o.y && rot == o.rot && meeple == o.meeple && choice == o.choice && kind == o.kind &&
+           ext == o.ext;
   }
 };
 static_assert(sizeof(Move) == 12, "Move stays 12 bytes");
@@ -176,7 +161,7 @@ class StateTables {
   std::array<uint8_t, 512> need_;
   // Per frontier cell (same index), Fruit-Bearing Trees: the fruit types of the trees in range
   // (on its 8 neighbours); 0 without the expansion. Kept up to date by apply (after place_tile)
-  // and as stacks go on trees, for the move sampler's walk (sample_move_fruit). Read, kept and
+  // and as stacks go on trees, for the move sampler's walk (sample_placement<true>). Read, kept and
   // copied only when fruit_ (the rules have the expansion).
   std::array<uint8_t, 512> near_;
   bool fruit_ = false;
@@ -280,7 +265,7 @@ class State : private StateTables {
   const std::array<std::array<uint8_t, 4>, kFruitTypes>& initial_fruit_stacks() const { return init_stacks_; }
   // Fruit types of the trees a follower deployed by this move could use (bit mask).
   uint32_t trees_near(const Move& m) const {
-    return trees_in_range(m.x, m.y, game_->type(drawn_[m.choice]).tree ? m.fruit_type : -1);
+    return trees_in_range(m.x, m.y, game_->type(drawn_[m.choice]).tree ? m.ext.fruit_type() : -1);
   }
   // Replay: puts a token of this value on top of the stack, when the stack still holds one.
   bool force_fruit_top(int f, int value);
@@ -416,18 +401,34 @@ class State : private StateTables {
   // and sample_move() offer each type's moves once).
   bool offers_moves(int c) const;
   int find_placement(const uint8_t* fit, uint32_t idx, uint32_t placements, Move& m) const;
-  // The move samplers (sample_move, sample_move_fruit) draw from one group per distinct
+  // The one sampler of a placement decision in every rule set but the plain one (whose short
+  // path is in sample_move); kFruit: with the Fruit-Bearing Trees' fruit actions.
+  template <bool kFruit>
+  Move sample_placement(Rng& rng) const;
+  // Festival: the player to move's take-back options: their followers on the land (indices into
+  // followers_), then their crown spaces (Wheel of Fortune). n < 0: not listed yet.
+  struct TakeBacks {
+    int n = -1, nland = 0;
+    int8_t at[kMaxFollowers + kMaxCrowns];
+    void put(Move& m, int k) const {
+      if (k < nland) m.ext.set_take_back(at[k]);
+      else m.ext.set_take_back_crown(at[k]);
+    }
+  };
+  // The move sampler (sample_placement) draws from one group per distinct
   // placeable drawn tile: a single Choose for a wheel tile still to be chosen (choose, weight
   // 1), otherwise its placements, each with per = 1 + segs + crowns + take_backs options
   // (without fruit actions). sample_group fills the header of drawn tile c's group (state_internal.h);
-  // false when c offers no moves. `own`/`nown` (Festival take-backs, nown < 0: not yet listed)
+  // false when c offers no moves. `own` (Festival take-backs, own.n < 0: not yet listed)
   // are listed on first need and shared by the groups.
   struct SampleGroup {
     uint8_t choice;
     bool choose;
     uint32_t segs, take_backs, per, weight, placements;
   };
-  inline bool sample_group(int c, bool deploy, uint32_t ncrowns, int8_t* own, int& nown, SampleGroup& g) const;
+  inline bool sample_group(int c, bool deploy, uint32_t ncrowns, TakeBacks& own, SampleGroup& g) const;
+  // The last options of a sampled placement (state_internal.h).
+  static inline Move crown_or_take_back(Move m, uint32_t sub, uint32_t crowns, uint32_t ncrowns, const TakeBacks& own);
 
   void init(uint64_t seed, int start_type, int start_rot);
   void place_tile(int type, int x, int y, int rot);
@@ -463,7 +464,9 @@ class State : private StateTables {
   // move generation own_followers (take-back options)      festival.cc
   //   and sampling  free_crown_mask (crown spaces)         wheel_of_fortune.cc
   //                 free_stack_mask, trees_in_range,       fruit_trees.cc
-  //                 add_fruit_actions, sample_move_fruit
+  //                 add_fruit_actions, fruit_options,
+  //                 fruit_group_weight, fruit_find_placement,
+  //                 fruit_action_at (sample_placement<true>)
   //                 plague_moves, sample_plague            wheel_of_fortune.cc
   // check           check_plague, check_choose,            wheel_of_fortune.cc
   //                 check_crown
@@ -480,9 +483,8 @@ class State : private StateTables {
   // =====================================================================================
 
   // The Festival (expansions/festival.cc).
-  // The player to move's take-back options: indices into followers_, then kCrownBase + c for
-  // their crown followers.
-  int own_followers(int8_t* out) const;
+  // The player to move's take-back options (TakeBacks).
+  void own_followers(TakeBacks& out) const;
   std::string check_take_back(const Move& m, const TileType& tt) const;
   void apply_take_back(const Move& m);
 
@@ -502,7 +504,30 @@ class State : private StateTables {
   void near_trees_frontier_changed(int cell, int i, int nf);
   // apply_fruit: a stack of fruit type f goes on the tree tile P.
   void near_trees_planted(const PlacedTile& P, int f);
-  Move sample_move_fruit(Rng& rng) const;
+  // The sampler's fruit options (sample_placement<true>): the fruit types held, harvestable and
+  // not yet on a tree, and the number of sales, for the player to move; `on` when deploying.
+  struct FruitOptions {
+    bool on;
+    uint32_t held, harvestable, free_stacks, nsales;
+    // Fruit actions of a follower deployed with trees `trees` in range.
+    uint32_t actions(uint32_t trees) const {
+      return trees ? uint32_t(__builtin_popcount(trees & harvestable)) + nsales : 0;
+    }
+  };
+  FruitOptions fruit_options(bool deploy) const;
+  // The options of a placement with trees `trees` in range (tree tile: summed over the free stacks).
+  uint32_t fruit_placement_options(const FruitOptions& fo, const SampleGroup& g, bool tree, uint32_t trees,
+                                   uint32_t ncrowns) const;
+  // A group's weight: its placements x their options, cell by cell where trees are in range;
+  // w0 = the options of a placement with no tree in range.
+  uint32_t fruit_group_weight(const FruitOptions& fo, const SampleGroup& g, uint32_t ncrowns, uint32_t& w0) const;
+  // The placement of option k of group g (sets x, y, rot and a tree tile's stack): its frontier
+  // cell; `sub` is the option within the placement, `trees` the trees in range, `per_seg` the
+  // options per follower segment (1 + fruit actions).
+  int fruit_find_placement(const FruitOptions& fo, const SampleGroup& g, uint32_t ncrowns, uint32_t w0, uint32_t k,
+                           Move& m, uint32_t& sub, uint32_t& trees, uint32_t& per_seg) const;
+  // Fruit action a (0-based) of a follower deployed with trees `trees` in range.
+  void fruit_action_at(const FruitOptions& fo, uint32_t trees, uint32_t a, Move& m) const;
   std::string check_fruit(const Move& m, const TileType& tt) const;
   void apply_fruit(const Move& m, const PlacedTile& P);
   void score_fruit_tokens();

@@ -186,19 +186,19 @@ json event_json(const ScoreEvent& e, const std::vector<std::string>& names, cons
            (e.points == 1 ? "" : "s") + " held";
   } else if (e.kind == "fruit" && e.turn >= 1 && e.turn <= int(s.history().size())) {
     const Move& m = s.history()[size_t(e.turn - 1)].move;
-    if (m.action == FruitAction::Harvest && m.target < kFruitTypes) {
-      text = who + " harvests " + fruit_words(m.target) + " worth " + std::to_string(e.points);
-      fruit = {{"harvest", kFruitNames[m.target]}};
-      if (const int pt = s.fruit_tree(m.target); pt >= 0) {
+    if (const int h = m.ext.harvest(); h >= 0 && h < kFruitTypes) {
+      text = who + " harvests " + fruit_words(h) + " worth " + std::to_string(e.points);
+      fruit = {{"harvest", kFruitNames[h]}};
+      if (const int pt = s.fruit_tree(h); pt >= 0) {
         x = s.placed(pt).x;
         y = s.placed(pt).y;
       }
-    } else if (m.action == FruitAction::Sell) {
-      const int n = __builtin_popcount(m.target);
+    } else if (const uint32_t sale = m.ext.sale()) {
+      const int n = __builtin_popcount(sale);
       text = who + " sells " + std::to_string(n) + " fruit" + (n == 1 ? "" : "s") + " for " + std::to_string(e.points);
       json sold = json::array();
       for (int f = 0; f < kFruitTypes; ++f)
-        if (m.target >> f & 1) sold.push_back(kFruitNames[f]);
+        if (sale >> f & 1) sold.push_back(kFruitNames[f]);
       fruit = {{"sell", sold}};
     }
   }
@@ -316,7 +316,7 @@ json legal_json(const State& s) {
     s.legal_moves(moves);
     json pl = json::array();
     for (const Move& m : moves) {
-      json f = follower_json(s, m.ret);
+      json f = follower_json(s, m.ext.plague());
       pl.push_back({{"x", f["x"]}, {"y", f["y"]}, {"at", f["at"]}, {"seg", f["seg"]}, {"kind", f["kind"]}});
     }
     out["plague"] = pl;
@@ -356,20 +356,20 @@ json legal_json(const State& s) {
   for (const Move& m : moves) {
     if (m.kind != MoveKind::Place) continue;
     Group& g = groups[{m.choice, m.x, m.y, m.rot}];
-    if (m.fruit_type >= 0) {
-      g.fruit_types |= 1u << m.fruit_type;
-      if (g.first_type < 0) g.first_type = m.fruit_type;
+    if (const int f = m.ext.fruit_type(); f >= 0) {
+      g.fruit_types |= 1u << f;
+      if (g.first_type < 0) g.first_type = f;
     }
-    if (m.action == FruitAction::Harvest && m.fruit_type == g.first_type) g.harvest |= 1u << m.target;
-    if (m.action == FruitAction::Sell) g.sell |= m.target;
-    if (m.crown())
-      add(g.crowns, m.meeple - kCrownBase);
+    if (m.ext.harvest() >= 0 && m.ext.fruit_type() == g.first_type) g.harvest |= 1u << m.ext.harvest();
+    g.sell |= m.ext.sale();
+    if (m.ext.crown() >= 0)
+      add(g.crowns, m.ext.crown());
     else if (m.meeple >= 0)
       add(g.segs, m.meeple);
-    else if (m.ret >= kCrownBase)
-      add(g.crown_rets, m.ret - kCrownBase);
-    else if (m.ret >= 0)
-      add(g.rets, m.ret);
+    else if (m.ext.take_back_crown() >= 0)
+      add(g.crown_rets, m.ext.take_back_crown());
+    else if (m.ext.take_back() >= 0)
+      add(g.rets, m.ext.take_back());
     else
       g.plain = true;
   }

@@ -150,205 +150,52 @@ void State::near_trees_planted(const PlacedTile& P, int f) {
 // Appends, after the plain deployment `m`, its fruit actions: harvest each tree in range that
 // still has tokens, or sell each set of 1 to 4 held types.
 void State::add_fruit_actions(Move m, uint32_t trees, std::vector<Move>& out) const {
-  m.action = FruitAction::Harvest;
   for (uint32_t t = trees; t; t &= t - 1) {
     const int f = __builtin_ctz(t);
     if (taken_[f] < 4) {
-      m.target = uint8_t(f);
+      m.ext.set_harvest(f);
       out.push_back(m);
     }
   }
+  m.ext.set_harvest(-1);
   uint32_t held = 0;
   for (int f = 0; f < kFruitTypes; ++f)
     if (held_[player_][f]) held |= 1u << f;
-  m.action = FruitAction::Sell;
   for (uint32_t set = 1; set < 64; ++set)
     if ((set & ~held) == 0 && __builtin_popcount(set) <= 4) {
-      m.target = uint8_t(set);
+      m.ext.set_sale(set);
       out.push_back(m);
     }
 }
 
-// State::sample_move with the Fruit-Bearing Trees in play (with any other expansions): the
-// same rejection sampling over (placement, option) pairs, but placements no longer all have
-// the same number of options. A follower deployed next to a tree may also harvest one of the
-// trees in range that still has tokens, or sell one of the sets of 1 to 4 held fruit types.
-// The sets are the same for every placement this turn; the trees depend on the cell (and on
-// the stack put on a new tree tile). So each frontier cell gets a weight: its fitting
-// rotations x (for a tree tile) the free stacks x the options of that placement,
-// 1 + segments x (1 + fruit actions) + crowns + take-backs; a (cell, rotation, stack, option)
-// is drawn by that weight and rejected when the segment is taken. Uniform over legal_moves().
-Move State::sample_move_fruit(Rng& rng) const {
-  const bool deploy = supply_[player_] > 0;
-  const uint32_t crowns = deploy && game_->has_wheel() ? free_crown_mask() : 0;
-  const uint32_t ncrowns = uint32_t(__builtin_popcount(crowns));
-  int8_t own[kMaxFollowers];
-  int nown = -1;  // computed when a festival tile needs it
-  const bool fruit = deploy;
-  // The fruit types the player holds, and those whose stack has tokens left (taken_ <= 4),
-  // from the 6 bytes of each at once: bit 0 of byte f is moved to bit f by the multiplication
-  // (each term lands on its own bit: no carries).
-  static_assert(kFruitTypes <= 8, "one byte per fruit type in a 64-bit word");
-  uint64_t hv = 0, tv = 0;
-  std::memcpy(&hv, held_[player_].data(), kFruitTypes);
-  std::memcpy(&tv, taken_.data(), kFruitTypes);
-  constexpr uint64_t kLow7 = 0x7F7F7F7F7F7Full, kGather = 0x0102040810204080ull;
-  const uint64_t nonzero = ((hv | ((hv & kLow7) + kLow7)) >> 7) & 0x010101010101ull;
-  const uint32_t held = uint32_t((nonzero * kGather) >> 56);
-  const uint32_t empty = uint32_t((((tv >> 2) & 0x010101010101ull) * kGather) >> 56);  // taken_ == 4
-  const uint32_t harvestable = ~empty & ((1u << kFruitTypes) - 1);
-  const uint32_t free_stacks = ~uint32_t(tree_types_) & ((1u << kFruitTypes) - 1);  // not on a tree yet
-  // Sets of 1 to 4 of the n held types: C(n,1) + ... + C(n,4).
-  static constexpr uint8_t kSets[kFruitTypes + 1] = {0, 1, 3, 7, 15, 30, 56};
-  const uint32_t nsales = kSets[__builtin_popcount(held)];
-  // Fruit actions of a follower deployed with trees `trees` in range.
-  auto actions = [&](uint32_t trees) { return trees ? uint32_t(__builtin_popcount(trees & harvestable)) + nsales : 0; };
-  // The frontier cells in range of a tree (near_ non-zero) are listed in near_cells_; the
-  // others have no fruit action. Without a follower to deploy, no cell has one.
-  const int nnear = fruit ? nnear_ : 0;
-  // One group per distinct placeable drawn tile, as in State::sample_move.
-  SampleGroup groups[4];
-  // Per group: a placement has options(trees in range) options, w0 = options(0) on most cells.
-  uint32_t w0s[4];
-  int ng = 0;
-  uint32_t total = 0;
-  auto options_of = [&](const SampleGroup& g, bool tree, uint32_t trees) {
-    if (!tree) return 1 + g.segs * (1 + actions(trees)) + ncrowns + g.take_backs;
-    uint32_t w = 0;  // a tree tile: summed over the free stacks, each a tree in range
-    for (uint32_t f = free_stacks; f; f &= f - 1)
-      w += 1 + g.segs * (1 + actions(trees | (f & -f))) + ncrowns + g.take_backs;
-    return w;
-  };
-  for (int c = 0; c < ndrawn_; ++c) {
-    SampleGroup& g = groups[ng];
-    if (!sample_group(c, deploy, ncrowns, own, nown, g)) continue;
-    ++ng;
-    if (!g.choose) {
-      const bool tree = game_->type(drawn_[c]).tree;
-      const uint8_t* fit = game_->fit_row(drawn_[c]);
-      const uint32_t w0 = w0s[ng - 1] = options_of(g, tree, 0);
-      g.weight = g.placements * w0;
-      for (int q = 0; q < nnear; ++q) {
-        const int i = cell_[near_cells_[q]] - kFrontierBase;
-        if (const uint8_t cnt = uint8_t(__builtin_popcount(fit[need_[i]])))
-          g.weight += cnt * (options_of(g, tree, near_[i]) - w0);
-      }
-    }
-    total += g.weight;
-  }
-  for (;;) {
-    uint32_t k = rng.below(total);
-    int gi = 0;
-    while (k >= groups[gi].weight) k -= groups[gi++].weight;
-    const SampleGroup& g = groups[gi];
-    Move m;
-    m.choice = g.choice;
-    if (g.choose) {
-      m.kind = MoveKind::Choose;
-      return m;
-    }
-    const TileType& tt = game_->type(drawn_[g.choice]);
-    const uint8_t* fit = game_->fit_row(drawn_[g.choice]);
-    const uint32_t w0 = w0s[gi];
-    // The cell of the k-th option (cells in list order, each with popcount(fit) x its options
-    // per placement), walked to from the nearer end.
-    int i;
-    uint32_t cw, per;
-    auto cell_weight = [&](int i) {
-      const uint32_t t = fruit ? near_[i] : 0;
-      per = t ? options_of(g, tt.tree, t) : w0;
-      return uint32_t(__builtin_popcount(fit[need_[i]])) * per;
-    };
-    if (k < g.weight / 2) {
-      for (i = 0;; ++i) {
-        cw = cell_weight(i);
-        if (k < cw) break;
-        k -= cw;
-      }
-    } else {
-      k = g.weight - 1 - k;  // counted from the last option
-      for (i = nfrontier_ - 1;; --i) {
-        cw = cell_weight(i);
-        if (k < cw) break;
-        k -= cw;
-      }
-      k = cw - 1 - k;
-    }
-    uint32_t idx = k / per, sub = k % per;
-    uint32_t trees = fruit ? near_[i] : 0;
-    if (tt.tree) {
-      // The stack: each free fruit type's placement has its own number of options.
-      const uint32_t segs = g.segs, take_backs = g.take_backs;
-      for (uint32_t f = free_stacks;; f &= f - 1) {
-        const uint32_t with = trees | (f & -f);
-        const uint32_t n = 1 + segs * (1 + actions(with)) + ncrowns + take_backs;
-        if (sub < n) {
-          m.fruit_type = int8_t(__builtin_ctz(f));
-          trees = fruit ? with : 0;
-          break;
-        }
-        sub -= n;
-      }
-    }
-    uint8_t mask = fit[need_[i]];
-    for (; idx; --idx) mask &= mask - 1;
-    m.x = frontier_[i].x;
-    m.y = frontier_[i].y;
-    m.rot = uint8_t(__builtin_ctz(mask));
-    if (sub-- == 0) return m;
-    const uint32_t segs = g.segs;
-    const uint32_t per_seg = 1 + actions(trees);
-    if (sub < segs * per_seg) {
-      const uint32_t seg = sub / per_seg, a = sub % per_seg;
-      Ports ports;
-      cell_ports(frontier_[i], ports);
-      if (!(free_from_ports(tt, m.rot, ports, player_) >> seg & 1)) continue;  // taken: draw again
-      m.meeple = int8_t(seg);
-      if (a == 0) return m;
-      const uint32_t h = uint32_t(__builtin_popcount(trees & harvestable));
-      if (a - 1 < h) {
-        uint32_t t = trees & harvestable;
-        for (uint32_t j = a - 1; j; --j) t &= t - 1;
-        m.action = FruitAction::Harvest;
-        m.target = uint8_t(__builtin_ctz(t));
-      } else {
-        // The (a - 1 - h)-th set of 1 to 4 held types, in increasing order of the bit mask.
-        uint32_t j = a - 1 - h, set = 0;
-        for (set = 1;; ++set)
-          if ((set & ~held) == 0 && __builtin_popcount(set) <= 4 && j-- == 0) break;
-        m.action = FruitAction::Sell;
-        m.target = uint8_t(set);
-      }
-      return m;
-    }
-    return internal::crown_or_take_back(m, sub - segs * per_seg, crowns, ncrowns, own);
-  }
-}
+// The sampler's fruit options: expansions/fruit_trees_sample.h (inline, included by state.cc).
 
 // ---------------------------------------------------------------------------------------
 // Check, apply, final scoring
 
 std::string State::check_fruit(const Move& m, const TileType& tt) const {
+  const int stack = m.ext.fruit_type();
   if (tt.tree) {
-    if (m.fruit_type < 0 || m.fruit_type >= kFruitTypes) return "a tree tile needs a fruit stack (fruit_type)";
-    if (stack_tile_[m.fruit_type] >= 0)
-      return std::string("the ") + kFruitNames[m.fruit_type] + " stack is already on a tree";
-  } else if (m.fruit_type >= 0) {
+    if (stack < 0 || stack >= kFruitTypes) return "a tree tile needs a fruit stack (fruit_type)";
+    if (stack_tile_[stack] >= 0) return std::string("the ") + kFruitNames[stack] + " stack is already on a tree";
+  } else if (stack >= 0) {
     return "tile " + tt.id + " has no tree for a fruit stack";
   }
-  if (m.action == FruitAction::None && m.target != 0) return "a fruit target without a fruit action";
-  if (m.action != FruitAction::None) {
+  const int harvest = m.ext.harvest();
+  const uint32_t sale = m.ext.sale();
+  if (harvest >= 0 && sale) return "one fruit action: harvest or sell, not both";
+  if (harvest >= 0 || sale) {
     if (!rules().fruit_trees()) return "fruit actions need the Fruit-Bearing Trees";
-    if (m.meeple < 0 || m.crown()) return "a fruit action needs a follower deployed on the placed tile";
-    const uint32_t trees = trees_in_range(m.x, m.y, tt.tree ? m.fruit_type : -1);
-    if (m.action == FruitAction::Harvest) {
-      if (m.target >= kFruitTypes || !(trees >> m.target & 1)) return "no such tree next to the placed tile";
-      if (taken_[m.target] >= 4) return std::string("the ") + kFruitNames[m.target] + " tree has no fruit left";
+    if (m.meeple < 0) return "a fruit action needs a follower deployed on the placed tile";
+    const uint32_t trees = trees_in_range(m.x, m.y, tt.tree ? stack : -1);
+    if (harvest >= 0) {
+      if (harvest >= kFruitTypes || !(trees >> harvest & 1)) return "no such tree next to the placed tile";
+      if (taken_[harvest] >= 4) return std::string("the ") + kFruitNames[harvest] + " tree has no fruit left";
     } else {
       if (!trees) return "no tree next to the placed tile";
-      if (m.target == 0 || m.target >= 64 || __builtin_popcount(m.target) > 4) return "a sale is 1 to 4 fruit types";
+      if (__builtin_popcount(sale) > 4) return "a sale is 1 to 4 fruit types";
       for (int f = 0; f < kFruitTypes; ++f)
-        if ((m.target >> f & 1) && !held_[player_][f])
+        if ((sale >> f & 1) && !held_[player_][f])
           return std::string("player ") + std::to_string(player_) + " holds no " + kFruitNames[f] + " token to sell";
     }
   }
@@ -358,24 +205,23 @@ std::string State::check_fruit(const Move& m, const TileType& tt) const {
 // The stack goes on the new tree; the fruit action comes after the follower, before feature
 // scoring.
 void State::apply_fruit(const Move& m, const PlacedTile& P) {
-  if (m.fruit_type >= 0) {
-    placed_[nplaced_ - 1].fruit = m.fruit_type;
-    stack_tile_[m.fruit_type] = int8_t(nplaced_ - 1);
-    near_trees_planted(placed_[nplaced_ - 1], m.fruit_type);
+  if (const int f = m.ext.fruit_type(); f >= 0) {
+    placed_[nplaced_ - 1].fruit = int8_t(f);
+    stack_tile_[f] = int8_t(nplaced_ - 1);
+    near_trees_planted(placed_[nplaced_ - 1], f);
   }
-  if (m.action == FruitAction::Harvest) {
-    const int f = m.target;
+  if (const int f = m.ext.harvest(); f >= 0) {
     const int value = stack_[f][taken_[f]++];
     ++held_[player_][f];
     history_.back().harvested = uint8_t(value);
     emit(player_, value, "fruit", false, P.slot_base);
-  } else if (m.action == FruitAction::Sell) {
+  } else if (const uint32_t sale = m.ext.sale()) {
     for (int f = 0; f < kFruitTypes; ++f)
-      if (m.target >> f & 1) {
+      if (sale >> f & 1) {
         --held_[player_][f];
         ++sold_[f];
       }
-    emit(player_, kFruitSalePoints[size_t(__builtin_popcount(m.target))], "fruit", false, P.slot_base);
+    emit(player_, kFruitSalePoints[size_t(__builtin_popcount(sale))], "fruit", false, P.slot_base);
   }
 }
 

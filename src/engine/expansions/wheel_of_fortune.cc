@@ -39,7 +39,7 @@ void State::plague_moves(std::vector<Move>& out) const {
     m.kind = MoveKind::Plague;
     m.x = P.x;
     m.y = P.y;
-    m.ret = int8_t(i);
+    m.ext.set_plague(i);
     out.push_back(m);
   }
 }
@@ -56,7 +56,7 @@ Move State::sample_plague(Rng& rng) const {
     const PlacedTile& P = placed_[owner_[followers_[i].slot]];
     m.x = P.x;
     m.y = P.y;
-    m.ret = int8_t(i);
+    m.ext.set_plague(i);
     break;
   }
   return m;
@@ -65,9 +65,10 @@ Move State::sample_plague(Rng& rng) const {
 std::string State::check_plague(const Move& m) const {
   const std::string who = "player " + std::to_string(plague_player_);
   if (m.kind != MoveKind::Plague) return who + " must first take back a follower from the land (Plague)";
-  if (m.ret < 0 || m.ret >= nfollowers_ || followers_[m.ret].player != plague_player_)
+  const int i = m.ext.plague();
+  if (i < 0 || i >= nfollowers_ || followers_[i].player != plague_player_)
     return "that follower is not one of " + who + "'s on the land (crown spaces are immune)";
-  const PlacedTile& P = placed_[owner_[followers_[m.ret].slot]];
+  const PlacedTile& P = placed_[owner_[followers_[i].slot]];
   if (m.x != P.x || m.y != P.y)
     return "that follower stands at (" + std::to_string(P.x) + "," + std::to_string(P.y) + "), not at (" +
            std::to_string(m.x) + "," + std::to_string(m.y) + ")";
@@ -86,7 +87,7 @@ std::string State::check_choose(const Move& m, const TileType& tt) const {
 }
 
 std::string State::check_crown(const Move& m) const {
-  const int c = m.meeple - kCrownBase;
+  const int c = m.ext.crown();
   if (!game_->crown_exists(c)) return "no such crown space";
   if (supply_[player_] == 0) return "player " + std::to_string(player_) + " has no follower left";
   if (crown_[c] >= 0) return game_->crown_name(c) + " is already occupied";
@@ -94,7 +95,7 @@ std::string State::check_crown(const Move& m) const {
 }
 
 void State::apply_crown(const Move& m) {
-  crown_[m.meeple - kCrownBase] = int8_t(player_);
+  crown_[m.ext.crown()] = int8_t(player_);
   --supply_[player_];
 }
 
@@ -114,7 +115,7 @@ void State::apply_wheel_move(const Move& m) {
     return;
   }
   assert(phase_ == Phase::Plague && m.kind == MoveKind::Plague);
-  const Follower fo = followers_[m.ret];
+  const Follower fo = followers_[m.ext.plague()];
   plague_who_[nplague_] = fo.player;
   plague_log_[nplague_++] = fo.slot;
   if (log_.p) {
@@ -124,7 +125,7 @@ void State::apply_wheel_move(const Move& m) {
     e.at = game_->type(P.type).location_name(fo.slot - P.slot_base, P.rot);
     log_.p->push_back(std::move(e));
   }
-  remove_follower(m.ret);
+  remove_follower(m.ext.plague());
   ++plague_step_;
   next_plague();
 }
