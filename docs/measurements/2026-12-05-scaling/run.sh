@@ -18,3 +18,12 @@ match() {  # NAME PLAYERS GAMES SEED [EXTRA ARGS]
   mv "$name.json.tmp" "$name.json"
 }
 match 50k-5k-pmode2 mcts:iterations=50000:pmode=2,mcts:iterations=5000:pmode=2 200 41
+# Step 4: the budget ladder (1k, 5k, 50k, pmode=2), base and all three expansions; adjacent budgets meet.
+all3=(--expansions festival,fortune-teller,fruit-trees)
+match 5k-1k-pmode2 mcts:iterations=5000:pmode=2,mcts:iterations=1000:pmode=2 100 42
+match all3-5k-1k-pmode2 mcts:iterations=5000:pmode=2,mcts:iterations=1000:pmode=2 100 43 "${all3[@]}"
+match all3-50k-5k-pmode2 mcts:iterations=50000:pmode=2,mcts:iterations=5000:pmode=2 100 44 "${all3[@]}"
+echo "base:"
+"$bin" ladder 50k-5k-pmode2.json 5k-1k-pmode2.json --anchor mcts:iterations=1000:pmode=2
+echo "festival + fortune-teller + fruit-trees:"
+"$bin" ladder all3-5k-1k-pmode2.json all3-50k-5k-pmode2.json --anchor mcts:iterations=1000:pmode=2
