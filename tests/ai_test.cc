@@ -390,6 +390,47 @@ TEST(Mcts, TreePriorActsOnceNodesReachTpmin) {
   EXPECT_THROW(make_player("mcts:tprior=-1"), std::invalid_argument);
 }
 
+// pw=K: progressive widening below the root (session 13). It changes the search (the tree's
+// replies are no longer tried in random order), stays deterministic, spends exactly the budget at
+// the root, and its parameters are named and bounded. (Without the root prior, which in most
+// positions keeps every visit on the prior's best moves: see "Session 13" in docs/ai.md.)
+TEST(Mcts, WideningChangesTheTreeAndStaysDeterministic) {
+  const Game* g = Game::get(Rules{});
+  int changed = 0, positions = 0;
+  for (int k = 0; k < 3; ++k) {
+    const State s = random_position(g, 80 + k, 8 + 10 * k);
+    if (s.is_terminal() || s.is_chance() || s.count_legal_moves() < 2) continue;
+    ++positions;
+    const auto off = make_player("mcts:iterations=3000:prior=0", 9)->analyse(s);
+    const auto zero = make_player("mcts:iterations=3000:prior=0:pw=0", 9)->analyse(s);
+    const auto on = make_player("mcts:iterations=3000:prior=0:pw=1", 9)->analyse(s);
+    const auto again = make_player("mcts:iterations=3000:prior=0:pw=1", 9)->analyse(s);
+    ASSERT_EQ(off.size(), on.size());
+    bool differs = false;
+    int visits = 0;
+    for (size_t i = 0; i < off.size(); ++i) {
+      EXPECT_EQ(off[i].move, zero[i].move);
+      EXPECT_EQ(off[i].visits, zero[i].visits) << "pw=0 is the search without widening";
+      EXPECT_EQ(on[i].move, again[i].move);
+      EXPECT_EQ(on[i].visits, again[i].visits);
+      differs = differs || on[i].visits != off[i].visits;
+      visits += on[i].visits;
+    }
+    EXPECT_EQ(visits, 3000);
+    changed += differs;
+  }
+  EXPECT_GE(positions, 2);
+  EXPECT_EQ(changed, positions);
+  EXPECT_EQ(make_player("mcts:iterations=10:pw=2:pwa=0.25:pwk=5")->name(), "mcts:iterations=10:pw=2:pwa=0.25:pwk=5");
+  EXPECT_NO_THROW(make_player("mcts:pw=1000:pwa=1:pwk=1000"));  // at the caps
+  EXPECT_NO_THROW(make_player("mcts:pw=0:pwa=0:pwk=1"));
+  EXPECT_THROW(make_player("mcts:pw=1001"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:pw=-1"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:pwa=1.5"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:pwk=0"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:pwk=1001"), std::invalid_argument);
+}
+
 // pmode=2 values the root prior's virtual visits at the mean real reward plus the move's
 // offset. In a position that the player to move is winning (win estimate about 0.96 here), the
 // fixed prior (the best move at 0.5, a move 5 points worse at 0.12) looks worse than any real

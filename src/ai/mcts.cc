@@ -340,6 +340,57 @@ class Tree {
     return bi;
   }
 
+  // Progressive widening (MctsConfig::widen) at a decision node below the root: UCT among the
+  // children visited so far while there are max(1, floor(widen * visits^alpha)) of them (or all),
+  // else a new child, the best by the decider's heuristic margin one move ahead of up to
+  // widen_sample sampled unvisited children (so the tree's replies are at least as good as the
+  // rollouts' and improve with visits instead of being tried in random order).
+  int select_widen(Node& nd, const State& s, const Move* mv) {
+    const double logn = std::log(double(std::max<uint32_t>(1, nd.visits)));
+    double best = -1e300;
+    int bi = -1;
+    uint32_t open = 0;
+    for (int i = 0; i < nd.n; ++i) {
+      const Node& c = nodes_[nd.first + i];
+      if (c.visits == 0) continue;
+      ++open;
+      const double u = c.value / c.visits + cfg_.c * std::sqrt(logn / c.visits);
+      if (u > best) best = u, bi = i;
+    }
+    const double allowed = std::max(1.0, std::floor(cfg_.widen * std::pow(double(nd.visits), cfg_.widen_alpha)));
+    if (open >= nd.n || (bi >= 0 && double(open) >= allowed)) return bi;
+    // A new child: sample candidates among the unvisited ones.
+    const int k = std::max(1, cfg_.widen_sample);
+    cand_.clear();
+    for (int t = 0; t < 4 * k && int(cand_.size()) < k; ++t) {
+      const uint32_t i = rng_.below(nd.n);
+      if (nodes_[nd.first + i].visits == 0 && std::find(cand_.begin(), cand_.end(), i) == cand_.end()) cand_.push_back(i);
+    }
+    if (cand_.empty()) {  // nearly all visited: the first unvisited from a random offset
+      const uint32_t off = rng_.below(nd.n);
+      for (uint32_t j = 0; j < nd.n; ++j) {
+        uint32_t i = off + j;
+        if (i >= nd.n) i -= nd.n;
+        if (nodes_[nd.first + i].visits == 0) return int(i);
+      }
+      return bi;  // unreachable: open < n
+    }
+    if (cand_.size() == 1) return int(cand_[0]);
+    if (!rollout_scratch_) rollout_scratch_ = std::make_unique<State>(s);
+    State& c = *rollout_scratch_;
+    c = s;  // a full copy, then restores (the rollout copies it again)
+    const int me = s.current_player();
+    double best_m = -1e300;
+    int pick = int(cand_[0]);
+    for (size_t j = 0; j < cand_.size(); ++j) {
+      if (j > 0) c.restore(s);
+      c.apply(mv[cand_[j]]);
+      const double mg = margin(evaluate_consuming(c, cfg_.eval), me, s.num_players());
+      if (mg > best_m) best_m = mg, pick = int(cand_[j]);
+    }
+    return pick;
+  }
+
   // UCT at the root when the prior is valued at selection (pmode=2: each move's prior_ virtual
   // visits are worth the mean real reward of the root's moves plus the move's offset,
   // prior_delta, so that the prior ranks the moves on the scale of the rewards the search finds)
@@ -401,7 +452,7 @@ class Tree {
         }
         if (id != 0 && cfg_.tree_prior > 0 && !nd.primed && nd.visits >= uint32_t(cfg_.tree_prior_min))
           prime(nd, s, mv);
-        const int i = select(nd);
+        const int i = id != 0 && cfg_.widen > 0 ? select_widen(nd, s, mv) : select(nd);
         s.apply(mv[i]);
         if (id == 0) root_child = i;
         next = nd.first + i;
@@ -616,6 +667,7 @@ class Tree {
   std::unique_ptr<State> rollout_scratch_, prime_base_, prime_scratch_;
   std::vector<double> prime_m_;
   std::vector<double> root_delta_;  // pmode=2: per root move, prior_delta
+  std::vector<uint32_t> cand_;  // select_widen's candidates
   std::vector<char> pruned_;  // per root child: left out by prune_festival_root
 };
 
@@ -712,6 +764,14 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
         const long long p = parse_count(v);
         if (p < 1 || p > kMaxSpecSmallInt) throw std::invalid_argument("tpmin must be 1.." + std::to_string(kMaxSpecSmallInt));
         c.tree_prior_min = int(p);
+      } else if (k == "pw") {
+        c.widen = parse_real_in(v, "pw", 0, kMaxSpecWeight);
+      } else if (k == "pwa") {
+        c.widen_alpha = parse_real_in(v, "pwa", 0, 1);
+      } else if (k == "pwk") {
+        const long long p = parse_count(v);
+        if (p < 1 || p > 1000) throw std::invalid_argument("pwk must be 1..1000");
+        c.widen_sample = int(p);
       } else if (k == "pscale") {
         c.prior_scale = parse_real_in(v, "pscale", 0, kMaxSpecWeight);
         if (c.prior_scale <= 0) throw std::invalid_argument("pscale must be > 0");
@@ -728,7 +788,7 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else {
         throw std::invalid_argument(
             "unknown parameter '" + k +
-            "' (allowed: time, iterations, threads, level, early, c, depth, rf, rk, rkf, fk, rr, tb, prior, pmode, tprior, tpmin, pscale, win, scale, " + kEvalParamNames +
+            "' (allowed: time, iterations, threads, level, early, c, depth, rf, rk, rkf, fk, rr, tb, prior, pmode, tprior, tpmin, pw, pwa, pwk, pscale, win, scale, " + kEvalParamNames +
             ", nodes, seed)");
       }
     } catch (const std::invalid_argument& e) {
@@ -759,6 +819,9 @@ std::string MctsPlayer::name() const {
   if (cfg_.prior_mode != d.prior_mode) s += ":pmode=" + std::to_string(cfg_.prior_mode);
   if (cfg_.tree_prior != d.tree_prior) s += ":tprior=" + std::to_string(cfg_.tree_prior);
   if (cfg_.tree_prior_min != d.tree_prior_min) s += ":tpmin=" + std::to_string(cfg_.tree_prior_min);
+  if (cfg_.widen != d.widen) s += ":pw=" + num(cfg_.widen);
+  if (cfg_.widen_alpha != d.widen_alpha) s += ":pwa=" + num(cfg_.widen_alpha);
+  if (cfg_.widen_sample != d.widen_sample) s += ":pwk=" + std::to_string(cfg_.widen_sample);
   if (cfg_.prior_scale != d.prior_scale) s += ":pscale=" + num(cfg_.prior_scale);
   if (cfg_.rollout_follower != d.rollout_follower) s += ":rf=" + num(cfg_.rollout_follower);
   if (cfg_.rollout_take_back != d.rollout_take_back) s += ":rr=" + num(cfg_.rollout_take_back);

@@ -69,6 +69,15 @@ struct MctsConfig {
   // child tree_prior virtual visits valued like the root prior (0 = off).
   int tree_prior = 0;
   int tree_prior_min = 64;
+  // Progressive widening below the root (session 13, docs/ai.md; 0 = off): a decision node below
+  // the root visited N times considers only max(1, floor(widen * N^widen_alpha)) of its moves,
+  // UCT among them; each new one is the best by the decider's heuristic (one move ahead) of
+  // widen_sample sampled moves not yet considered. Without it, a node below the root tries its
+  // unvisited moves first in random order, so with many moves and few visits per node (every
+  // opponent's reply sits under a chance node of ~20 tile types) the tree's replies are random.
+  double widen = 0;
+  double widen_alpha = 0.5;
+  int widen_sample = 3;
   // How the priors' virtual visits are valued (mcts.cc, prior_reward and select_root):
   // 0 = 0.5 for the best move by the heuristic and less for the others; 1 = the same scaled by
   // the best move's squashed margin; 2 = the mean real reward of the moves plus an offset.
