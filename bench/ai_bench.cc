@@ -4,6 +4,7 @@
 
 #include "mcts.h"
 #include "player.h"
+#include "value_net.h"
 
 namespace {
 
@@ -47,6 +48,41 @@ void BM_GreedyOpening(benchmark::State& st) {
   for (auto _ : st) benchmark::DoNotOptimize(p->choose(s));
 }
 BENCHMARK(BM_GreedyOpening)->Unit(benchmark::kMicrosecond);
+
+// The learned evaluator's cost (issue #37): one leaf evaluation of a mid-game position with the
+// expect heuristic alone (net=0) and with the value network's adjustment (net=1), i.e. what a
+// rollout's cut costs under mcts and mcts:eval=net.
+void BM_LeafEvaluation(benchmark::State& st) {
+  State s = opening(7);
+  Rng rng(3);
+  for (int i = 0; i < 30 && !s.is_terminal(); ++i) {
+    if (s.is_chance()) {
+      s.draw_random();
+      continue;
+    }
+    s.apply(s.sample_move(rng));
+  }
+  ai::EvalWeights w = ai::MctsConfig{}.eval;
+  w.net = st.range(0) == 1;
+  for (auto _ : st) {
+    State c = s;
+    benchmark::DoNotOptimize(ai::evaluate_consuming(c, w));
+  }
+  st.counters["leaves/s"] = benchmark::Counter(double(st.iterations()), benchmark::Counter::kIsRate);
+}
+BENCHMARK(BM_LeafEvaluation)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
+
+// Inference alone: the network's prediction for one feature vector.
+void BM_ValueNetPredict(benchmark::State& st) {
+  const ai::ValueNet& net = ai::ValueNet::builtin();
+  ai::Features x{};
+  for (int i = 0; i < ai::kValueFeatures; ++i) x[size_t(i)] = 0.1f * float(i + 1);
+  for (auto _ : st) {
+    benchmark::DoNotOptimize(net.predict(x));
+    benchmark::ClobberMemory();
+  }
+}
+BENCHMARK(BM_ValueNetPredict)->Unit(benchmark::kNanosecond);
 
 }  // namespace
 

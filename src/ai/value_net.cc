@@ -138,16 +138,29 @@ const ValueNet& ValueNet::active() {
   return net;
 }
 
+namespace {
+// tanh by a rational (Lambert's continued fraction to x^7/x^6) on [-4.97, 4.97] and +-1 beyond: error
+// below 1e-4 everywhere (largest at the clamp; tanh(4.97) = 1 - 9.6e-5), without a libm call: the
+// prediction took 194 ns with std::tanh and takes 93 ns with it (BM_ValueNetPredict, bench/ai_bench.cc).
+inline float fast_tanh(float x) {
+  x = std::clamp(x, -4.97f, 4.97f);
+  const float x2 = x * x;
+  const float p = x * (135135.0f + x2 * (17325.0f + x2 * (378.0f + x2)));
+  const float q = 135135.0f + x2 * (62370.0f + x2 * (3150.0f + x2 * 28.0f));
+  return std::clamp(p / q, -1.0f, 1.0f);
+}
+}  // namespace
+
 double ValueNet::predict(const Features& x) const {
-  double out = bout_;
-  for (int f = 0; f < kValueFeatures; ++f) out += double(skip_[size_t(f)]) * x[size_t(f)];
+  float out = bout_;
+  for (int f = 0; f < kValueFeatures; ++f) out += skip_[size_t(f)] * x[size_t(f)];
   const float* w = w1_.data();
   for (int j = 0; j < hidden_; ++j, w += kValueFeatures) {
     float a = b1_[size_t(j)];
     for (int f = 0; f < kValueFeatures; ++f) a += w[f] * x[size_t(f)];
-    out += double(wout_[size_t(j)]) * std::tanh(a);
+    out += wout_[size_t(j)] * fast_tanh(a);
   }
-  return 50.0 * out;
+  return 50.0 * double(out);
 }
 
 void ValueNet::adjust(const NetSnapshot& snap, Values& h) const {
