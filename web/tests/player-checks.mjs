@@ -314,7 +314,7 @@ export async function playerChecks(browser, url, errors, { check, artifacts, bin
 
   // play on, by clicks, until something has scored; check the breakdown, the track, the moves
   let scored = false;
-  for (let i = 0; i < 14 && !scored; i++) {
+  for (let i = 0; i < 40 && !scored; i++) {
     await waitMine(page);
     await page.getByTestId('zoom-fit').click();
     await page.locator('[data-testid^="cell-"]').first().click();
@@ -401,7 +401,24 @@ export async function playerChecks(browser, url, errors, { check, artifacts, bin
   // #2 readability: followers stay readable when zoomed out
   // zoomed out to tiles of about 50 px (the issue saw 12 px followers on 50-70 px tiles)
   const tilePx = async () => (await page.locator('use.placed').first().boundingBox()).width;
-  for (let i = 0; i < 8 && await tilePx() > 55; i++) await page.getByTestId('zoom-out').click();
+  // the zoom the view settles at (a new turn may refit the board), then zoom in or out to 40-60 px tiles
+  const settled = async () => {
+    let a = await tilePx();
+    for (let i = 0; i < 20; i++) {
+      await page.waitForTimeout(150);
+      const b = await tilePx();
+      if (Math.abs(a - b) < 0.5) return b;
+      a = b;
+    }
+    return a;
+  };
+  for (let i = 0; i < 12; i++) {
+    const px = await settled();
+    if (px > 60) await page.getByTestId('zoom-out').click();
+    else if (px < 40) await page.getByTestId('zoom-in').click();
+    else break;
+  }
+  await settled();
   const m = await page.locator('[data-follower]').evaluateAll((els) => Math.min(...els.map((e) => Math.max(e.getBoundingClientRect().width, e.getBoundingClientRect().height))));
   check(Number.isFinite(m) && m >= 18, `#2: on ${Math.round(await tilePx())} px tiles a follower is ${Math.round(m)} px (at least 18)`);
   const pennantFill = await page.evaluate(() => document.querySelector('.pennant')?.getAttribute('fill') ?? 'none');
