@@ -224,11 +224,16 @@ TEST_F(SecurityTest, AiSchedulingIsFairAndStopsPromptly) {
 // game waits. The person's undo clears it and the AI is tried again. A game whose AI works shows
 // no failure (the normal path).
 TEST_F(SecurityTest, AnAiThatFailsIsShownAndNothingPlaysInItsPlace) {
+  // The AI does not start before the restart (on PostgreSQL a started move is claimed in the
+  // database for the longest search allowed, and another process waits that long).
+  opts_.ai_delay_ms = 60'000;
+  restart();
   json g = create(vs_ai("mcts:time=5s"));
   const std::string id = g["id"];
   ASSERT_EQ(post("/api/games/" + id + "/move", first_move(id, token(g, 0))).status, 200);
+  opts_.ai_delay_ms = 0;
   opts_.ai_max_seconds = 1;  // the seat's spec is now beyond the caps
-  restart();                 // the search under way is cancelled; its move is not played
+  restart();
   json v;
   for (int i = 0; i < 1000; ++i) {
     v = get("/api/games/" + id).body;
