@@ -1,6 +1,6 @@
 // `carcassonne play` in the terminal, driven through its standard input: `help` lists the
 // commands, `hint` suggests moves in the keys the player types (typing them plays exactly the
-// suggested move), and the hint is the same for the same seed.
+// suggested move), the hint is the same for the same seed, and `undo` takes a move back.
 #include <gtest/gtest.h>
 
 #include <array>
@@ -59,6 +59,7 @@ TEST(CliPlay, HelpListsTheCommands) {
   const std::string out = play("help\nq\n", kArgs);
   EXPECT_NE(out.find("'hint' suggests moves"), std::string::npos) << out;
   EXPECT_NE(out.find("'q' saves the record and quits"), std::string::npos) << out;
+  EXPECT_NE(out.find("'undo' takes back your last move"), std::string::npos) << out;
   EXPECT_NE(out.find("(hint: suggest a move, help, q: save and quit)"), std::string::npos) << out;
 }
 
@@ -80,6 +81,26 @@ TEST(CliPlay, HintSuggestsMovesInTheKeysThePlayerTypes) {
     EXPECT_NE(played.find("turn 1: You: " + g.description + "\n"), std::string::npos)
         << "keys '" << g.keys << "' should play " << g.description << "\n" << played;
   }
+}
+
+// 'undo' (match::Table::undo, the server's policy): refused before your first move; after it, your
+// move and the computer's reply are taken back and the same tile comes again.
+TEST(CliPlay, UndoTakesBackYourMoveAndTheComputersReply) {
+  const std::string refused = play("undo\nq\n", kArgs);
+  EXPECT_NE(refused.find("cannot undo: there is no move of yours to take back"), std::string::npos) << refused;
+  const std::vector<Suggestion> s = suggestions(play("hint\nq\n", kArgs));
+  ASSERT_FALSE(s.empty());
+  std::string keys = s[0].keys, input;
+  for (size_t p; (p = keys.find(" then ")) != std::string::npos; keys.erase(0, p + 6)) input += keys.substr(0, p) + "\n";
+  input += keys + "\nundo\nq\n";
+  const std::string out = play(input, kArgs);
+  EXPECT_NE(out.find("turn 1: You: " + s[0].description + "\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("turn 2: AI 2"), std::string::npos) << out;
+  EXPECT_NE(out.find("took back 2 moves; turn 1\n"), std::string::npos) << out;
+  const size_t first = out.find("your tile is ");
+  ASSERT_NE(first, std::string::npos) << out;
+  const std::string tile_line = out.substr(first, out.find('\n', first) - first);
+  EXPECT_NE(out.rfind(tile_line), first) << "the same tile comes again after the undo\n" << out;
 }
 
 TEST(CliPlay, ABadHintSpecIsRefusedBeforeTheGame) {

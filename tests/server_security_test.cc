@@ -218,6 +218,52 @@ TEST_F(SecurityTest, AiSchedulingIsFairAndStopsPromptly) {
   EXPECT_LT(std::chrono::duration<double>(Clock::now() - s0).count(), 2.0);
 }
 
+// The AI failure policy (docs/server.md, "When an AI fails"): an AI seat whose player cannot be
+// made (its spec was accepted under higher caps than the server has now) does not move, and
+// nothing plays in its place: the game view names the seat, its spec and the error, and the
+// game waits. The person's undo clears it and the AI is tried again. A game whose AI works shows
+// no failure (the normal path).
+TEST_F(SecurityTest, AnAiThatFailsIsShownAndNothingPlaysInItsPlace) {
+  // The AI does not start before the restart (on PostgreSQL a started move is claimed in the
+  // database for the longest search allowed, and another process waits that long).
+  opts_.ai_delay_ms = 60'000;
+  restart();
+  json g = create(vs_ai("mcts:time=5s"));
+  const std::string id = g["id"];
+  ASSERT_EQ(post("/api/games/" + id + "/move", first_move(id, token(g, 0))).status, 200);
+  opts_.ai_delay_ms = 0;
+  opts_.ai_max_seconds = 1;  // the seat's spec is now beyond the caps
+  restart();
+  json v;
+  for (int i = 0; i < 1000; ++i) {
+    v = get("/api/games/" + id).body;
+    if (v.contains("ai_failure")) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  ASSERT_TRUE(v.contains("ai_failure")) << v.dump();
+  EXPECT_EQ(v["ai_failure"]["seat"], 1);
+  EXPECT_EQ(v["ai_failure"]["ai"], "mcts:time=5s");
+  EXPECT_NE(v["ai_failure"]["error"].get<std::string>().find("time=5s is beyond this server's limit of 1s"), std::string::npos)
+      << v.dump();
+  EXPECT_EQ(v["turn"], 1) << "no move was played for the failed AI";
+  EXPECT_EQ(v["thinking"], -1);
+  EXPECT_EQ(v["status"], "playing");
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  EXPECT_EQ(get("/api/games/" + id).body["turn"], 1) << "and none later";
+  // The person takes the move back: the failure is cleared with it.
+  Resp u = post("/api/games/" + id + "/undo", json{{"token", token(g, 0)}});
+  ASSERT_EQ(u.status, 200) << u.text;
+  EXPECT_EQ(u.body["turn"], 0);
+  EXPECT_FALSE(u.body.contains("ai_failure")) << u.body.dump();
+  // The normal path: an AI within the caps moves, and no failure is shown.
+  json ok = create(vs_ai("greedy"));
+  const std::string ok_id = ok["id"];
+  ASSERT_EQ(post("/api/games/" + ok_id + "/move", first_move(ok_id, token(ok, 0))).status, 200);
+  json w = wait_for_human(ok_id);
+  EXPECT_EQ(w["turn"], 2);
+  EXPECT_FALSE(w.contains("ai_failure")) << w.dump();
+}
+
 TEST_F(SecurityTest, StopInterruptsALongSearch) {
   json g = create(json::array({{{"name", "B1"}, {"type", "ai"}, {"ai", "mcts:time=10s"}},
                                {{"name", "B2"}, {"type", "ai"}, {"ai", "mcts:time=10s"}}}));

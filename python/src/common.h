@@ -206,5 +206,6 @@ void bind_record(pyb::module_& m);
 void bind_batch(pyb::module_& m);
 void bind_ai(pyb::module_& m);
 void bind_tournament(pyb::module_& m);  // tournament games (carcassonne.distributed), with the AI library
+void bind_table(pyb::module_& m);       // the game in progress (match::Table), with the AI library
 
 }  // namespace carc::py

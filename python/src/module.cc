@@ -15,6 +15,7 @@ PYBIND11_MODULE(_core, m) {
 #ifdef CARC_HAVE_AI
   bind_ai(m);
   bind_tournament(m);
+  bind_table(m);
 #endif
   m.attr("__version__") = "0.1.0";
 }

@@ -1,7 +1,9 @@
 // `carcassonne play`: a human plays in the terminal against AI players (or hot-seat). The
 // board is drawn as text with the legal places labelled; a turn is two short choices (the
 // place, then the rotation/follower option there); the score log is printed in words. The
-// record is saved when the game ends, on end of input, on 'q' and on Ctrl-C.
+// record is saved when the game ends, on end of input, on 'q' and on Ctrl-C. The game itself
+// (seats, AI turns, undo, hints) is the match layer's game in progress (src/match/table.h), the
+// same object the server plays its games with.
 #include <unistd.h>
 
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include "board_text.h"
 #include "commands.h"
 #include "player.h"
+#include "table.h"
 
 namespace carc::cli {
 
@@ -28,11 +31,10 @@ extern "C" void on_sigint(int) { g_interrupted = 1; }
 std::string label_of(size_t k) { return k < 26 ? std::string(1, char('a' + k)) : std::to_string(k); }
 
 struct Session {
-  State s;
+  std::unique_ptr<match::Table> t;
+  const State& s() const { return t->state(); }
+  const std::vector<ScoreEvent>& events() const { return t->events(); }
   std::vector<std::string> names;
-  std::vector<bool> human;
-  std::vector<std::unique_ptr<ai::Player>> ai;
-  std::vector<ScoreEvent> events;
   size_t events_shown = 0;
   size_t draws_shown = 0;
   std::string save;
@@ -40,17 +42,18 @@ struct Session {
   std::unique_ptr<ai::Player> hinter;  // `hint`: analyses the position for the player to move
   std::string hint_spec;
   uint64_t seed = 0;
+  int undos = 0;
 };
 
 void save_record(const Session& ss) {
   if (ss.save.empty()) return;
-  write_file(ss.save, record_to_json(record_of(ss.s, ss.names)));
+  write_file(ss.save, ss.t->record_json());
   std::cout << "record saved to " << ss.save << "\n";
 }
 
 // The name of a wheel segment ("storm"), or "?".
 std::string segment_name(const Session& ss, int seg) {
-  const auto& w = ss.s.game().wheel();
+  const auto& w = ss.s().game().wheel();
   return seg >= 0 && seg < int(w.size()) ? kWheelEventNames[int(w[seg].event)] : "?";
 }
 
@@ -68,8 +71,8 @@ std::string event_words(const Session& ss, const ScoreEvent& e) {
 }
 
 void show_events(Session& ss) {
-  for (; ss.events_shown < ss.events.size(); ++ss.events_shown) {
-    const ScoreEvent& e = ss.events[ss.events_shown];
+  for (; ss.events_shown < ss.events().size(); ++ss.events_shown) {
+    const ScoreEvent& e = ss.events()[ss.events_shown];
     const std::string& who = ss.names[e.player];
     const bool you = who == "You";
     if (e.kind == "pig") {
@@ -89,17 +92,17 @@ void show_events(Session& ss) {
 }
 
 void show_draws(Session& ss) {
-  const auto& d = ss.s.draws();
+  const auto& d = ss.s().draws();
   for (; ss.draws_shown < d.size(); ++ss.draws_shown)
     if (d[ss.draws_shown].fate == carc::Fate::Discarded)
-      std::cout << "  tile " << ss.s.game().type(d[ss.draws_shown].type).id << " fits nowhere and is discarded\n";
+      std::cout << "  tile " << ss.s().game().type(d[ss.draws_shown].type).id << " fits nowhere and is discarded\n";
 }
 
 void show_scores(const Session& ss) {
   std::cout << "scores:";
-  for (int p = 0; p < ss.s.num_players(); ++p)
-    std::cout << "  " << ss.names[p] << " " << ss.s.score(p) << " (" << ss.s.supply(p) << " followers in hand)";
-  std::cout << "  | tiles left " << ss.s.bag_size() << "\n";
+  for (int p = 0; p < ss.s().num_players(); ++p)
+    std::cout << "  " << ss.names[p] << " " << ss.s().score(p) << " (" << ss.s().supply(p) << " followers in hand)";
+  std::cout << "  | tiles left " << ss.s().bag_size() << "\n";
 }
 
 // Reads one line; false on end of input or Ctrl-C.
@@ -114,13 +117,18 @@ bool read_line(std::string& line) {
 const char* const kHelp =
     "commands: a letter picks a place on the board, a number an option; 'hint' suggests moves\n"
     "(the computer's best few, with its estimated chance to win and final score difference;\n"
-    "it sees only what you see); 'help' shows this; 'q' saves the record and quits\n";
+    "it sees only what you see); 'undo' takes back your last move and the computer's replies\n"
+    "(the tile you had comes again); 'help' shows this; 'q' saves the record and quits\n";
 
-// Reads a number 1..n (0 too when `zero`); -1 when the human quits. `hint` answers 'hint'.
+constexpr int kQuit = -1, kUndo = -2;
+
+// Reads a number 1..n (0 too when `zero`); kQuit when the human quits, kUndo for 'undo'.
+// `hint` answers 'hint'.
 int read_number(int n, bool zero, const std::function<void()>& hint) {
   std::string line;
   for (;;) {
-    if (!read_line(line) || line == "q") return -1;
+    if (!read_line(line) || line == "q") return kQuit;
+    if (line == "undo") return kUndo;
     if (line == "hint") {
       hint();
       continue;
@@ -185,24 +193,25 @@ std::string keys_for(const State& s, const Move& m) {
 // (the hidden part, the bag's order and face-down fruit tokens, is drawn afresh first; MCTS
 // redraws it at every iteration). Deterministic for the game's seed and turn.
 void show_hint(Session& ss) {
-  State pub = ss.s;
-  Rng rng(derive_seed(ss.seed, 0x68696e74ull + uint64_t(ss.s.turn())));  // "hint"
-  pub.resample_hidden(rng);
+  const State pub =
+      ss.t->hint_position(ss.s().current_player(), derive_seed(ss.seed, 0x68696e74ull + uint64_t(ss.s().turn())));  // "hint"
   if (!ss.hinter) ss.hinter = make_player_checked(ss.hint_spec, derive_seed(ss.seed, 0x68696e74ull));
   const std::vector<ai::MoveEval> ev = ss.hinter->analyse(pub);
   std::cout << "hint (" << ss.hinter->name() << "; type the keys shown):\n";
   for (size_t i = 0; i < ev.size() && i < 3; ++i) {
     std::ostringstream line;
-    line << std::fixed << std::setprecision(1) << "  " << i + 1 << ". " << keys_for(ss.s, ev[i].move) << ": "
-         << describe_move(ss.s, ev[i].move) << "  win " << 100 * ev[i].win_probability << "%, score difference "
+    line << std::fixed << std::setprecision(1) << "  " << i + 1 << ". " << keys_for(ss.s(), ev[i].move) << ": "
+         << describe_move(ss.s(), ev[i].move) << "  win " << 100 * ev[i].win_probability << "%, score difference "
          << std::showpos << ev[i].score_diff;
     std::cout << line.str() << "\n";
   }
 }
 
-// Asks the human for a move; false when the human quits (q, end of input, Ctrl-C).
-bool ask_move(Session& ss, Move& out) {
-  const State& s = ss.s;
+enum class Ask { Move, Quit, Undo };
+
+// Asks the human for a move; Quit when the human quits (q, end of input, Ctrl-C), Undo for 'undo'.
+Ask ask_move(Session& ss, Move& out) {
+  const State& s = ss.s();
   const std::function<void()> hint = [&ss] { show_hint(ss); };
   std::vector<Move> moves;
   s.legal_moves(moves);
@@ -216,9 +225,9 @@ bool ask_move(Session& ss, Move& out) {
               << s.current_player() + 1 << " on the board):\n";
     for (size_t k = 0; k < moves.size(); ++k) std::cout << "  " << k + 1 << ") " << describe_move(s, moves[k]) << "\n";
     const int k = read_number(int(moves.size()), false, hint);
-    if (k < 0) return false;
+    if (k < 0) return k == kUndo ? Ask::Undo : Ask::Quit;
     out = moves[size_t(k - 1)];
-    return true;
+    return Ask::Move;
   }
   if (std::any_of(moves.begin(), moves.end(), [](const Move& m) { return m.kind == MoveKind::Choose; })) {
     // Several drawn tiles, some with a wheel number: choosing one of those turns the wheel
@@ -236,11 +245,11 @@ bool ask_move(Session& ss, Move& out) {
                 << "\n";
     }
     const int k = read_number(int(options.size()), false, hint);
-    if (k < 0) return false;
+    if (k < 0) return k == kUndo ? Ask::Undo : Ask::Quit;
     const Move pick = options[size_t(k - 1)];
     if (pick.kind == MoveKind::Choose) {
       out = pick;
-      return true;
+      return Ask::Move;
     }
     moves.erase(std::remove_if(moves.begin(), moves.end(),
                                [&](const Move& m) { return m.kind != MoveKind::Place || m.choice != pick.choice; }),
@@ -278,7 +287,8 @@ bool ask_move(Session& ss, Move& out) {
       std::cout << "   (hint: suggest a move, help, q: save and quit)\n";
       std::string line;
       for (;;) {
-        if (!read_line(line) || line == "q") return false;
+        if (!read_line(line) || line == "q") return Ask::Quit;
+        if (line == "undo") return Ask::Undo;
         if (line == "hint") {
           hint();
           continue;
@@ -296,7 +306,7 @@ bool ask_move(Session& ss, Move& out) {
     const std::vector<int>& opts = at[cell];
     if (opts.size() == 1) {
       out = moves[opts[0]];
-      return true;
+      return Ask::Move;
     }
     std::cout << "at (" << cells[cell].first << "," << cells[cell].second << "):\n";
     for (size_t k = 0; k < opts.size(); ++k) {
@@ -304,10 +314,10 @@ bool ask_move(Session& ss, Move& out) {
     }
     std::cout << "  0) back to the places\n";
     const int k = read_number(int(opts.size()), true, hint);
-    if (k < 0) return false;
+    if (k < 0) return k == kUndo ? Ask::Undo : Ask::Quit;
     if (k == 0) continue;  // back to the places
     out = moves[size_t(opts[size_t(k - 1)])];
-    return true;
+    return Ask::Move;
   }
 }
 
@@ -341,24 +351,31 @@ void register_play(CLI::App& app) {
     uint64_t seed = o->seed;
     if (seed == 0) seed = (uint64_t(std::random_device{}()) << 20) ^ uint64_t(time(nullptr));
     Rules rules = ai_rules_from(o->players, o->tileset, o->expansions);
-    Session ss{State(Game::get(rules), seed)};
+    Session ss;
     ss.color = o->color;
     ss.seed = seed;
     ss.hint_spec = o->hint;
     make_player_checked(o->hint, 0);  // a bad --hint is refused before the game starts
     ss.save = o->save.empty() ? "game-" + std::to_string(seed) + ".record.json" : o->save;
+    std::vector<match::Seat> seats;
+    Record rec;
+    rec.tileset = rules.tileset;
+    rec.expansions = rules.expansions();
+    rec.seed = seed;
     for (int p = 0; p < o->players; ++p) {
-      const bool h = o->hotseat || p == o->seat - 1;
-      ss.human.push_back(h);
-      if (h) {
-        ss.names.push_back(o->hotseat ? "Player " + std::to_string(p + 1) : "You");
-        ss.ai.push_back(nullptr);
+      if (o->hotseat || p == o->seat - 1) {
+        seats.push_back({o->hotseat ? "Player " + std::to_string(p + 1) : "You", "human", "", false});
       } else {
-        ss.ai.push_back(make_player_checked(o->vs, seat_seed(seed, p)));
-        ss.names.push_back("AI " + std::to_string(p + 1) + " (" + ss.ai.back()->name() + ")");
+        // The spec is checked now, and its name shown; the table makes the seat's player with
+        // the seat seed seat_seed(seed, p) when it first moves (the one seed rule, seeds.h).
+        const std::string name = make_player_checked(o->vs, seat_seed(seed, p))->name();
+        seats.push_back({"AI " + std::to_string(p + 1) + " (" + name + ")", "ai", o->vs, false});
       }
+      rec.players.push_back(seats.back().name);
     }
-    ss.s.set_event_log(&ss.events);
+    ss.names = rec.players;
+    ss.t = std::make_unique<match::Table>(seats, rec);
+    const match::PlayerFactory make = [](const std::string& spec, uint64_t s) { return make_player_checked(spec, s); };
     struct sigaction sa {};
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
@@ -367,46 +384,78 @@ void register_play(CLI::App& app) {
     std::cout << "Carcassonne " << rules.to_string() << ", seed " << seed << ". Seats:";
     for (int p = 0; p < o->players; ++p) std::cout << " " << p + 1 << "=" << ss.names[p];
     std::cout << "\nfollowers on the board show as the seat number (1..6). Type 'help' for the commands, 'hint' for a suggestion.\n";
-    while (!ss.s.is_terminal()) {
+    show_draws(ss);
+    show_events(ss);  // Wheel of Fortune: a single drawn wheel tile turns the wheel at once
+    auto after_move = [&ss] {
+      show_events(ss);
+      show_draws(ss);
+      show_events(ss);
+    };
+    // The AI failure policy (docs/ai.md): an AI that fails stops the game with its error; the
+    // record is saved, and nothing plays in its place.
+    auto stop_on_failure = [&ss] {
+      const auto& f = ss.t->ai_failure();
+      if (!f) return;
+      std::cout << "\n" << ss.names[size_t(f->seat)] << " failed: " << f->error << "; the game stops here\n";
+      save_record(ss);
+      throw Exit{1};
+    };
+    while (!ss.t->over()) {
       if (g_interrupted) {
         std::cout << "\ninterrupted\n";
         save_record(ss);
         throw Exit{130};
       }
-      if (ss.s.is_chance()) {
-        ss.s.draw_random();
-        show_draws(ss);
-        show_events(ss);  // Wheel of Fortune: a single drawn wheel tile turns the wheel at once
+      if (auto turn = ss.t->ai_turn(make)) {
+        const match::AiResult r = match::think(*turn);
+        if (r.error.empty())
+          std::cout << "turn " << ss.s().turn() + 1 << ": " << ss.names[size_t(turn->seat)] << ": "
+                    << describe_move(ss.s(), r.move) << "\n";
+        ss.t->finish_ai_turn(*turn, r);
+        stop_on_failure();
+        after_move();
         continue;
       }
-      const int p = ss.s.current_player();
+      stop_on_failure();
+      const int p = ss.s().current_player();
       Move m;
-      if (ss.human[p]) {
-        if (!ask_move(ss, m)) {
-          std::cout << "\ngame left unfinished\n";
-          save_record(ss);
-          if (g_interrupted) throw Exit{130};
-          return;
-        }
-      } else {
-        m = ss.ai[p]->choose(ss.s);
+      const Ask a = ask_move(ss, m);
+      if (a == Ask::Quit) {
+        std::cout << "\ngame left unfinished\n";
+        save_record(ss);
+        if (g_interrupted) throw Exit{130};
+        return;
       }
-      std::cout << "turn " << ss.s.turn() + 1 << ": " << ss.names[p] << ": " << describe_move(ss.s, m) << "\n";
-      ss.s.apply(m);
-      show_events(ss);
+      if (a == Ask::Undo) {
+        // The undo policy of the server's games (docs/security.md): your own last move and the
+        // computer's replies; what is still hidden is drawn afresh (here from the game's seed).
+        try {
+          const int before = ss.s().turn();
+          ss.t->undo(p, derive_seed(seed, 0x756e646full + uint64_t(++ss.undos)));  // "undo"
+          std::cout << "took back " << before - ss.s().turn() << (before - ss.s().turn() == 1 ? " move" : " moves")
+                    << "; turn " << ss.s().turn() + 1 << "\n";
+          ss.events_shown = std::min(ss.events_shown, ss.events().size());
+          ss.draws_shown = std::min(ss.draws_shown, ss.s().draws().size());
+        } catch (const match::Refused& e) {
+          std::cout << "cannot undo: " << e.what() << "\n";
+        }
+        continue;
+      }
+      std::cout << "turn " << ss.s().turn() + 1 << ": " << ss.names[size_t(p)] << ": " << describe_move(ss.s(), m) << "\n";
+      ss.t->play(p, m);
+      after_move();
     }
     show_draws(ss);
-    ss.s.finish();
     show_events(ss);
     BoardTextOptions opt;
     opt.color = ss.color;
-    std::cout << "\n" << board_text(ss.s, opt) << "game over. ";
+    std::cout << "\n" << board_text(ss.s(), opt) << "game over. ";
     show_scores(ss);
     int best = 0;
-    for (int p = 0; p < ss.s.num_players(); ++p) best = std::max(best, ss.s.score(p));
+    for (int p = 0; p < ss.s().num_players(); ++p) best = std::max(best, ss.s().score(p));
     std::string winners;
-    for (int p = 0; p < ss.s.num_players(); ++p)
-      if (ss.s.score(p) == best) winners += (winners.empty() ? "" : " and ") + ss.names[p];
+    for (int p = 0; p < ss.s().num_players(); ++p)
+      if (ss.s().score(p) == best) winners += (winners.empty() ? "" : " and ") + ss.names[p];
     std::cout << "winner: " << winners << " with " << best << " points\n";
     save_record(ss);
   });

@@ -67,6 +67,21 @@ bool allow_hints_of(const json& body, const std::vector<Seat>& seats) {
   return it->get<bool>();
 }
 
+// Runs a call into the game in progress (match::Table), turning its refusal into the API's error:
+// Conflict 409, Forbidden 403, Invalid 400, Illegal 422 (nothing changed in each case).
+template <class F>
+decltype(auto) table_call(F&& f) {
+  try {
+    return f();
+  } catch (const match::Refused& e) {
+    const int status = e.kind == match::Refused::Forbidden ? 403
+                       : e.kind == match::Refused::Invalid ? 400
+                       : e.kind == match::Refused::Illegal ? 422
+                                                           : 409;
+    fail(status, e.kind == match::Refused::Illegal ? std::string("illegal move: ") + e.what() : std::string(e.what()));
+  }
+}
+
 bool game_id_ok(const std::string& id) {
   return !id.empty() && std::all_of(id.begin(), id.end(), [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); });
 }
@@ -125,11 +140,12 @@ Response Api::dispatch(const Request& req) {
 
 json Api::created_json(const Session& s) {
   json seats = json::array();
-  for (size_t i = 0; i < s.seats.size(); ++i) {
-    const Seat& seat = s.seats[i];
+  for (size_t i = 0; i < s.num_seats(); ++i) {
+    const match::Seat& seat = s.seat(int(i));
+    const std::string& token = s.access[i].token;
     json j = {{"seat", i}, {"name", seat.name}, {"type", seat.type}};
-    if (seat.type != "ai") j["token"] = seat.token;
-    if (seat.type == "remote") j["join_path"] = "/#/game/" + s.id + "/" + seat.token;
+    if (seat.type != "ai") j["token"] = token;
+    if (seat.type == "remote") j["join_path"] = "/#/game/" + s.id + "/" + token;
     seats.push_back(j);
   }
   return {{"id", s.id}, {"seats", seats}, {"game", view_json(s)}};
@@ -280,7 +296,7 @@ void Api::create_game(const Request& req, Response& res) {
   auto s = games_.add_session(std::move(seats), rec, false, hints, owner, fair);
   std::lock_guard lk(s->m);
   res.send(created_json(*s), 201);
-  for (Seat& seat : s->seats) seat.token.clear();  // from now on only its hash is kept
+  for (SeatAccess& seat : s->access) seat.token.clear();  // from now on only its hash is kept
 }
 
 void Api::upload_game(const Request& req, Response& res) {
@@ -307,7 +323,7 @@ void Api::upload_game(const Request& req, Response& res) {
   auto s = games_.add_session(std::move(seats), rec, mode == "view", hints, owner, fair);
   std::lock_guard lk(s->m);
   res.send(created_json(*s), 201);
-  for (Seat& seat : s->seats) seat.token.clear();  // from now on only its hash is kept
+  for (SeatAccess& seat : s->access) seat.token.clear();  // from now on only its hash is kept
 }
 
 void Api::get_game(const Request& req, Response& res, const std::string& id) {
@@ -320,10 +336,10 @@ void Api::legal(const Request& req, Response& res, const std::string& id) {
   auto s = games_.find(id);
   std::lock_guard lk(s->m);
   if (s->over()) {
-    res.send({{"turn", s->state->turn()}, {"player", -1}, {"tile", nullptr}, {"placements", json::array()}});
+    res.send({{"turn", s->state().turn()}, {"player", -1}, {"tile", nullptr}, {"placements", json::array()}});
     return;
   }
-  json j = legal_json(*s->state);
+  json j = legal_json(s->state());
   j["version"] = s->version;
   res.send(j);
 }
@@ -333,25 +349,16 @@ void Api::move(const Request& req, Response& res, const std::string& id) {
   auto s = games_.find(id);
   std::lock_guard lk(s->m);
   const int seat = seat_for(*s, body, req);
-  if (s->view_only) fail(409, "this game is only for viewing");
-  if (s->over()) fail(409, "the game is over");
-  if (s->paused) fail(423, "this game is paused by the server's operator");
-  State& st = *s->state;
-  if (st.current_player() != seat) {
-    if (st.phase() == Phase::Plague)
-      fail(409, "the Plague: it is " + s->seats[st.current_player()].name + "'s decision, not " + s->seats[seat].name + "'s");
-    fail(409, "it is " + s->seats[st.turn_player()].name + "'s turn, not " + s->seats[seat].name + "'s");
-  }
-  if (s->seats[seat].resigned) fail(409, "you resigned from this game");
-  const int turn = int_field(body, "turn", st.turn() + 1, 1, int(carc::limits::kMaxRecordTurns) + 1);
-  if (turn != st.turn() + 1)
-    fail(409, "this move is for turn " + std::to_string(turn) + ", the game is at turn " + std::to_string(st.turn() + 1));
-  Move m = move_from(st, body);
+  if (s->paused && !s->over()) fail(423, "this game is paused by the server's operator");
+  const int turn = int_field(body, "turn", s->state().turn() + 1, 1, int(carc::limits::kMaxRecordTurns) + 1);
+  table_call([&] { s->table->check_move_allowed(seat, turn); });
+  Move m = move_from(s->state(), body);
   // Applied, published and answered only once saved: a failed write restores the game (503).
-  games_.change(*s, s, [&] {
-    s->seats[seat].joined = true;
-    s->state->apply(m);
-    advance(*s->state);
+  table_call([&] {
+    games_.change(*s, s, [&] {
+      s->access[size_t(seat)].joined = true;
+      s->table->play(seat, m);
+    });
   });
   res.send(view_json(*s));
 }
@@ -361,45 +368,9 @@ void Api::undo(const Request& req, Response& res, const std::string& id) {
   auto s = games_.find(id);
   std::lock_guard lk(s->m);
   const int seat = seat_for(*s, body, req);
-  // The undo policy (docs/security.md): a seat takes back its own last move, together with the
-  // computer's replies after it, never another seat's move, never in a finished game, never
-  // with remote players; and everything still hidden is drawn afresh.
-  if (s->view_only) fail(409, "this game is only for viewing");
-  if (s->has_remote()) fail(409, "undo is only allowed in games without other human players");
-  if (s->over()) fail(409, "the game is over");
-  const size_t n = s->seats.size();
-  Record rec = record_of(*s->state, s->names());
-  size_t keep = rec.turns.size();  // turns 1..keep stay
-  while (keep > 0 && (keep - 1) % n != size_t(seat)) {
-    const Seat& by = s->seats[(keep - 1) % n];
-    if (by.type != "ai" && !by.resigned)
-      fail(409, by.name + " has moved since your last move: only " + by.name + " can take that move back");
-    --keep;
-  }
-  if (keep == 0) fail(409, "there is no move of yours to take back");
-  const TurnRecord undone = rec.turns[keep - 1];
-  rec.turns.resize(keep - 1);
-  // A fresh secret seed: the generator that decides the coming draws and the order of the fruit
-  // tokens still face down are new, so undoing never shows what would have come next. The
-  // record replays exactly all the same: it lists every drawn tile and revealed token.
-  rec.seed = random_seed();
-  Replay rp = carc::replay(rec);
-  // The undone turn's own draws were already seen: they come again (drawing them afresh would
-  // let a player re-roll a tile by undoing). Only what comes after is new.
-  games_.change(*s, s, [&] {
-    s->state = std::make_unique<State>(std::move(rp.state));
-    s->events = std::move(rp.events);
-    s->state->set_event_log(&s->events);
-    auto draw = [&](const std::string& tile) {
-      State& st = *s->state;
-      const int t = st.game().type_index(tile);
-      if (t >= 0 && st.is_chance() && st.bag_count(t) > 0) st.apply_draw(t);
-    };
-    for (const std::string& d : undone.discarded) draw(d);
-    if (undone.drawn.empty()) draw(undone.tile);
-    for (const std::string& d : undone.drawn) draw(d);
-    advance(*s->state);
-  });
+  // The undo policy (docs/security.md) is the table's (match::Table::undo). What is still hidden
+  // is drawn afresh from a new secret seed.
+  table_call([&] { games_.change(*s, s, [&] { s->table->undo(seat, random_seed()); }); });
   res.send(view_json(*s));
 }
 
@@ -408,14 +379,7 @@ void Api::resign(const Request& req, Response& res, const std::string& id) {
   auto s = games_.find(id);
   std::lock_guard lk(s->m);
   const int seat = seat_for(*s, body, req);
-  if (s->over()) fail(409, "the game is over");
-  if (s->seats[seat].resigned) fail(409, "you already resigned");
-  games_.change(*s, s, [&] {
-    s->seats[seat].resigned = true;
-    int left = 0;
-    for (const Seat& x : s->seats) left += !x.resigned;
-    if (left <= 1) s->end_reason = s->seats[seat].name + " resigned";
-  });
+  table_call([&] { games_.change(*s, s, [&] { s->table->resign(seat); }); });
   res.send(view_json(*s));
 }
 
@@ -424,8 +388,8 @@ void Api::join(const Request& req, Response& res, const std::string& id) {
   auto s = games_.find(id);
   std::lock_guard lk(s->m);
   const int seat = seat_for(*s, body, req);
-  if (!s->seats[seat].joined) games_.change(*s, s, [&] { s->seats[seat].joined = true; });
-  res.send({{"seat", seat}, {"name", s->seats[seat].name}, {"game", view_json(*s)}});
+  if (!s->access[size_t(seat)].joined) games_.change(*s, s, [&] { s->access[size_t(seat)].joined = true; });
+  res.send({{"seat", seat}, {"name", s->seat(seat).name}, {"game", view_json(*s)}});
 }
 
 // Hints for the player to move (docs/server.md, "Hints"; limits in docs/security.md): the best
@@ -439,17 +403,10 @@ void Api::hint(const Request& req, Response& res, const std::string& id) {
   {
     std::lock_guard lk(s->m);
     seat = seat_for(*s, body, req);
-    if (!s->allow_hints)
-      fail(403, "hints are off in this game: it has " + std::to_string(s->people()) +
-                    " human players and was not created with \"allow_hints\": true");
-    if (s->view_only) fail(409, "this game is only for viewing");
-    if (s->over()) fail(409, "the game is over");
-    if (s->paused) fail(423, "this game is paused by the server's operator");
-    const State& st = *s->state;
-    if (st.current_player() != seat)
-      fail(409, "hints are for the player to move: it is " + s->seats[st.current_player()].name + "'s turn, not " +
-                    s->seats[seat].name + "'s");
-    if (s->seats[seat].resigned) fail(409, "you resigned from this game");
+    if (s->paused && s->table->allow_hints() && !s->over()) fail(423, "this game is paused by the server's operator");
+    // Whether a hint is allowed, and the position it searches (everything hidden drawn afresh
+    // from a secret seed): the table's (match::Table::hint_position).
+    State pub = table_call([&] { return s->table->hint_position(seat, random_seed()); });
     const auto now = std::chrono::steady_clock::now();
     auto& last = s->last_hint[size_t(seat)];
     const std::chrono::milliseconds interval{games_.ai_limits().hint_interval_ms};
@@ -465,7 +422,7 @@ void Api::hint(const Request& req, Response& res, const std::string& id) {
       fail(429, "one hint per player every " + std::to_string(interval.count()) + " ms: try again in " + std::to_string(w) + " ms");
     last = now;
     s->hint_running = true;
-    copy = std::make_unique<State>(st);
+    copy = std::make_unique<State>(std::move(pub));
   }
   // The interval counts from the end of the search too, so that a slow search (a loaded
   // machine, a large budget) cannot be followed by another at once.
@@ -492,7 +449,7 @@ void Api::hint(const Request& req, Response& res, const std::string& id) {
 void Api::record(const Request& req, Response& res, const std::string& id) {
   auto s = games_.find(id);
   std::lock_guard lk(s->m);
-  Record rec = record_of(*s->state, s->names());
+  Record rec = s->table->record();
   // A running game's seed decides its future draws: hide it (the record still replays
   // the game so far exactly; the seed only decides draws of a continued game).
   if (!s->over()) rec.seed = random_seed();
@@ -506,7 +463,7 @@ void Api::replay(const Request& req, Response& res, const std::string& id) {
   Record rec;
   {
     std::lock_guard lk(s->m);
-    rec = record_of(*s->state, s->names());
+    rec = s->table->record();
   }
   const int total = int(rec.turns.size());
   int turn = total;
@@ -580,7 +537,7 @@ void Api::post_chat(const Request& req, Response& res, const std::string& id) {
   auto s = games_.find(id);
   std::lock_guard lk(s->m);
   const int seat = seat_for(*s, body, req);
-  if (s->view_only) fail(409, "this game is only for viewing");
+  if (s->view_only()) fail(409, "this game is only for viewing");
   if (!s->has_remote()) fail(409, "chat is for games with a friend (a seat that joins by link)");
   std::optional<bool> spectators;
   if (auto it = body.find("spectators"); it != body.end() && !it->is_null()) {
@@ -604,7 +561,7 @@ void Api::post_chat(const Request& req, Response& res, const std::string& id) {
   }
   if (!has_text && !spectators) fail(400, "'text' (a message) or 'spectators' (true or false) is required");
   if (has_text) {
-    s->last_chat.resize(s->seats.size());
+    s->last_chat.resize(s->num_seats());
     const auto now = std::chrono::steady_clock::now();
     const auto last = s->last_chat[size_t(seat)];
     if (last.time_since_epoch().count() != 0 && now - last < limits::kChatInterval) {
@@ -615,9 +572,9 @@ void Api::post_chat(const Request& req, Response& res, const std::string& id) {
     }
   }
   games_.change(*s, s, [&] {
-    if (spectators) s->seats[size_t(seat)].chat_public = *spectators;
+    if (spectators) s->access[size_t(seat)].chat_public = *spectators;
     if (has_text) {
-      s->chat.push_back(ChatLine{seat, s->seats[size_t(seat)].name, text, now_ms()});
+      s->chat.push_back(ChatLine{seat, s->seat(seat).name, text, now_ms()});
       if (s->chat.size() > limits::kMaxChatMessages)
         s->chat.erase(s->chat.begin(), s->chat.end() - long(limits::kMaxChatMessages));
     }
@@ -642,26 +599,25 @@ void Api::rematch(const Request& req, Response& res, const std::string& id) {
   {
     std::lock_guard lk(s->m);
     seat_for(*s, body, req);
-    if (s->view_only) fail(409, "this game is only for viewing");
+    if (s->view_only()) fail(409, "this game is only for viewing");
     if (!s->over()) fail(409, "the game is not over: a rematch starts from a finished game");
     if (!s->rematch.empty()) {
       res.send({{"id", s->rematch}});
       return;
     }
-    for (const Seat& old : s->seats) {
-      Seat n;
-      n.name = old.name;
-      n.type = old.type;
+    for (size_t i = 0; i < s->num_seats(); ++i) {
+      const match::Seat& old = s->seat(int(i));
+      Seat n(old.name, old.type);
       n.ai = old.ai;
-      n.token_hash = old.token_hash;
-      n.joined = old.joined;
-      n.chat_public = old.chat_public;
+      n.token_hash = s->access[i].token_hash;
+      n.joined = s->access[i].joined;
+      n.chat_public = s->access[i].chat_public;
       seats.push_back(std::move(n));
       rec.players.push_back(old.name);
     }
-    rec.tileset = s->state->rules().tileset;
-    rec.expansions = s->state->rules().expansions();
-    hints = s->allow_hints;
+    rec.tileset = s->state().rules().tileset;
+    rec.expansions = s->state().rules().expansions();
+    hints = s->table->allow_hints();
     fair = s->has_remote();
   }
   rec.seed = random_seed();  // replaced by a committed secret one when a friend plays (fair draws)

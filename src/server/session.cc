@@ -34,21 +34,18 @@ int Session::seat_of_token(const std::string& token) const {
   if (token.empty() || token.size() > 200) return -1;
   const std::string h = sha256_hex(token);
   int seat = -1;
-  for (size_t i = 0; i < seats.size(); ++i)
-    if (!seats[i].token_hash.empty() && constant_time_equal(seats[i].token_hash, h)) seat = int(i);
+  for (size_t i = 0; i < access.size(); ++i)
+    if (!access[i].token_hash.empty() && constant_time_equal(access[i].token_hash, h)) seat = int(i);
   return seat;
 }
 
 SessionSnapshot Session::snapshot() const {
-  return SessionSnapshot{std::make_unique<State>(*state), events, seats, end_reason, version, thinking, chat, rematch};
+  return SessionSnapshot{std::make_unique<match::Table>(*table), access, version, thinking, chat, rematch};
 }
 
 void Session::restore(SessionSnapshot&& snap) {
-  state = std::move(snap.state);
-  events = std::move(snap.events);
-  state->set_event_log(&events);
-  seats = std::move(snap.seats);
-  end_reason = std::move(snap.end_reason);
+  table = std::move(snap.table);
+  access = std::move(snap.access);
   version = snap.version;
   thinking = snap.thinking;
   chat = std::move(snap.chat);
@@ -63,94 +60,41 @@ uint64_t now_us() {
 }  // namespace
 
 
-// The turn in progress (notation's PendingTurn: draws, the Choose, the Plague take-backs so far)
-// kept in the meta, so that a reloaded game replays them.
-json pending_json(const State& s) {
-  const PendingTurn p = pending_of(s);
-  json j = json::object();
-  if (!p.draws.empty()) j["draws"] = p.draws;
-  if (p.choice >= 0) j["choice"] = p.choice;
-  json plague = json::array();
-  for (const ReturnSpec& r : p.plague) plague.push_back({{"x", r.x}, {"y", r.y}, {"at", r.at}});
-  if (!plague.empty()) j["plague"] = plague;
-  return j;
-}
-
-std::string pending_from_json(const json& j, PendingTurn& p) {
-  p = PendingTurn{};
-  if (j.is_null()) return "";
-  if (!j.is_object()) return "'pending' is not an object";
-  if (auto it = j.find("draws"); it != j.end()) {
-    if (!it->is_array() || it->size() > carc::limits::kMaxListEntries) return "'pending.draws' is not a list of tile ids";
-    for (const auto& id : *it) {
-      if (!id.is_string()) return "'pending.draws' is not a list of tile ids";
-      p.draws.push_back(id.get<std::string>());
-    }
-  }
-  if (auto it = j.find("choice"); it != j.end()) {
-    if (!it->is_number_unsigned() || it->get<uint64_t>() > 255) return "'pending.choice' is not a drawn tile's index";
-    p.choice = int(it->get<uint64_t>());
-  }
-  if (auto it = j.find("plague"); it != j.end()) {
-    if (!it->is_array() || it->size() > carc::limits::kMaxListEntries) return "'pending.plague' is not a list of places";
-    for (const auto& e : *it) {
-      if (!e.is_object() || !e.contains("x") || !e["x"].is_number_integer() || !e.contains("y") ||
-          !e["y"].is_number_integer() || !e.contains("at") || !e["at"].is_string())
-        return "'pending.plague' entries are {x, y, at}";
-      const int64_t x = e["x"].get<int64_t>(), y = e["y"].get<int64_t>();
-      if (std::abs(x) > carc::limits::kMaxCoordinate || std::abs(y) > carc::limits::kMaxCoordinate)
-        return "'pending.plague' names a place off the board";
-      p.plague.push_back(ReturnSpec{int(x), int(y), e["at"].get<std::string>()});
-    }
-  }
-  return "";
-}
-
 json meta_json(const Session& s) {
-  json seats = json::array();
-  for (const Seat& seat : s.seats)
-    seats.push_back({{"name", seat.name},
-                     {"type", seat.type},
-                     {"ai", seat.ai},
-                     {"token_sha256", seat.token_hash},
-                     {"resigned", seat.resigned},
-                     {"joined", seat.joined},
-                     {"chat_public", seat.chat_public}});
+  json meta = s.table->to_json();  // seats, pending, view_only, end_reason, allow_hints
+  for (size_t i = 0; i < s.access.size() && i < meta["seats"].size(); ++i) {
+    json& seat = meta["seats"][i];
+    seat["token_sha256"] = s.access[i].token_hash;
+    seat["joined"] = s.access[i].joined;
+    seat["chat_public"] = s.access[i].chat_public;
+  }
   json fair = nullptr;
   if (s.draw_from_turn >= 0)
     fair = {{"from_turn", s.draw_from_turn}, {"commitment", s.draw_commitment}, {"salt", s.draw_salt}};
   json chat = json::array();
   for (const ChatLine& c : s.chat) chat.push_back({{"seat", c.seat}, {"name", c.name}, {"text", c.text}, {"at", c.at}});
-  return {{"seats", seats},
-          {"chat", chat},
-          {"rematch", s.rematch},
-          {"creator", s.owner},
-          {"fair_draws", fair},
-          {"allow_hints", s.allow_hints},
-          {"pending", pending_json(*s.state)},
-          {"view_only", s.view_only},
-          {"version", s.version},
-          {"end_reason", s.end_reason},
-          {"summary",
-           {{"status", s.status()},
-            {"turn", s.state->turn()},
-            {"scores", s.state->scores()},
-            {"current_player", s.over() ? -1 : s.state->phase() == Phase::Plague ? s.state->current_player() : s.state->turn_player()},
-            {"tileset", s.state->rules().tileset},
-            {"expansions", s.state->rules().expansions()}}}};
+  const State& st = s.state();
+  meta["chat"] = chat;
+  meta["rematch"] = s.rematch;
+  meta["creator"] = s.owner;
+  meta["fair_draws"] = fair;
+  meta["version"] = s.version;
+  meta["summary"] = {{"status", s.status()},
+                     {"turn", st.turn()},
+                     {"scores", st.scores()},
+                     {"current_player", s.over() ? -1 : st.phase() == Phase::Plague ? st.current_player() : st.turn_player()},
+                     {"tileset", st.rules().tileset},
+                     {"expansions", st.rules().expansions()}};
+  return meta;
 }
 
-std::vector<Seat> seats_from_meta(const json& meta) {
-  std::vector<Seat> out;
+std::vector<SeatAccess> access_from_meta(const json& meta) {
+  std::vector<SeatAccess> out;
   for (const auto& j : meta.at("seats")) {
-    Seat s;
-    s.name = j.at("name").get<std::string>();
-    s.type = j.at("type").get<std::string>();
-    s.ai = j.value("ai", "");
+    SeatAccess s;
     s.token_hash = j.value("token_sha256", "");
     // Games stored before tokens were hashed: hash the plain token (migrate_tokens rewrites them).
     if (s.token_hash.empty() && !j.value("token", "").empty()) s.token_hash = sha256_hex(j.value("token", ""));
-    s.resigned = j.value("resigned", false);
     s.joined = j.value("joined", false);
     s.chat_public = j.contains("chat_public") && j["chat_public"].is_boolean() && j["chat_public"].get<bool>();
     out.push_back(std::move(s));
@@ -159,9 +103,7 @@ std::vector<Seat> seats_from_meta(const json& meta) {
 }
 
 bool hints_default(const std::vector<Seat>& seats) {
-  Session probe;
-  probe.seats = seats;
-  return probe.people() <= 1;
+  return match::hints_default(match::people(std::vector<match::Seat>(seats.begin(), seats.end())));
 }
 
 void notify(Session& s) {
@@ -211,12 +153,12 @@ std::shared_ptr<Session> Games::load_session(const GameRow& row) {
   auto s = std::make_shared<Session>();
   s->id = id;
   s->created = row.created;
-  json pending;
   try {
     json meta = json::parse(row.meta);
-    s->seats = seats_from_meta(meta);
-    s->view_only = meta.value("view_only", false);
-    s->end_reason = meta.value("end_reason", "");
+    // The game, its seats and its turn in progress (restored exactly or not at all).
+    s->table = match::Table::from_json(meta, row.record);
+    s->access = access_from_meta(meta);
+    if (s->access.size() != s->num_seats()) throw std::invalid_argument("the seats do not match the record");
     s->owner = meta.contains("creator") && meta["creator"].is_string() ? meta["creator"].get<std::string>() : "";
     if (meta.contains("fair_draws") && meta["fair_draws"].is_object()) {
       const json& f = meta["fair_draws"];
@@ -224,15 +166,11 @@ std::shared_ptr<Session> Games::load_session(const GameRow& row) {
       s->draw_commitment = f.value("commitment", "");
       s->draw_salt = f.value("salt", "");
     }
-    // Games stored before hints existed have no "allow_hints": the default for their seats.
-    s->allow_hints = meta.contains("allow_hints") && meta["allow_hints"].is_boolean() ? meta["allow_hints"].get<bool>()
-                                                                                      : hints_default(s->seats);
-    pending = meta.value("pending", json::object());
     // The chat as stored (entries of another shape are skipped; at most kMaxChatMessages).
     if (meta.contains("chat") && meta["chat"].is_array())
       for (const auto& c : meta["chat"]) {
         if (!c.is_object() || !c.contains("seat") || !c["seat"].is_number_unsigned() || !c.contains("text") ||
-            !c["text"].is_string() || c["seat"].get<uint64_t>() >= s->seats.size())
+            !c["text"].is_string() || c["seat"].get<uint64_t>() >= s->num_seats())
           continue;
         s->chat.push_back(ChatLine{int(c["seat"].get<uint64_t>()), c.value("name", ""), c["text"].get<std::string>(),
                                    c.contains("at") && c["at"].is_number_integer() ? c["at"].get<int64_t>() : 0});
@@ -243,34 +181,16 @@ std::shared_ptr<Session> Games::load_session(const GameRow& row) {
     const uint64_t saved = meta.contains("version") && meta["version"].is_number_unsigned() ? meta["version"].get<uint64_t>() : 0;
     s->version = std::max(saved + 1, now_us());
     s->stored_version = saved;
-    Record rec = parse_record(row.record);
-    Replay rp = replay(rec);
-    s->state = std::make_unique<State>(std::move(rp.state));
-    s->events = std::move(rp.events);
+  } catch (const match::PendingError& e) {
+    // The saved turn in progress is restored exactly or the game is not loaded (500, logged),
+    // never half-restored in silence; the stored game is left as it is.
+    std::fprintf(stderr, "carcassonne serve: game '%s': %s\n", id.c_str(), e.what());
+    fail(500, "game '" + id + "' cannot be loaded: " + e.what() + "; the stored game is unchanged");
   } catch (const std::exception& e) {
     fail(500, "game '" + id + "' cannot be loaded: " + e.what());
   }
-  s->state->set_event_log(&s->events);
-  if (!s->view_only) {
-    // The saved turn in progress is restored exactly or the game is not loaded (500, logged),
-    // never half-restored in silence; the stored game is left as it is.
-    PendingTurn p;
-    std::string err = pending_from_json(pending, p);
-    if (err.empty()) err = apply_pending_draws(*s->state, p);  // the same tile(s) as before the restart
-    if (err.empty()) {
-      advance(*s->state);
-      err = apply_pending_decisions(*s->state, p);
-    }
-    if (!err.empty()) {
-      std::fprintf(stderr, "carcassonne serve: game '%s': the saved turn in progress cannot be restored: %s\n",
-                   id.c_str(), err.c_str());
-      fail(500, "game '" + id + "' cannot be loaded: its saved turn in progress does not fit the game (" + err +
-                    "); the stored game is unchanged");
-    }
-  }
-  s->players.resize(s->seats.size());
-  s->last_hint.resize(s->seats.size());
-  s->last_chat.resize(s->seats.size());
+  s->last_hint.resize(s->num_seats());
+  s->last_chat.resize(s->num_seats());
   s->stored = true;
   s->paused = db_.paused(id);
   return s;
@@ -288,15 +208,11 @@ void Games::refresh(const std::shared_ptr<Session>& sp, bool standby) {
   s.stale = false;
   if (fresh->stored_version <= s.stored_version) return;  // not newer (this process's own save)
   ++reloads_;
-  s.state = std::move(fresh->state);
-  s.events = std::move(fresh->events);
-  s.state->set_event_log(&s.events);
-  for (size_t i = 0; i < s.seats.size() && i < fresh->seats.size(); ++i)
-    if (fresh->seats[i].token_hash == s.seats[i].token_hash) fresh->seats[i].token = s.seats[i].token;
-  s.seats = std::move(fresh->seats);
-  s.view_only = fresh->view_only;
-  s.end_reason = fresh->end_reason;
-  s.allow_hints = fresh->allow_hints;
+  fresh->table->adopt_players(*s.table);  // this process's AI players play on
+  s.table = std::move(fresh->table);
+  for (size_t i = 0; i < s.access.size() && i < fresh->access.size(); ++i)
+    if (fresh->access[i].token_hash == s.access[i].token_hash) fresh->access[i].token = s.access[i].token;
+  s.access = std::move(fresh->access);
   s.draw_from_turn = fresh->draw_from_turn;
   s.draw_salt = fresh->draw_salt;
   s.draw_commitment = fresh->draw_commitment;
@@ -304,8 +220,7 @@ void Games::refresh(const std::shared_ptr<Session>& sp, bool standby) {
   s.stored = true;
   s.stored_version = fresh->stored_version;
   s.version = std::max(s.version + 1, fresh->version);
-  s.players.resize(s.seats.size());
-  s.last_hint.resize(s.seats.size());
+  s.last_hint.resize(s.num_seats());
   if (s.over()) forget_ai_game(s);
   if (s.auto_seat() < 0 && !s.ai_busy) s.thinking = -1;
   if (standby && s.auto_seat() >= 0 && (!s.ai_busy || s.ai_claim_wait)) {
@@ -403,12 +318,9 @@ std::shared_ptr<Session> Games::add_session(std::vector<Seat> seats, Record rec,
                                             const std::string& owner, bool fair_draws) {
   auto s = std::make_shared<Session>();
   s->created = now_ms();
-  s->seats = std::move(seats);
-  s->view_only = view_only;
-  s->allow_hints = allow_hints;
   s->owner = owner;
-  s->last_hint.resize(s->seats.size());
-  s->last_chat.resize(s->seats.size());
+  s->last_hint.resize(seats.size());
+  s->last_chat.resize(seats.size());
   if (fair_draws && !view_only) {
     // The draws from now on follow a secret seed that nobody chose, committed to now and
     // published at the end (docs/security.md, "Fair draws"). The turns so far (an uploaded
@@ -420,24 +332,21 @@ std::shared_ptr<Session> Games::add_session(std::vector<Seat> seats, Record rec,
     s->draw_salt = new_token();
     s->draw_commitment = draw_commitment(s->draw_salt, rec.seed);
   }
+  // A rematch passes the seats' token hashes on (the same tokens hold the same seats).
+  for (Seat& seat : seats)
+    if (seat.type != "ai" && seat.token_hash.empty()) {
+      seat.token = new_token();
+      seat.token_hash = sha256_hex(seat.token);
+    }
   try {
-    Replay rp = replay(rec);
-    s->state = std::make_unique<State>(std::move(rp.state));
-    s->events = std::move(rp.events);
+    s->table = std::make_unique<match::Table>(std::vector<match::Seat>(seats.begin(), seats.end()), rec, view_only,
+                                              allow_hints);
   } catch (const RecordError& e) {
     fail(400, std::string("invalid record: ") + e.what());
   } catch (const std::exception& e) {
     fail(400, e.what());
   }
-  s->state->set_event_log(&s->events);
-  if (!view_only) advance(*s->state);
-  s->players.resize(s->seats.size());
-  // A rematch passes the seats' token hashes on (the same tokens hold the same seats).
-  for (Seat& seat : s->seats)
-    if (seat.type != "ai" && seat.token_hash.empty()) {
-      seat.token = new_token();
-      seat.token_hash = sha256_hex(seat.token);
-    }
+  s->access.assign(seats.begin(), seats.end());
   // The client's AI games are capped (docs/security.md, "Fair AI scheduling"): counted here,
   // before the game exists, and given back if it is not saved.
   const bool counts = !view_only && s->has_ai() && !s->over();
@@ -550,7 +459,7 @@ void Games::sync_operator_changes() {
         std::lock_guard sl(sp->m);
         sp->ai_cancel->store(true);
         sp->paused = true;
-        sp->view_only = true;
+        sp->table->close();
         ++sp->version;
         notify(*sp);
         forget_ai_game(*sp);
@@ -619,7 +528,7 @@ void Games::commit(Session& s, const std::shared_ptr<Session>& sp) {
   row.created = s.created;
   row.updated = now_ms();
   row.meta = meta_json(s).dump();
-  row.record = record_to_json(record_of(*s.state, s.names()));
+  row.record = s.table->record_json();
   try {
     if (!s.stored) {
       db_.save(row);
@@ -692,7 +601,7 @@ void Games::schedule_ai(Session& s, const std::shared_ptr<Session>& sp, int extr
   s.thinking = seat;
   ++s.version;
   notify(s);
-  const int delay = (s.seats[seat].type == "ai" ? ai_delay_ms_ : 0) + extra_delay_ms;
+  const int delay = (s.seat(seat).type == "ai" ? ai_delay_ms_ : 0) + extra_delay_ms;
   ai_.post(
       AiPool::Clock::now() + std::chrono::milliseconds(delay),
       [this, sp, task] {
@@ -783,41 +692,31 @@ void Games::run_ai(const std::shared_ptr<Session>& sp, uint64_t task) {
     }
   }
   const uint64_t version = s.version;
-  State copy = *s.state;
-  if (!s.players[seat]) {
-    const std::string spec = s.seats[seat].type == "ai" ? s.seats[seat].ai : "greedy";
-    const uint64_t seed = seat_seed(s.state->seed(), seat);  // the one seed rule (seeds.h)
-    try {
-      // A game of computers only searches within limits::kAiOnlyMoveTime on one thread.
-      const double cap = s.ai_only() ? std::chrono::duration<double>(limits::kAiOnlyMoveTime).count() : 0.0;
-      s.players[seat] = make_ai(spec, seed, limits_, s.ai_cancel.get(), cap);
-    } catch (const std::invalid_argument& e) {  // stored before the caps (or with lower ones now)
-      std::cerr << "server: game " << s.id << " seat " << seat << ": " << e.what() << "; playing greedy\n";
-      s.players[seat] = make_ai("greedy", seed, limits_, s.ai_cancel.get());
-    }
-  }
-  ai::Player* player = s.players[seat].get();
+  // The seat's player (made on first use with the seat seed, within this server's caps; a game
+  // of computers only searches within limits::kAiOnlyMoveTime on one thread).
+  const double cap = s.ai_only() ? std::chrono::duration<double>(limits::kAiOnlyMoveTime).count() : 0.0;
   const std::shared_ptr<std::atomic<bool>> cancel = s.ai_cancel;
+  const match::PlayerFactory make = [this, cancel, cap](const std::string& spec, uint64_t seed) {
+    return make_ai(spec, seed, limits_, cancel.get(), cap);
+  };
+  const std::optional<match::AiTurn> turn = s.table->ai_turn(make);
+  if (!turn) {  // the player cannot be made (e.g. its spec is beyond the caps now): shown, the game waits
+    if (const auto& f = s.table->ai_failure())
+      std::cerr << "server: game " << s.id << " seat " << f->seat << ": AI '" << f->spec << "' failed: " << f->error
+                << "; the game waits (no move is played for it)\n";
+    s.ai_busy = false;
+    s.thinking = -1;
+    ++s.version;
+    notify(s);
+    return;
+  }
   lk.unlock();
   // The search runs on this worker, without the game's lock (the game may change meanwhile:
   // then the move is dropped below). A stopping server sets the cancel flag: the search returns
   // within 16 iterations and its move is not played.
-  Move m;
-  std::string error;
   ++ai_searches_;
-  try {
-    m = player->choose(copy);
-    if (!copy.check_move(m).empty()) error = "the AI chose an illegal move";
-  } catch (const std::exception& e) {
-    error = e.what();
-  }
+  const match::AiResult result = match::think(*turn);
   if (cancel->load() || stopping_) return;  // the server stops (the game is saved as it was)
-  if (!error.empty()) {
-    std::cerr << "server: AI '" << s.seats[seat].ai << "' failed (" << error << "), playing the first legal move\n";
-    std::vector<Move> moves;
-    copy.legal_moves(moves);
-    m = moves.at(0);
-  }
   lk.lock();
   s.ai_busy = false;
   s.thinking = -1;
@@ -827,11 +726,19 @@ void Games::run_ai(const std::shared_ptr<Session>& sp, uint64_t task) {
     if (!stopping_) schedule_ai(s, sp);
     return;
   }
+  if (!result.error.empty()) {
+    // The AI failure policy (docs/server.md, "When an AI fails"): nothing is played in its
+    // place; the failure is shown in the game view ("ai_failure") and logged, and the game
+    // waits until a person changes it (undo, resignation) or the server loads it anew.
+    s.table->finish_ai_turn(*turn, result);
+    std::cerr << "server: game " << s.id << " seat " << turn->seat << ": AI '" << turn->spec << "' failed: " << result.error
+              << "; the game waits (no move is played for it)\n";
+    ++s.version;
+    notify(s);
+    return;
+  }
   try {
-    change(s, sp, [&] {
-      s.state->apply(m);
-      advance(*s.state);
-    });
+    change(s, sp, [&] { s.table->finish_ai_turn(*turn, result); });
     ++ai_moves_;
   } catch (const ApiError& e) {  // not saved: the game is as it was; try the move again later
     if (s.paused) return;       // deleted or paused by the operator: no retry
@@ -840,7 +747,7 @@ void Games::run_ai(const std::shared_ptr<Session>& sp, uint64_t task) {
     schedule_ai(s, sp, 1000);
   }
 }
-std::vector<ai::MoveEval> Games::hint(const State& s, const std::string& owner) {
+std::vector<ai::MoveEval> Games::hint(const State& pub_position, const std::string& owner) {
   if (stopping_) fail(503, "the server is stopping");
   // At most kMaxHintsPerAddress hints of one client at once: one client asking in many games
   // cannot hold every hint slot.
@@ -885,13 +792,10 @@ std::vector<ai::MoveEval> Games::hint(const State& s, const std::string& owner) 
   };
   auto result = std::make_shared<Result>();
   auto cancel = std::make_shared<std::atomic<bool>>(false);
-  // The search sees only what the player sees: the hidden part (the bag's order, face-down fruit
-  // tokens) is drawn afresh from a secret seed here, and MCTS redraws it again at every iteration.
-  const uint64_t seed = random_seed();
-  auto pub = std::make_shared<State>(s);
-  Rng rng(seed);
-  pub->resample_hidden(rng);
-  std::shared_ptr<ai::Player> player = make_hint_ai(rng.next(), limits_, cancel.get());
+  // The search sees only what the player sees: the caller drew the hidden part afresh
+  // (match::Table::hint_position), and MCTS redraws it again at every iteration.
+  auto pub = std::make_shared<State>(pub_position);
+  std::shared_ptr<ai::Player> player = make_hint_ai(random_seed(), limits_, cancel.get());
   ai_.post(
       AiPool::Clock::now(),
       [result, cancel, pub, player] {

@@ -20,23 +20,31 @@
 #include "player.h"
 #include "record.h"
 #include "state.h"
+#include "table.h"
 
 namespace carc::server {
 
 class Store;
 struct GameRow;
 
-struct Seat {
-  std::string name;
-  std::string type = "human";  // "human" (held by the creator), "remote" (joins by link), "ai"
-  std::string ai;              // AI spec for "ai" seats
-  std::string token;           // the seat's secret: only in memory, only until the creator got it
-  std::string token_hash;      // SHA-256 of the token (hex): what is stored and compared
-  bool resigned = false;
+// What the server keeps per seat beyond the table's seat (match::Seat: name, type, AI spec,
+// resigned): its secret, whether its person has joined, and its chat setting.
+struct SeatAccess {
+  std::string token;       // the seat's secret: only in memory, only until the creator got it
+  std::string token_hash;  // SHA-256 of the token (hex): what is stored and compared
   bool joined = false;
   // Chat: this seat lets spectators read the game's chat (they see it only when every seat a
   // person holds allows it).
   bool chat_public = false;
+};
+
+// A seat as a create, upload or rematch request gives it: the table's part and the server's.
+struct Seat : match::Seat, SeatAccess {
+  Seat() = default;
+  Seat(std::string n, std::string t) {
+    name = std::move(n);
+    type = std::move(t);
+  }
 };
 
 // One chat message of a game: the seat that posted it, its name then, the cleaned text, and
@@ -51,10 +59,8 @@ struct ChatLine {
 // What a change to a game may modify, copied before the change so that a change that cannot
 // be saved leaves the game exactly as it was (Games::change).
 struct SessionSnapshot {
-  std::unique_ptr<State> state;
-  std::vector<ScoreEvent> events;
-  std::vector<Seat> seats;
-  std::string end_reason;
+  std::unique_ptr<match::Table> table;
+  std::vector<SeatAccess> access;
   uint64_t version = 0;
   int thinking = -1;
   std::vector<ChatLine> chat;
@@ -65,11 +71,10 @@ struct Session {
   std::mutex m;
   std::string id;
   int64_t created = 0;
-  std::vector<Seat> seats;
-  std::unique_ptr<State> state;
-  std::vector<ScoreEvent> events;
-  bool view_only = false;
-  std::string end_reason;  // set when the game ended early (resignation)
+  // The game in progress (src/match/table.h): state, seats, event log, turn in progress, undo,
+  // resignation, AI turns, hints. The routes decode requests and call into it.
+  std::unique_ptr<match::Table> table;
+  std::vector<SeatAccess> access;  // per seat, beside table->seats()
   // Chat between the seats (POST /api/games/{id}/chat), stored in the meta: at most
   // limits::kMaxChatMessages, oldest first; each seat's last post (for limits::kChatInterval).
   std::vector<ChatLine> chat;
@@ -107,73 +112,50 @@ struct Session {
   // The cancel flag of this game's AI searches (MctsConfig::cancel of its players): set by the
   // AI pool when the server stops; a search that sees it returns and its move is not played.
   std::shared_ptr<std::atomic<bool>> ai_cancel = std::make_shared<std::atomic<bool>>(false);
-  // Hints ("suggest a move", POST /api/games/{id}/hint): allowed in this game? Chosen at
-  // creation (default: hints_default), stored in the meta, never changed afterwards.
-  bool allow_hints = true;
+  // Hints ("suggest a move", POST /api/games/{id}/hint): whether they are allowed is the table's
+  // (chosen at creation, default: hints_default, stored in the meta, never changed afterwards).
   bool hint_running = false;  // a hint for this game is being computed (one at a time)
   std::vector<std::chrono::steady_clock::time_point> last_hint;  // per seat: when it last asked
-  std::vector<std::unique_ptr<ai::Player>> players;  // per seat, made on first use
   std::map<uint64_t, Deliver> watchers;  // the open event streams of this game, by number
   uint64_t next_watcher = 0;
 
-  std::vector<std::string> names() const {
-    std::vector<std::string> n;
-    for (const auto& s : seats) n.push_back(s.name);
-    return n;
-  }
-  bool over() const { return view_only || !end_reason.empty() || state->is_terminal(); }
-  std::string status() const {
-    if (view_only) return "view";
-    if (!end_reason.empty() || state->is_terminal()) return "finished";
-    return "playing";
-  }
-  // How many people play: the creator (if any seat is "human") plus each remote seat.
-  int people() const {
-    int n = std::any_of(seats.begin(), seats.end(), [](const Seat& x) { return x.type == "human"; }) ? 1 : 0;
-    for (const Seat& x : seats) n += x.type == "remote";
-    return n;
-  }
-  // A game of computers only: no seat a person plays (it runs at the lowest AI priority).
-  bool ai_only() const {
-    return std::none_of(seats.begin(), seats.end(), [](const Seat& x) { return x.type == "human" || x.type == "remote"; });
-  }
-  bool has_ai() const {
-    return std::any_of(seats.begin(), seats.end(), [](const Seat& x) { return x.type == "ai"; });
-  }
+  const State& state() const { return table->state(); }
+  const match::Seat& seat(int i) const { return table->seat(i); }
+  size_t num_seats() const { return table->seats().size(); }
+  std::vector<std::string> names() const { return table->names(); }
+  bool over() const { return table->over(); }
+  bool view_only() const { return table->view_only(); }
+  std::string status() const { return table->status(); }
+  int people() const { return table->people(); }
+  bool ai_only() const { return table->ai_only(); }
+  bool has_ai() const { return table->has_ai(); }
+  bool has_remote() const { return table->has_remote(); }
   // Spectators may read the chat: every seat a person holds allowed it.
   bool chat_public() const {
     bool any = false;
-    for (const Seat& x : seats)
-      if (x.type != "ai") {
-        if (!x.chat_public) return false;
+    for (size_t i = 0; i < access.size(); ++i)
+      if (table->seat(int(i)).person()) {
+        if (!access[i].chat_public) return false;
         any = true;
       }
     return any;
   }
-  bool has_remote() const {
-    return std::any_of(seats.begin(), seats.end(), [](const Seat& s) { return s.type == "remote"; });
-  }
-  // The seat that plays automatically now (an AI, or a resigned player), or -1.
-  int auto_seat() const {
-    if (over() || paused) return -1;
-    const int p = state->current_player();
-    if (p < 0) return -1;
-    return seats[p].type == "ai" || seats[p].resigned ? p : -1;
-  }
+  // The seat that plays automatically now (an AI, or a resigned player), or -1 (also while the
+  // operator pauses the game, or an AI failure waits: match::AiFailure).
+  int auto_seat() const { return paused ? -1 : table->auto_seat(); }
   // The seat a token holds (compared by SHA-256, in constant time), or -1.
   int seat_of_token(const std::string& token) const;
   SessionSnapshot snapshot() const;
   void restore(SessionSnapshot&& snap);
 };
 
-// Draws until a tile is to be placed or the game ends.
+// Draws until a tile is to be placed or the game ends (a replayed position, e.g. a replay view).
 void advance(State& s);
-// Decisions of the turn in progress that the record cannot hold yet (see session.cc).
-json pending_json(const State& s);
-// The half-finished turn saved by pending_json: "" or why the JSON is not one (no state involved).
-std::string pending_from_json(const json& j, PendingTurn& p);
+// The stored meta: the table's part (match::Table::to_json: seats, pending, view_only,
+// end_reason, allow_hints) with the server's (seat tokens' hashes, joined, chat, ...).
 json meta_json(const Session& s);
-std::vector<Seat> seats_from_meta(const json& meta);
+// The server's part of each stored seat.
+std::vector<SeatAccess> access_from_meta(const json& meta);
 // Hints are on by default when at most one person plays (alone against the computer, or
 // hot-seat at one screen); with several people they are off unless the creator enabled them
 // ("allow_hints": true) for everyone. Games stored before hints existed get this default.
@@ -233,13 +215,13 @@ class Games {
   // cancelled; the games in memory are dropped by clear().
   void stop();
   ~Games() { stop(); }
-  // Hints for the player to move at `s` (a copy of a game's state; its hidden part is drawn
-  // afresh before the search sees it): at most limits::kHintMoves moves, best first, searched
+  // Hints for the player to move at `pub_position` (match::Table::hint_position: its hidden
+  // part already drawn afresh from a secret seed): at most limits::kHintMoves moves, best first, searched
   // on the AI pool within limits::kHintIterations / kHintTime. Throws ApiError 503 when too
   // many hints are being computed, when the pool does not get to it in time, or when the
   // server stops.
   // `owner`: the asking client's address_key (at most limits::kMaxHintsPerAddress at once: 429).
-  std::vector<ai::MoveEval> hint(const State& s, const std::string& owner = {});
+  std::vector<ai::MoveEval> hint(const State& pub_position, const std::string& owner = {});
   void clear();
   // Reads the unfinished games with an AI seat of every client (for the per-address caps) from
   // the database; called at start.

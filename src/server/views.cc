@@ -425,22 +425,22 @@ json legal_json(const State& s) {
 
 json seats_public(const Session& s) {
   json out = json::array();
-  for (size_t i = 0; i < s.seats.size(); ++i) {
-    const Seat& seat = s.seats[i];
+  for (size_t i = 0; i < s.num_seats(); ++i) {
+    const match::Seat& seat = s.seat(int(i));
     out.push_back({{"seat", i},
                    {"name", seat.name},
                    {"type", seat.type},
                    {"ai", seat.ai},
                    {"resigned", seat.resigned},
-                   {"joined", seat.joined},
-                   {"chat_public", seat.chat_public}});
+                   {"joined", s.access[i].joined},
+                   {"chat_public", s.access[i].chat_public}});
   }
   return out;
 }
 
 // Who won: the best score among the players who did not resign. Whoever resigns loses, whatever
 // the scores (the one rule for every front end: the web client shows `winners`).
-std::vector<int> winners(const State& st, const std::vector<Seat>& seats) {
+std::vector<int> winners(const State& st, const std::vector<match::Seat>& seats) {
   auto resigned = [&](int p) { return size_t(p) < seats.size() && seats[size_t(p)].resigned; };
   std::vector<int> w;
   int best = -1;
@@ -483,23 +483,27 @@ json chat_json(const Session& s) {
 }
 
 json view_json(const Session& s) {
-  json j = board_json(*s.state, s.events, s.names());
+  const match::Table& t = *s.table;
+  json j = board_json(t.state(), t.events(), t.names());
   j["id"] = s.id;
   j["version"] = s.version;
-  j["status"] = s.status();
-  j["end_reason"] = s.end_reason;
+  j["status"] = t.status();
+  j["end_reason"] = t.end_reason();
   j["players"] = seats_public(s);
   j["thinking"] = s.thinking;
-  j["allow_hints"] = s.allow_hints;
-  j["turns_total"] = s.state->history().size();
+  j["allow_hints"] = t.allow_hints();
+  j["turns_total"] = t.state().history().size();
   const bool has_human_turn = [&] {
-    const size_t n = s.seats.size();
-    for (size_t t = 0; t < s.state->history().size(); ++t)
-      if (s.seats[t % n].type == "human") return true;
+    const size_t n = t.seats().size();
+    for (size_t i = 0; i < t.state().history().size(); ++i)
+      if (t.seat(int(i % n)).type == "human") return true;
     return false;
   }();
-  j["can_undo"] = !s.over() && !s.has_remote() && has_human_turn;
-  j["winners"] = s.over() && !s.view_only ? json(winners(*s.state, s.seats)) : json::array();
+  j["can_undo"] = !t.over() && !t.has_remote() && has_human_turn;
+  j["winners"] = t.over() && !t.view_only() ? json(winners(t.state(), t.seats())) : json::array();
+  // The AI failure policy (docs/server.md, "When an AI fails"): an AI seat that failed does not
+  // move and nothing plays in its place; the game says which seat, its spec and what failed.
+  if (const auto& f = t.ai_failure()) j["ai_failure"] = {{"seat", f->seat}, {"ai", f->spec}, {"error", f->error}};
   if (s.over()) j["current_player"] = -1;
   j["paused"] = s.paused;
   // Chat: how many messages (a new one changes it: the seats' clients then read them with their
@@ -514,7 +518,7 @@ json view_json(const Session& s) {
     json f = {{"from_turn", s.draw_from_turn}, {"commitment", s.draw_commitment}};
     if (s.over()) {
       f["salt"] = s.draw_salt;
-      f["seed"] = s.state->seed();
+      f["seed"] = t.state().seed();
     }
     j["fair_draws"] = f;
   }

@@ -13,7 +13,11 @@
 namespace carc::server {
 
 struct Session;
+}  // namespace carc::server
+namespace carc::match {
 struct Seat;
+}  // namespace carc::match
+namespace carc::server {
 
 json tile_type_json(const TileType& t);
 json follower_json(const State& s, int i);
@@ -27,7 +31,7 @@ json board_json(const State& s, const std::vector<ScoreEvent>& events, const std
 json legal_json(const State& s);
 json seats_public(const Session& s);
 // The best score among the players who did not resign: whoever resigns loses, whatever the scores.
-std::vector<int> winners(const State& st, const std::vector<Seat>& seats);
+std::vector<int> winners(const State& st, const std::vector<match::Seat>& seats);
 // A legal move at `s` as the body of POST /api/games/ID/move names it (for hints): "kind"
 // (place, choose, plague), and for a placement "choice", "tile", "x", "y", "rotation" and,
 // when used, "meeple", "return", "fruit_type", "fruit".

@@ -145,6 +145,9 @@ export interface GameView {
   last: { x: number; y: number } | null;
   players?: SeatView[];
   thinking?: number;
+  // An AI seat that failed (docs/server.md, "When an AI fails"): nothing is played in its place
+  // and the game waits until a person undoes or resigns.
+  ai_failure?: { seat: number; ai: string; error: string };
   turns_total: number;
   can_undo?: boolean;
   allow_hints?: boolean;  // "Suggest a move" is allowed in this game (chosen at creation)

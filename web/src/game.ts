@@ -857,6 +857,8 @@ export class GamePage {
       helpAt = 'end';
     } else if (v.status === 'view') {
       status = h('div', { class: 'status', 'data-testid': 'status' }, t('status.viewing'));
+    } else if (v.ai_failure) {
+      status = h('div', { class: 'status', 'data-testid': 'status' }, t('status.aiFailed', { name: players[v.ai_failure.seat]?.name ?? '', error: v.ai_failure.error }));
     } else if ((v.thinking ?? -1) >= 0) {
       status = h('div', { class: 'status thinking', 'data-testid': 'status' }, h('span', { class: 'spinner' }), t('status.thinking', { name: players[v.thinking!]?.name ?? '' }));
     } else if (v.phase === 'plague' && this.myTurn(v)) {

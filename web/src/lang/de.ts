@@ -334,6 +334,7 @@ export const de: Record<Key, Msg> = {
   'status.winners': { one: '{names} gewinnt!', other: '{names} gewinnen!' },
   'status.viewing': 'Du siehst ein hochgeladenes Spiel an',
   'status.thinking': '{name} denkt nach…',
+  'status.aiFailed': '{name} (Computer) ist ausgefallen und kann nicht ziehen: {error}. Nimm deinen Zug zurück oder gib auf, um weiterzuspielen.',
   'status.plagueMine': 'Die Pest: nimm einen deiner Gefolgsleute zurück ({tap} einen Gefolgsmann mit Ring im Land)',
   'status.plagueWait': 'Die Pest: warte, bis {name} einen Gefolgsmann zurücknimmt',
   'status.yourTurn': 'Du bist dran',

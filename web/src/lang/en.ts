@@ -343,6 +343,7 @@ export const en = {
   'status.winners': { one: '{names} wins!', other: '{names} win!' },
   'status.viewing': 'Viewing an uploaded game',
   'status.thinking': '{name} is thinking…',
+  'status.aiFailed': '{name} (computer) failed and cannot move: {error}. Undo your move or resign to go on.',
   'status.plagueMine': 'The Plague: take back one of your followers ({tap} a ringed follower on the land)',
   'status.plagueWait': 'The Plague: waiting for {name} to take back a follower',
   'status.yourTurn': 'Your turn',

@@ -334,6 +334,7 @@ export const nl: Record<Key, Msg> = {
   'status.winners': { one: '{names} wint!', other: '{names} winnen!' },
   'status.viewing': 'Je bekijkt een geüpload spel',
   'status.thinking': '{name} denkt na…',
+  'status.aiFailed': '{name} (computer) is uitgevallen en kan niet zetten: {error}. Neem je zet terug of geef op om verder te spelen.',
   'status.plagueMine': 'De Pest: neem een van je volgelingen terug ({tap} een volgeling met een ring op het land)',
   'status.plagueWait': 'De Pest: wachten tot {name} een volgeling terugneemt',
   'status.yourTurn': 'Jouw beurt',
