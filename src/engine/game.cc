@@ -7,7 +7,7 @@
 
 namespace carc {
 
-Game::Game(const Rules& rules) : rules_(rules) {
+Game::Game(const Rules& rules) : rules_(rules), modules_(rules.modules()) {
   if (auto err = rules.validate(); !err.empty()) throw std::invalid_argument(err);
   auto add_set = [&](const std::string& name) {
     const TileSetFile& f = load_tile_set(name);

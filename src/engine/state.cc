@@ -20,6 +20,7 @@
 #include <cstring>
 
 #include "expansions/fruit_trees_sample.h"
+#include "expansions/options.h"
 #include "state_internal.h"
 #include "vocabulary.h"
 
@@ -540,17 +541,22 @@ void State::legal_moves(std::vector<Move>& out) const {
     return;
   }
   if (phase_ != Phase::Place) return;
+  TurnOptions to;
+  turn_options(supply_[player_] > 0, to);
   for (int c = 0; c < ndrawn_; ++c) {
-    if (!offers_moves(c)) continue;
-    if (chosen_ < 0 && game_->type(drawn_[c]).wheel) {
+    SampleGroup g;
+    if (!option_group(c, to, g)) continue;
+    if (g.choose) {
       // A wheel tile among several drawn: choosing it turns the wheel before it is placed.
       Move m;
       m.kind = MoveKind::Choose;
       m.choice = uint8_t(c);
       out.push_back(m);
-    } else {
-      moves_for_tile(c, out);
+      continue;
     }
+    const uint8_t* fit = game_->fit_row(drawn_[c]);
+    for (int i = 0; i < nfrontier_; ++i)
+      if (const uint8_t rots = fit[need_[i]]) list_cell(to, g, i, rots, out);
   }
 }
 
@@ -562,59 +568,19 @@ bool State::offers_moves(int c) const {
   return true;
 }
 
-void State::moves_for_tile(int choice, std::vector<Move>& out) const {
-  const int t = drawn_[choice];
-  const TileType& tt = game_->type(t);
-  const bool deploy = supply_[player_] > 0;
-  // Festival: the player's own followers that could be taken back instead.
-  TakeBacks own;
-  own.n = 0;
-  if (tt.festival) own_followers(own);
-  const uint8_t* fit = game_->fit_row(t);
-  const uint32_t free_crowns = deploy && has_wheel() ? free_crown_mask() : 0;
-  for (int i = 0; i < nfrontier_; ++i) {
-    const FrontierCell& fc = frontier_[i];
-    uint8_t mask = fit[need_[i]];
-    if (!mask) continue;
-    Ports ports;
-    if (deploy) cell_ports(fc, ports);
-    while (mask) {
-      const int r = __builtin_ctz(mask);
-      mask &= mask - 1;
-      Move m;
-      m.x = fc.x;
-      m.y = fc.y;
-      m.rot = uint8_t(r);
-      m.choice = uint8_t(choice);
-      const uint32_t free = deploy ? free_from_ports(tt, r, ports, player_) : 0;
-      // Fruit-Bearing Trees: a tree tile gets one of the unused stacks (the player's choice).
-      uint32_t types = tt.tree ? free_stack_mask() : 1;  // bit 0 stands for "no stack" on other tiles
-      for (; types; types &= types - 1) {
-        m.ext.set_fruit_type(tt.tree ? __builtin_ctz(types) : -1);
-        out.push_back(m);
-        if (free) {
-          const uint32_t trees = rules().fruit_trees() ? trees_in_range(fc.x, fc.y, m.ext.fruit_type()) : 0;
-          for (uint32_t f = free; f; f &= f - 1) {
-            m.meeple = int8_t(__builtin_ctz(f));
-            out.push_back(m);
-            if (trees) add_fruit_actions(m, trees, out);
-          }
-          m.meeple = -1;
-        }
-        // Wheel of Fortune: a follower on a free crown space instead of on the tile.
-        for (uint32_t c = free_crowns; c; c &= c - 1) {
-          m.ext.set_crown(__builtin_ctz(c));
-          out.push_back(m);
-        }
-        m.ext.set_crown(-1);
-        for (int k = 0; k < own.n; ++k) {
-          Move t = m;
-          own.put(t, k);
-          out.push_back(t);
-        }
-      }
-    }
-  }
+bool State::offered(const Move& m) const {
+  const int v = cell_[cell_of(m.x, m.y)];
+  if (v < kFrontierBase || v == kEmptyCell) return false;
+  const int i = v - kFrontierBase;
+  const uint8_t rot = uint8_t(1u << m.rot);
+  if (!(game_->fit_row(drawn_[m.choice])[need_[i]] & rot)) return false;
+  TurnOptions to;
+  turn_options(supply_[player_] > 0, to);
+  SampleGroup g;
+  if (!option_group(m.choice, to, g) || g.choose) return false;
+  std::vector<Move> moves;
+  list_cell(to, g, i, rot, moves);
+  return std::find(moves.begin(), moves.end(), m) != moves.end();
 }
 
 void State::resample_hidden(Rng& rng) {
@@ -660,9 +626,11 @@ inline int State::find_placement(const uint8_t* fit, uint32_t idx, uint32_t plac
 }
 
 Move State::sample_move(Rng& rng) const {
-  if (game_->plain_moves()) {
-    // One drawn tile, placements x (no follower, a follower on each segment): the same draws as
-    // the general path below with its single group.
+  if (game_->plain_moves()) [[likely]] {
+    // No module adds options and one tile is drawn: the generator's one group, placements x (no
+    // follower, a follower on each segment), drawn as sample_placement<false> draws it (the same
+    // draws) by a short path that keeps the group in registers (sample_placement costs 2.3% more
+    // instructions per base game: docs/performance.md).
     const int t = drawn_[0];
     const TileType& tt = game_->type(t);
     const uint32_t per = 1 + (supply_[player_] > 0 ? uint32_t(tt.nseg) : 0);
@@ -688,39 +656,31 @@ Move State::sample_move(Rng& rng) const {
   if (phase_ == Phase::Plague) return sample_plague(rng);  // Wheel of Fortune
   assert(phase_ == Phase::Place);
   // Fruit-Bearing Trees: placements differ in their number of options (fruit actions).
-  return rules().fruit_trees() ? sample_placement<true>(rng) : sample_placement<false>(rng);
+  return game_->modules() & ModuleSet(1) << kFruitModule ? sample_placement<true>(rng) : sample_placement<false>(rng);
 }
 
-// The moves of each distinct placeable drawn tile (as legal_moves() lists them): a single
-// Choose for a wheel tile still to be chosen, otherwise its placements x options. Rejection
-// sampling over (placement, option) pairs, so that only the sampled placement's follower spots
-// are computed: a placement offers 1 + segments x (1 + fruit actions) + crowns + take-backs
-// options (no follower; a follower on each segment, each with its fruit actions; each free
-// crown space; each own follower taken back); a pair whose segment is taken is rejected and
-// the whole draw is made again. Uniform over all legal moves, like legal_moves()[below(n)],
-// but a different draw. Without the Fruit-Bearing Trees every placement has the same
-// per = 1 + segments + crowns + take-backs options; with them a placement's fruit actions
-// depend on the trees in range (the cell, and the stack put on a new tree tile), so each
-// frontier cell has its own weight (fruit_group_weight, fruit_find_placement: fruit_trees.cc).
+// The generator's moves (as legal_moves() lists them), one group per distinct placeable drawn
+// tile (option_group). Rejection sampling over (placement, option) pairs, so that only the
+// sampled placement's follower spots are computed: a pair whose segment is taken is rejected
+// and the whole draw is made again. Uniform over all legal moves, like
+// legal_moves()[below(n)], but a different draw. Without fruit actions every placement of a
+// group has the same `per` options; with them a placement's fruit actions depend on the trees in
+// range (the cell, and the stack put on a new tree tile), so each frontier cell has its own
+// weight (fruit_group_weight, fruit_find_placement: expansions/fruit_trees_sample.h).
 template <bool kFruit>
 Move State::sample_placement(Rng& rng) const {
-  const bool deploy = supply_[player_] > 0;
-  // Wheel of Fortune: the free crown spaces (offered with every placement when deploying).
-  const uint32_t crowns = deploy && has_wheel() ? free_crown_mask() : 0;
-  const uint32_t ncrowns = uint32_t(__builtin_popcount(crowns));
-  TakeBacks own;  // Festival: listed when a festival tile needs it
-  FruitOptions fo{};
-  if constexpr (kFruit) fo = fruit_options(deploy);
+  TurnOptions to;
+  turn_options(supply_[player_] > 0, to);
   SampleGroup groups[4];
   uint32_t w0s[4];  // kFruit: a group's options per placement with no tree in range
   int ng = 0;
   uint32_t total = 0;
   for (int c = 0; c < ndrawn_; ++c) {
     SampleGroup& g = groups[ng];
-    if (!sample_group(c, deploy, ncrowns, own, g)) continue;
+    if (!option_group(c, to, g)) continue;
     ++ng;
     if (!g.choose) {
-      if constexpr (kFruit) g.weight = fruit_group_weight(fo, g, ncrowns, w0s[ng - 1]);
+      if constexpr (kFruit) g.weight = fruit_group_weight(to.fo, g, to.ncrowns, w0s[ng - 1]);
       else g.weight = g.placements * g.per;
     }
     total += g.weight;
@@ -740,7 +700,7 @@ Move State::sample_placement(Rng& rng) const {
     uint32_t sub, trees = 0, per_seg = 1;
     int i;
     if constexpr (kFruit) {
-      i = fruit_find_placement(fo, g, ncrowns, w0s[gi], k, m, sub, trees, per_seg);
+      i = fruit_find_placement(to.fo, g, to.ncrowns, w0s[gi], k, m, sub, trees, per_seg);
     } else {
       sub = k % g.per;
       i = find_placement(game_->fit_row(drawn_[g.choice]), k / g.per, g.placements, m);
@@ -749,15 +709,20 @@ Move State::sample_placement(Rng& rng) const {
     const uint32_t segs = g.segs;
     if (sub < segs * per_seg) {
       const uint32_t seg = sub / per_seg, a = sub % per_seg;
-      Ports ports;
-      cell_ports(frontier_[i], ports);
-      if (!(free_from_ports(tt, m.rot, ports, player_) >> seg & 1)) continue;  // taken: draw again
       m.meeple = int8_t(seg);
+      // A segment touching no neighbour's port is free (its feature is new), unless it is the
+      // centre (a tent may be refused): only otherwise are the ports looked at.
+      const Segment& sg = tt.rot[m.rot].seg[seg];
+      if (((sg.edges | uint32_t(sg.halves) << 4) & frontier_[i].present) || int(seg) == tt.center) {
+        Ports ports;
+        cell_ports(frontier_[i], ports);
+        if (!(free_from_ports(tt, m.rot, ports, player_) >> seg & 1)) continue;  // taken: draw again
+      }
       if constexpr (kFruit)
-        if (a) fruit_action_at(fo, trees, a - 1, m);
+        if (a) fruit_action_at(to.fo, trees, a - 1, m);
       return m;
     }
-    return crown_or_take_back(m, sub - segs * per_seg, crowns, ncrowns, own);
+    return crown_or_take_back(m, sub - segs * per_seg, to);
   }
 }
 
@@ -801,11 +766,14 @@ std::string State::check_move(const Move& m) const {
       return "tile " + tt.id + " does not fit at " + where + " rotation " + std::to_string(90 * m.rot) + ": its " +
              side_names[d] + " edge (" + edge_names[int(rt.edge(d))] + ") meets a " + edge_names[req];
   }
+  // The placement fits: the move is legal exactly when the generator offers it. What follows
+  // only words the refusal (base game first, then each module's reasons).
+  if (offered(m)) return "";
   if (m.ext.plague() >= 0) return "only a Plague decision takes a follower back for the Plague";
   if (m.deploys() && m.ext.takes_back()) return "cannot both deploy and take back a follower";
   if (m.ext.crown() >= 0) {
     if (m.meeple >= 0) return "a follower goes on the tile or on a crown space, not both";
-    if (std::string e = check_crown(m); !e.empty()) return e;  // Wheel of Fortune
+    if (std::string e = why_not_crown(m); !e.empty()) return e;  // Wheel of Fortune
   } else if (m.meeple >= 0) {
     if (m.meeple >= tt.nseg) return "no such follower location";
     if (supply_[player_] == 0) return "player " + std::to_string(player_) + " has no follower left";
@@ -817,10 +785,10 @@ std::string State::check_move(const Move& m) const {
              " is already occupied";
     }
   }
-  // Fruit-Bearing Trees: the stack on a tree tile, the fruit action.
-  if (std::string e = check_fruit(m, tt); !e.empty()) return e;
-  if (m.ext.takes_back()) return check_take_back(m, tt);  // Festival
-  return "";
+  if (std::string e = why_not_fruit(m, tt); !e.empty()) return e;  // Fruit-Bearing Trees
+  if (m.ext.takes_back())
+    if (std::string e = why_not_take_back(m, tt); !e.empty()) return e;  // Festival
+  return "not one of the moves this placement offers";
 }
 
 // ---------------------------------------------------------------------------------------

@@ -396,15 +396,18 @@ class State : private StateTables {
   };
   void cell_ports(const FrontierCell& fc, Ports& p) const;
   uint32_t free_from_ports(const TileType& tt, int rot, const Ports& p, int player) const;
-  void moves_for_tile(int choice, std::vector<Move>& out) const;
   // True when drawn tile c is placeable and the first drawn tile of its type (legal_moves()
   // and sample_move() offer each type's moves once).
   bool offers_moves(int c) const;
   int find_placement(const uint8_t* fit, uint32_t idx, uint32_t placements, Move& m) const;
-  // The one sampler of a placement decision in every rule set but the plain one (whose short
-  // path is in sample_move); kFruit: with the Fruit-Bearing Trees' fruit actions.
-  template <bool kFruit>
-  Move sample_placement(Rng& rng) const;
+
+  // --- The one move generator ---
+  // A placement decision's moves are, per distinct placeable drawn tile, its placements x the
+  // options of each placement (no follower, a follower on each free segment, and what the
+  // active modules add: expansions/options.h lists them and their order). legal_moves() lists
+  // them, the sampler (sample_placement) counts and draws them, check_move() accepts exactly
+  // the listed ones (offered()); the modules only word the reasons for a refusal.
+  struct TurnOptions;  // what the active modules add to every placement of a decision (options.h)
   // Festival: the player to move's take-back options: their followers on the land (indices into
   // followers_), then their crown spaces (Wheel of Fortune). n < 0: not listed yet.
   struct TakeBacks {
@@ -415,20 +418,29 @@ class State : private StateTables {
       else m.ext.set_take_back_crown(at[k]);
     }
   };
-  // The move sampler (sample_placement) draws from one group per distinct
-  // placeable drawn tile: a single Choose for a wheel tile still to be chosen (choose, weight
-  // 1), otherwise its placements, each with per = 1 + segs + crowns + take_backs options
-  // (without fruit actions). sample_group fills the header of drawn tile c's group (state_internal.h);
-  // false when c offers no moves. `own` (Festival take-backs, own.n < 0: not yet listed)
-  // are listed on first need and shared by the groups.
+  // One group of options per distinct placeable drawn tile: a single Choose for a wheel tile
+  // still to be chosen (choose, weight 1), otherwise its placements, each with per = 1 + segs +
+  // crowns + take_backs options (without fruit actions). option_group fills the header of drawn
+  // tile c's group (options.h); false when c offers no moves.
   struct SampleGroup {
     uint8_t choice;
     bool choose;
     uint32_t segs, take_backs, per, weight, placements;
   };
-  inline bool sample_group(int c, bool deploy, uint32_t ncrowns, TakeBacks& own, SampleGroup& g) const;
-  // The last options of a sampled placement (state_internal.h).
-  static inline Move crown_or_take_back(Move m, uint32_t sub, uint32_t crowns, uint32_t ncrowns, const TakeBacks& own);
+  inline void turn_options(bool deploy, TurnOptions& to) const;
+  inline bool option_group(int c, TurnOptions& to, SampleGroup& g) const;
+  // The options of one placement, and of the placements at frontier cell i in rotations `rots`.
+  inline void list_placement(const TurnOptions& to, const SampleGroup& g, Move m, uint32_t free, uint32_t trees,
+                             std::vector<Move>& out) const;
+  inline void list_cell(const TurnOptions& to, const SampleGroup& g, int i, uint8_t rots,
+                        std::vector<Move>& out) const;
+  // The last options of a sampled placement (a crown space or a take-back).
+  static inline Move crown_or_take_back(Move m, uint32_t sub, const TurnOptions& to);
+  // True when placement move m (its placement checked to fit) is one of the generator's moves.
+  bool offered(const Move& m) const;
+  // The sampler of a placement decision; kFruit: with the Fruit-Bearing Trees' per-cell weights.
+  template <bool kFruit>
+  Move sample_placement(Rng& rng) const;
 
   void init(uint64_t seed, int start_type, int start_rot);
   void place_tile(int type, int x, int y, int rot);
@@ -461,17 +473,19 @@ class State : private StateTables {
   //                 near_trees_planted (frontier cells in range of a tree)
   // draw            draw_target (public)                   fortune_teller.cc
   //                 start_wheel (a single wheel tile)      wheel_of_fortune.cc
-  // move generation own_followers (take-back options)      festival.cc
-  //   and sampling  free_crown_mask (crown spaces)         wheel_of_fortune.cc
+  // move generation turn_options, option_group,            options.h (the modules' options
+  //   and sampling  list_placement, list_cell, crown_or_take_back  in one fixed order)
+  //                 own_followers (take-back options)      festival.cc
+  //                 free_crown_mask (crown spaces)         wheel_of_fortune.cc
   //                 free_stack_mask, trees_in_range,       fruit_trees.cc
-  //                 add_fruit_actions, fruit_options,
-  //                 fruit_group_weight, fruit_find_placement,
-  //                 fruit_action_at (sample_placement<true>)
+  //                 fruit_options, fruit_group_weight,     fruit_trees_sample.h
+  //                 fruit_find_placement, fruit_action_at (sample_placement<true>)
   //                 plague_moves, sample_plague            wheel_of_fortune.cc
-  // check           check_plague, check_choose,            wheel_of_fortune.cc
-  //                 check_crown
-  //                 check_take_back                        festival.cc
-  //                 check_fruit                            fruit_trees.cc
+  // check           check_plague, check_choose             wheel_of_fortune.cc
+  //   (a placement is legal when offered(); the modules word the refusal)
+  //                 why_not_crown                          wheel_of_fortune.cc
+  //                 why_not_take_back                      festival.cc
+  //                 why_not_fruit                          fruit_trees.cc
   // apply           apply_wheel_move (Choose, Plague)      wheel_of_fortune.cc
   //                 log_plague (into the turn's history)   wheel_of_fortune.cc
   //                 apply_take_back (before scoring)       festival.cc
@@ -485,7 +499,7 @@ class State : private StateTables {
   // The Festival (expansions/festival.cc).
   // The player to move's take-back options (TakeBacks).
   void own_followers(TakeBacks& out) const;
-  std::string check_take_back(const Move& m, const TileType& tt) const;
+  std::string why_not_take_back(const Move& m, const TileType& tt) const;
   void apply_take_back(const Move& m);
 
   // The Fortune Teller (expansions/fortune_teller.cc).
@@ -498,7 +512,6 @@ class State : private StateTables {
   // Fruit types of the trees a follower deployed at (x,y) may use (the 3x3 block), as a
   // bit mask; `new_tree` is the fruit type put on the new tile itself, or -1.
   uint32_t trees_in_range(int x, int y, int new_tree) const;
-  void add_fruit_actions(Move m, uint32_t trees, std::vector<Move>& out) const;
   // apply, after place_tile at board cell `cell` (frontier cell i of nf): near_ and
   // near_cells_ follow the frontier's swap-remove and new cells.
   void near_trees_frontier_changed(int cell, int i, int nf);
@@ -528,7 +541,7 @@ class State : private StateTables {
                            Move& m, uint32_t& sub, uint32_t& trees, uint32_t& per_seg) const;
   // Fruit action a (0-based) of a follower deployed with trees `trees` in range.
   void fruit_action_at(const FruitOptions& fo, uint32_t trees, uint32_t a, Move& m) const;
-  std::string check_fruit(const Move& m, const TileType& tt) const;
+  std::string why_not_fruit(const Move& m, const TileType& tt) const;
   void apply_fruit(const Move& m, const PlacedTile& P);
   void score_fruit_tokens();
   void resample_fruit_stacks(Rng& rng);
@@ -540,7 +553,7 @@ class State : private StateTables {
   Move sample_plague(Rng& rng) const;
   std::string check_plague(const Move& m) const;
   std::string check_choose(const Move& m, const TileType& tt) const;
-  std::string check_crown(const Move& m) const;
+  std::string why_not_crown(const Move& m) const;
   void apply_wheel_move(const Move& m);
   void log_plague(TurnLog& log);
   void apply_crown(const Move& m);

@@ -17,7 +17,7 @@ void State::own_followers(TakeBacks& out) const {
   out.n = n;
 }
 
-std::string State::check_take_back(const Move& m, const TileType& tt) const {
+std::string State::why_not_take_back(const Move& m, const TileType& tt) const {
   if (!tt.festival) return "only a festival tile lets a player take a follower back";
   if (m.ext.take_back() >= 0 && m.ext.take_back_crown() >= 0) return "take back one follower, not two";
   if (const int c = m.ext.take_back_crown(); c >= 0) {

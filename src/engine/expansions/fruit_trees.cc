@@ -147,33 +147,13 @@ void State::near_trees_planted(const PlacedTile& P, int f) {
   }
 }
 
-// Appends, after the plain deployment `m`, its fruit actions: harvest each tree in range that
-// still has tokens, or sell each set of 1 to 4 held types.
-void State::add_fruit_actions(Move m, uint32_t trees, std::vector<Move>& out) const {
-  for (uint32_t t = trees; t; t &= t - 1) {
-    const int f = __builtin_ctz(t);
-    if (taken_[f] < 4) {
-      m.ext.set_harvest(f);
-      out.push_back(m);
-    }
-  }
-  m.ext.set_harvest(-1);
-  uint32_t held = 0;
-  for (int f = 0; f < kFruitTypes; ++f)
-    if (held_[player_][f]) held |= 1u << f;
-  for (uint32_t set = 1; set < 64; ++set)
-    if ((set & ~held) == 0 && __builtin_popcount(set) <= 4) {
-      m.ext.set_sale(set);
-      out.push_back(m);
-    }
-}
-
-// The sampler's fruit options: expansions/fruit_trees_sample.h (inline, included by state.cc).
+// The generator's fruit options: expansions/options.h and expansions/fruit_trees_sample.h (inline,
+// included by state.cc).
 
 // ---------------------------------------------------------------------------------------
 // Check, apply, final scoring
 
-std::string State::check_fruit(const Move& m, const TileType& tt) const {
+std::string State::why_not_fruit(const Move& m, const TileType& tt) const {
   const int stack = m.ext.fruit_type();
   if (tt.tree) {
     if (stack < 0 || stack >= kFruitTypes) return "a tree tile needs a fruit stack (fruit_type)";

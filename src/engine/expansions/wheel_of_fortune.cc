@@ -86,7 +86,7 @@ std::string State::check_choose(const Move& m, const TileType& tt) const {
   return "";
 }
 
-std::string State::check_crown(const Move& m) const {
+std::string State::why_not_crown(const Move& m) const {
   const int c = m.ext.crown();
   if (!game_->crown_exists(c)) return "no such crown space";
   if (supply_[player_] == 0) return "player " + std::to_string(player_) + " has no follower left";
