@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstring>
 
+#include "expansions/fortune_teller.h"
 #include "expansions/fruit_trees_sample.h"
 #include "expansions/options.h"
 #include "state_internal.h"
@@ -164,7 +165,7 @@ bool State::apply_draw(int type) {
 
 bool State::draw_random() {
   assert(phase_ == Phase::Chance && bag_total_ > 0);
-  static_assert(sizeof(drawn_) >= 3, "at most 1 + 2 fortune tellers");
+  static_assert(sizeof(drawn_) >= 1 + kMaxTents, "room for every tile of a turn's draw");
   uint32_t k = rng_.below(uint32_t(bag_total_));
   // The k-th tile of the bag in type order: 8 types' counts summed at a time; in the word that
   // holds it, the type is found from the counts' running sums (one byte each, exact when the
@@ -202,8 +203,8 @@ bool State::draw_internal(int type) {
   --bag_total_;
   drawn_[ndrawn_++] = uint8_t(type);
   draws_.push_back(Draw{uint8_t(type), Fate::Pending, uint16_t(turn_ + 1)});
-  if (rules().fortune_teller()) {
-    if (ndrawn_ < draw_target() && bag_total_ > 0) return true;  // more tiles to draw this turn (T-6)
+  if (game_->modules() & kSeveralDrawsModules) {
+    if (ndrawn_ < draw_target() && bag_total_ > 0) return true;  // more tiles to draw this turn
     placeable_ = 0;
     for (int i = 0; i < ndrawn_; ++i)
       if (has_placement(drawn_[i])) placeable_ |= uint8_t(1u << i);
@@ -376,11 +377,11 @@ void State::place_tile(int type, int x, int y, int rot) {
   ncentres_done_ = 0;
   if (tt.center >= 0) {
     const uint16_t slot = P.center_slot;
-    const bool tent = feat_[slot].kind == Kind::Tent;
-    int missing = tent ? 4 : 8;
+    const bool orth_only = centre_needs_orthogonal_only(feat_[slot].kind);
+    int missing = orth_only ? 4 : 8;
     for (int k = 0; k < 8; ++k) {
       const bool orth = kDx8[k] == 0 || kDy8[k] == 0;
-      if (tent && !orth) continue;
+      if (orth_only && !orth) continue;
       if (cell_[cell_of(x + kDx8[k], y + kDy8[k])] < kFrontierBase) --missing;
     }
     feat_[slot].open = uint16_t(missing);
@@ -398,7 +399,7 @@ void State::place_tile(int type, int x, int y, int rot) {
     const uint16_t nb = cell_[cell_of(x + kDx8[k], y + kDy8[k])];
     if (nb >= kFrontierBase) continue;
     const uint16_t cs = placed_[nb].center_slot;
-    if (cs == kNoSlot || feat_[cs].kind == Kind::Tent) continue;
+    if (cs == kNoSlot || centre_needs_orthogonal_only(feat_[cs].kind)) continue;
     if (--feat_[cs].open == 0) centres_done_[ncentres_done_++] = cs;
   }
 }
@@ -468,7 +469,7 @@ void State::add_follower(int player, uint16_t slot) {
   followers_[nfollowers_++] = Follower{uint8_t(player), slot};
   --supply_[player];
   Feature& f = feat_[label_[slot]];
-  if (f.kind == Kind::Tent) ++tents_[player];
+  count_centre_follower(f.kind, player, 1);
   ++f.total;
   ++f.count[player];
 }
@@ -476,7 +477,7 @@ void State::add_follower(int player, uint16_t slot) {
 void State::remove_follower(int index) {
   const Follower fo = followers_[index];
   Feature& f = feat_[label_[fo.slot]];
-  if (f.kind == Kind::Tent) --tents_[fo.player];
+  count_centre_follower(f.kind, fo.player, -1);
   --f.total;
   --f.count[fo.player];
   ++supply_[fo.player];
@@ -499,10 +500,7 @@ void State::cell_ports(const FrontierCell& fc, Ports& p) const {
 }
 
 uint32_t State::free_from_ports(const TileType& tt, int rot, const Ports& p, int player) const {
-  uint32_t all = (1u << tt.nseg) - 1;
-  // T-10: at most two fortune tellers per player.
-  if (tt.center >= 0 && tents_[player] >= kMaxTents && tt.rot[0].seg[tt.center].kind == Kind::Tent)
-    all &= ~(1u << tt.center);
+  const uint32_t all = centre_spot_allowed(tt, player, (1u << tt.nseg) - 1);
   if (!p.occupied) return all;
   const RotatedTile& rt = tt.rot[rot];
   auto seg_of = [&](int port) { return port < 4 ? rt.edge_seg[port] : rt.half_seg[port - 4]; };
@@ -626,37 +624,41 @@ inline int State::find_placement(const uint8_t* fit, uint32_t idx, uint32_t plac
 }
 
 Move State::sample_move(Rng& rng) const {
-  if (game_->plain_moves()) [[likely]] {
-    // No module adds options and one tile is drawn: the generator's one group, placements x (no
-    // follower, a follower on each segment), drawn as sample_placement<false> draws it (the same
-    // draws) by a short path that keeps the group in registers (sample_placement costs 2.3% more
-    // instructions per base game: docs/performance.md).
-    const int t = drawn_[0];
-    const TileType& tt = game_->type(t);
-    const uint32_t per = 1 + (supply_[player_] > 0 ? uint32_t(tt.nseg) : 0);
-    const uint32_t placements = uint32_t(fit_count(t));
-    const uint8_t* fit = game_->fit_row(t);
-    for (;;) {
-      const uint32_t k = rng.below(placements * per);
-      Move m;
-      m.choice = 0;
-      const uint32_t sub = k % per;
-      const int i = find_placement(fit, k / per, placements, m);
-      if (sub == 0) return m;
-      m.meeple = int8_t(sub - 1);
-      // A segment touching no neighbour's port is free (its feature is new; no tents here).
-      const Segment& sg = tt.rot[m.rot].seg[sub - 1];
-      if (!((sg.edges | uint32_t(sg.halves) << 4) & frontier_[i].present) && int(sub - 1) != tt.center) return m;
-      Ports ports;
-      cell_ports(frontier_[i], ports);
-      if (!(free_from_ports(tt, m.rot, ports, player_) >> (sub - 1) & 1)) continue;  // taken: draw again
-      return m;
-    }
-  }
+  if (game_->plain_moves()) [[likely]]
+    return sample_plain(rng);
   if (phase_ == Phase::Plague) return sample_plague(rng);  // Wheel of Fortune
   assert(phase_ == Phase::Place);
   // Fruit-Bearing Trees: placements differ in their number of options (fruit actions).
   return game_->modules() & ModuleSet(1) << kFruitModule ? sample_placement<true>(rng) : sample_placement<false>(rng);
+}
+
+// No module adds options and one tile is drawn: the generator's one group, placements x (no
+// follower, a follower on each segment), drawn as sample_placement<false> draws it (the same
+// draws) by a short path that keeps the group in registers (sample_placement costs 2.3% more
+// instructions per base game: docs/performance.md).
+Move State::sample_plain(Rng& rng) const {
+  const int t = drawn_[0];
+  const TileType& tt = game_->type(t);
+  const uint32_t per = 1 + (supply_[player_] > 0 ? uint32_t(tt.nseg) : 0);
+  const uint32_t placements = uint32_t(fit_count(t));
+  const uint8_t* fit = game_->fit_row(t);
+  for (;;) {
+    const uint32_t k = rng.below(placements * per);
+    Move m;
+    m.choice = 0;
+    const uint32_t sub = k % per;
+    const int i = find_placement(fit, k / per, placements, m);
+    if (sub == 0) return m;
+    m.meeple = int8_t(sub - 1);
+    // A segment touching no neighbour's port is free (its feature is new; not the centre,
+    // which a module may refuse).
+    const Segment& sg = tt.rot[m.rot].seg[sub - 1];
+    if (!((sg.edges | uint32_t(sg.halves) << 4) & frontier_[i].present) && int(sub - 1) != tt.center) return m;
+    Ports ports;
+    cell_ports(frontier_[i], ports);
+    if (!(free_from_ports(tt, m.rot, ports, player_) >> (sub - 1) & 1)) continue;  // taken: draw again
+    return m;
+  }
 }
 
 // The generator's moves (as legal_moves() lists them), one group per distinct placeable drawn
@@ -779,8 +781,7 @@ std::string State::check_move(const Move& m) const {
     if (supply_[player_] == 0) return "player " + std::to_string(player_) + " has no follower left";
     const uint32_t free = free_segments(t, c, m.rot, player_);
     if (!(free >> m.meeple & 1)) {
-      if (rt.seg[m.meeple].kind == Kind::Tent && tents_[player_] >= kMaxTents)
-        return "player " + std::to_string(player_) + " already has " + std::to_string(kMaxTents) + " fortune tellers";
+      if (std::string e = why_not_centre(rt.seg[m.meeple].kind); !e.empty()) return e;
       return std::string("the ") + kind_name(rt.seg[m.meeple].kind) + " at " + tt.location_name(m.meeple, m.rot) +
              " is already occupied";
     }
@@ -916,7 +917,7 @@ void State::score_feature(uint16_t root, bool final_scoring) {
     case Kind::Road: points = f.tiles; break;
     case Kind::City: points = final_scoring ? f.tiles + f.pennants : 2 * (f.tiles + f.pennants); break;
     case Kind::Monastery: points = 9 - f.open; break;
-    case Kind::Tent: score_tent(f, root, final_scoring); break;  // Fortune Teller
+    default: score_module_kind(f, root, final_scoring); break;  // a feature kind of a module
     case Kind::Field: points = field_value(root); break;
   }
   if (f.total > 0 && points > 0) {

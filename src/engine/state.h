@@ -438,6 +438,8 @@ class State : private StateTables {
   static inline Move crown_or_take_back(Move m, uint32_t sub, const TurnOptions& to);
   // True when placement move m (its placement checked to fit) is one of the generator's moves.
   bool offered(const Move& m) const;
+  // The sampler of the plain rule set (Game::plain_moves(): one group, no module options).
+  Move sample_plain(Rng& rng) const;
   // The sampler of a placement decision; kFruit: with the Fruit-Bearing Trees' per-cell weights.
   template <bool kFruit>
   Move sample_placement(Rng& rng) const;
@@ -502,8 +504,11 @@ class State : private StateTables {
   std::string why_not_take_back(const Move& m, const TileType& tt) const;
   void apply_take_back(const Move& m);
 
-  // The Fortune Teller (expansions/fortune_teller.cc).
-  void score_tent(const Feature& f, uint16_t root, bool final_scoring);
+  // The Fortune Teller (expansions/fortune_teller.h, fortune_teller.cc).
+  inline void count_centre_follower(Kind k, int player, int delta);
+  inline uint32_t centre_spot_allowed(const TileType& tt, int player, uint32_t spots) const;
+  std::string why_not_centre(Kind k) const;
+  void score_module_kind(Feature& f, uint16_t root, bool final_scoring);
 
   // The Fruit-Bearing Trees (expansions/fruit_trees.cc).
   void init_fruit_stacks(uint64_t seed);
