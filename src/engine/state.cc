@@ -96,7 +96,7 @@ void State::restart(const State& fresh, uint64_t seed) {
   // Only these depend on the seed in init().
   seed_ = seed;
   rng_.reseed(seed);
-  if (game_->rules().fruit_trees()) init_fruit_stacks(seed);
+  modules_new_game(seed);
 }
 
 void State::init(uint64_t seed, int start_type, int start_rot) {
@@ -114,7 +114,7 @@ void State::init(uint64_t seed, int start_type, int start_rot) {
   draws_.reserve(size_t(bag_total_));
   history_.reserve(size_t(bag_total_));
   for (int p = 0; p < nplayers_; ++p) supply_[p] = kFollowersPerPlayer;
-  if (game_->rules().fruit_trees()) init_fruit_stacks(seed);
+  modules_new_game(seed);
   if (start_type >= 0) {
     if (start_type != game_->start_type()) {
       // A scenario's own start tile: the default start tile goes back into the bag.
@@ -130,7 +130,6 @@ void State::init(uint64_t seed, int start_type, int start_rot) {
     // Wheel of Fortune: the board's cells instead of a start tile.
     for (const auto& c : game_->board_cells()) place_tile(c.type, c.x, c.y, 0);
   }
-  pig_ = uint8_t(game_->wheel_start());
   phase_ = bag_total_ > 0 ? Phase::Chance : Phase::Terminal;
 }
 
@@ -138,7 +137,7 @@ int State::current_player() const {
   switch (phase_) {
     case Phase::Chance: return kChancePlayer;
     case Phase::Terminal: return kTerminalPlayer;
-    case Phase::Plague: return plague_player_;
+    case Phase::Plague: return mods_.wheel.plague_player;
     default: return player_;
   }
 }
@@ -212,7 +211,7 @@ bool State::draw_internal(int type) {
     placeable_ = has_placement(type) ? 1 : 0;  // one tile per turn
     if (placeable_ && game_->plain_moves()) [[likely]] {  // no wheel either
       phase_ = Phase::Place;
-      chosen_ = -1;
+      mods_.wheel.chosen = -1;
       return true;
     }
   }
@@ -228,11 +227,11 @@ bool State::draw_internal(int type) {
     return false;
   }
   phase_ = Phase::Place;
-  chosen_ = -1;
+  mods_.wheel.chosen = -1;
   // Wheel of Fortune: a single drawn wheel tile turns the wheel now, before it is placed; with
   // several drawn tiles the player first chooses (a Choose decision, T-9).
   if (ndrawn_ == 1 && has_wheel() && game_->type(drawn_[0]).wheel) {
-    chosen_ = 0;
+    mods_.wheel.chosen = 0;
     start_wheel(drawn_[0]);
   }
   return true;
@@ -583,7 +582,7 @@ bool State::offered(const Move& m) const {
 
 void State::resample_hidden(Rng& rng) {
   rng_.reseed(rng.next());
-  resample_fruit_stacks(rng);
+  modules_resample_hidden(rng);
 }
 
 int State::count_legal_moves() const {
@@ -745,7 +744,7 @@ std::string State::check_move(const Move& m) const {
   const int t = drawn_[m.choice];
   const TileType& tt = game_->type(t);
   if (m.kind == MoveKind::Choose) return check_choose(m, tt);  // Wheel of Fortune
-  if (chosen_ < 0 && tt.wheel)
+  if (mods_.wheel.chosen < 0 && tt.wheel)
     return "tile " + tt.id + " is a wheel tile: choose it first (the wheel turns before it is placed)";
   const std::string where = "(" + std::to_string(m.x) + "," + std::to_string(m.y) + ")";
   if (m.rot > 3) return "bad rotation";
@@ -810,7 +809,7 @@ void State::apply(const Move& m) {
     place_tile(drawn_[0], m.x, m.y, m.rot);
     const PlacedTile& P = placed_[nplaced_ - 1];
     history_.push_back(TurnLog{m, kNoSlot});
-    chosen_ = -1;
+    mods_.wheel.chosen = -1;
     if (m.meeple >= 0) add_follower(player_, uint16_t(P.slot_base + m.meeple));
     score_completed(P);
     end_turn();
@@ -834,8 +833,8 @@ void State::apply(const Move& m) {
   }
   const PlacedTile& P = placed_[nplaced_ - 1];
   history_.push_back(TurnLog{m, m.ext.take_back() >= 0 ? followers_[m.ext.take_back()].slot : kNoSlot});
-  if (nplague_) log_plague(history_.back());  // Wheel of Fortune
-  chosen_ = -1;
+  if (mods_.wheel.nplague) log_plague(history_.back());  // Wheel of Fortune
+  mods_.wheel.chosen = -1;
   if (m.ext.takes_back()) apply_take_back(m);  // Festival
   if (m.ext.crown() >= 0) {
     apply_crown(m);  // Wheel of Fortune
@@ -946,7 +945,7 @@ void State::finish() {
     return std::make_pair(int(feat_[a].kind), a) < std::make_pair(int(feat_[b].kind), b);
   });
   for (int i = 0; i < n; ++i) score_feature(roots[i], true);
-  if (rules().fruit_trees()) score_fruit_tokens();
+  modules_final_scoring();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -954,14 +953,10 @@ void State::finish() {
 
 bool State::operator==(const State& o) const {
   if (game_ != o.game_ || phase_ != o.phase_ || player_ != o.player_ || turn_ != o.turn_ ||
-      stack_ != o.stack_ || taken_ != o.taken_ || sold_ != o.sold_ || stack_tile_ != o.stack_tile_ ||
-      held_ != o.held_ || ndrawn_ != o.ndrawn_ || drawn_ != o.drawn_ || placeable_ != o.placeable_ || tents_ != o.tents_ ||
-      bag_total_ != o.bag_total_ || bag_ != o.bag_ || scores_ != o.scores_ ||
-      supply_ != o.supply_ || !(rng_ == o.rng_) || nplaced_ != o.nplaced_ || nslots_ != o.nslots_ ||
-      nfollowers_ != o.nfollowers_ || nfrontier_ != o.nfrontier_ || final_done_ != o.final_done_ ||
-      pig_ != o.pig_ || crown_ != o.crown_ || plague_player_ != o.plague_player_ || plague_step_ != o.plague_step_ ||
-      nplague_ != o.nplague_ || chosen_ != o.chosen_ ||
-      !std::equal(plague_log_.begin(), plague_log_.begin() + nplague_, o.plague_log_.begin()))
+      ndrawn_ != o.ndrawn_ || drawn_ != o.drawn_ || placeable_ != o.placeable_ || bag_total_ != o.bag_total_ ||
+      bag_ != o.bag_ || scores_ != o.scores_ || supply_ != o.supply_ || !(rng_ == o.rng_) || nplaced_ != o.nplaced_ ||
+      nslots_ != o.nslots_ || nfollowers_ != o.nfollowers_ || nfrontier_ != o.nfrontier_ ||
+      final_done_ != o.final_done_ || !(mods_ == o.mods_))  // the modules' blocks: expansions/blocks.h
     return false;
   for (int i = 0; i < nplaced_; ++i) {
     const PlacedTile &a = placed_[i], &b = o.placed_[i];
@@ -1064,7 +1059,7 @@ std::string State::validate() const {
   for (int p = 0; p < nplayers_; ++p) {
     int on_board = 0;
     for (int i = 0; i < nfollowers_; ++i) on_board += followers_[i].player == p;
-    on_board += crowns_of(p);
+    on_board += modules_followers(p);
     if (on_board + supply_[p] != kFollowersPerPlayer) return "followers of player " + std::to_string(p) + " not conserved";
   }
   for (int t = 0; t < game_->fit_count_types(); ++t) {
@@ -1075,23 +1070,7 @@ std::string State::validate() const {
       return "placement count of tile type " + game_->type(t).id + " is " + std::to_string(fit_count(t)) +
              ", the frontier has " + std::to_string(n);
   }
-  // Fruit-Bearing Trees: the frontier cells in range of a tree, recomputed from the trees.
-  int nnear = 0;
-  for (int i = 0; i < nfrontier_ && fruit_; ++i) {
-    const uint32_t want = trees_in_range(frontier_[i].x, frontier_[i].y, -1);
-    if (near_[i] != want)
-      return "frontier cell (" + std::to_string(frontier_[i].x) + "," + std::to_string(frontier_[i].y) +
-             ") notes trees " + std::to_string(near_[i]) + " in range, not " + std::to_string(want);
-    if (!want) continue;
-    ++nnear;
-    if (std::find(near_cells_.begin(), near_cells_.begin() + nnear_, frontier_[i].cell) == near_cells_.begin() + nnear_)
-      return "frontier cell (" + std::to_string(frontier_[i].x) + "," + std::to_string(frontier_[i].y) +
-             ") in range of a tree is not listed";
-  }
-  if (nnear != nnear_) return "the list of frontier cells in range of a tree has " + std::to_string(nnear_) + ", not " + std::to_string(nnear);
-  if (fruit_ && tree_types_ != (~free_stack_mask() & ((1u << kFruitTypes) - 1)))
-    return "the fruit types noted on trees (" + std::to_string(tree_types_) + ") differ from the stacks on the board";
-  return "";
+  return modules_validate();
 }
 
 }  // namespace carc

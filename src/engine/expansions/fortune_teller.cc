@@ -17,7 +17,7 @@
 
 namespace carc {
 
-int State::draw_target() const { return 1 + tents_[player_]; }
+int State::draw_target() const { return 1 + mods_.fortune.tents[player_]; }
 
 // A completed tent (the one feature kind a module adds): the player who completed it scores 3
 // (T-3: even when nobody is on it, unless the option says otherwise); nothing at the end of the
@@ -29,7 +29,7 @@ void State::score_module_kind(Feature& f, uint16_t root, bool final_scoring) {
 
 // The refusal of a follower on a tent (T-10), or "".
 std::string State::why_not_centre(Kind k) const {
-  if (k != Kind::Tent || tents_[player_] < kMaxTents) return "";
+  if (k != Kind::Tent || mods_.fortune.tents[player_] < kMaxTents) return "";
   return "player " + std::to_string(player_) + " already has " + std::to_string(kMaxTents) + " fortune tellers";
 }
 

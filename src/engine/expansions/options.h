@@ -63,7 +63,7 @@ inline bool State::option_group(int c, TurnOptions& to, SampleGroup& g) const {
   if (!offers_moves(c)) return false;
   const TileType& tt = game_->type(drawn_[c]);
   g.choice = uint8_t(c);
-  g.choose = chosen_ < 0 && tt.wheel;
+  g.choose = mods_.wheel.chosen < 0 && tt.wheel;
   if (g.choose) {
     g.per = g.weight = 1;
     g.segs = g.take_backs = g.placements = 0;
