@@ -1,7 +1,7 @@
 // The expansions' part of the one move generator (State::legal_moves, State::sample_move,
 // State::check_move in state.cc): what each module adds to a placement decision, counted (for
 // the sampler) and listed (for legal_moves and check_move) in one fixed order. Inline, included
-// only by state.cc, so the generator costs what hand-written code would.
+// by state.cc (and modules.cc), so the generator costs what hand-written code would.
 //
 // The options of one placement (x, y, rotation, a tree tile's fruit stack), in this order:
 //   no follower;
