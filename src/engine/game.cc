@@ -126,17 +126,6 @@ void Game::build_place_templates() {
   }
 }
 
-std::string Game::crown_name(int c) const {
-  return std::string("crown:") + kWheelEventNames[int(wheel_[c / kMaxCrownsPerSegment].event)] + ":" +
-         std::to_string(c % kMaxCrownsPerSegment);
-}
-
-int Game::crown_index(std::string_view name) const {
-  for (int c = 0; c < int(wheel_.size()) * kMaxCrownsPerSegment; ++c)
-    if (crown_exists(c) && crown_name(c) == name) return c;
-  return -1;
-}
-
 int Game::type_index(std::string_view id) const {
   for (size_t i = 0; i < types_.size(); ++i)
     if (types_[i].id == id) return int(i);

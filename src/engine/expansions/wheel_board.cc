@@ -1,6 +1,8 @@
 // The Wheel of Fortune's board data: the wheel's segments (events and crown spaces) and the pig's
-// start, from a board file's "wheel" object.
+// start, from a board file's "wheel" object; the crown spaces' names.
 #include "wheel_board.h"
+
+#include "../game.h"
 
 namespace carc {
 
@@ -31,6 +33,18 @@ void parse_wheel(const nlohmann::json& w, const std::string& origin, BoardFile& 
   for (size_t i = 0; i < b.segments.size(); ++i)
     if (start == kWheelEventNames[int(b.segments[i].event)]) b.start_segment = int(i);
   if (b.start_segment < 0) fail("wheel start '" + start + "' is not a segment");
+}
+
+// The names of the crown spaces ("crown:taxes:0"), which records, notation and views use.
+std::string Game::crown_name(int c) const {
+  return std::string("crown:") + kWheelEventNames[int(wheel_[c / kMaxCrownsPerSegment].event)] + ":" +
+         std::to_string(c % kMaxCrownsPerSegment);
+}
+
+int Game::crown_index(std::string_view name) const {
+  for (int c = 0; c < int(wheel_.size()) * kMaxCrownsPerSegment; ++c)
+    if (crown_exists(c) && crown_name(c) == name) return c;
+  return -1;
 }
 
 }  // namespace carc
