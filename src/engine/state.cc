@@ -1,17 +1,19 @@
 // The base game: the board, features, followers, draws, legal moves, apply and scoring.
 //
 // A turn, and where the expansions enter it (the hook points, listed with their files in
-// state.h; each is called behind the rule or tile flag that says the expansion is in play):
+// expansions/state_hooks.inc; each is called behind the module bit, tile flag or move part that
+// says the expansion is in play):
+//   new game    modules_new_game (expansions/modules.cc)
 //   draw        draw_random / apply_draw -> draw_internal: draw_target() tiles (Fortune Teller),
 //               discard when none fits (B-5), a single wheel tile turns the wheel (start_wheel)
-//   decide      legal_moves / sample_move / check_move: placement x follower; take-backs
-//               (Festival), crown spaces (Wheel of Fortune), fruit stacks and actions
-//               (Fruit-Bearing Trees; one sampler: sample_placement), Choose and Plague decisions (Wheel)
+//   decide      the one move generator: legal_moves / sample_move / check_move over placement x
+//               options (no follower, a follower on each free segment, then the modules' options:
+//               expansions/options.h), Choose and Plague decisions (Wheel of Fortune)
 //   apply       place the tile, take-back, follower or crown, fruit action, then score what
-//               the tile completed (roads, cities, monasteries, tents: score_tent)
-//   end of turn end_turn: next player, or the end of the game and finish() (final scoring,
-//               fruit tokens: score_fruit_tokens)
-// Each expansion's rules: src/engine/expansions/<expansion>.cc.
+//               the tile completed (roads, cities, monasteries; a module's kind: score_module_kind)
+//   end of turn end_turn: next player, or the end of the game and finish() (final scoring, then
+//               modules_final_scoring)
+// Each expansion's rules: src/engine/expansions/<expansion>.{h,cc}.
 #include "state.h"
 
 #include <algorithm>
