@@ -7,7 +7,7 @@
 
 namespace carc {
 
-Game::Game(const Rules& rules) : rules_(rules) {
+Game::Game(const Rules& rules) : rules_(rules), modules_(rules.modules()) {
   if (auto err = rules.validate(); !err.empty()) throw std::invalid_argument(err);
   auto add_set = [&](const std::string& name) {
     const TileSetFile& f = load_tile_set(name);
@@ -124,17 +124,6 @@ void Game::build_place_templates() {
       }
     }
   }
-}
-
-std::string Game::crown_name(int c) const {
-  return std::string("crown:") + kWheelEventNames[int(wheel_[c / kMaxCrownsPerSegment].event)] + ":" +
-         std::to_string(c % kMaxCrownsPerSegment);
-}
-
-int Game::crown_index(std::string_view name) const {
-  for (int c = 0; c < int(wheel_.size()) * kMaxCrownsPerSegment; ++c)
-    if (crown_exists(c) && crown_name(c) == name) return c;
-  return -1;
 }
 
 int Game::type_index(std::string_view id) const {

@@ -48,6 +48,8 @@ class Game {
   static const Game* get(const Rules& rules);
 
   const Rules& rules() const { return rules_; }
+  // The rows of kModules in play (Rules::modules()), one bit per row.
+  ModuleSet modules() const { return modules_; }
   int num_types() const { return int(types_.size()); }
   const TileType& type(int i) const { return types_[i]; }
   // Index of a tile type by id, or -1.
@@ -117,6 +119,7 @@ class Game {
   explicit Game(const Rules& rules);
   void build_place_templates();
   Rules rules_;
+  ModuleSet modules_ = 0;
   std::vector<TileType> types_;
   std::vector<uint8_t> counts_;
   std::vector<uint8_t> fit_, fit_all_;

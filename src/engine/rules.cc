@@ -12,6 +12,16 @@ std::vector<std::string> Rules::expansions() const {
   return out;
 }
 
+ModuleSet Rules::modules() const {
+  ModuleSet out = 0;
+  for (size_t i = 0; i < kModules.size(); ++i) {
+    const ModuleInfo& m = kModules[i];
+    const bool on = m.kind == ModuleKind::TileSet ? m.name == tileset : (expansion_set >> m.bit & 1) != 0;
+    if (on) out |= ModuleSet(1) << i;
+  }
+  return out;
+}
+
 bool Rules::enable(const std::string& e) {
   const ModuleInfo* m = find_module(ModuleKind::Expansion, e);
   if (!m) return false;

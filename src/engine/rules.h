@@ -27,6 +27,8 @@ struct Rules {
   bool fortune_teller() const { return has(Expansion::FortuneTeller); }
   bool fruit_trees() const { return has(Expansion::FruitTrees); }
 
+  // The rows of kModules in play (the tile set and the expansions on), one bit per row.
+  ModuleSet modules() const;
   // Names of the expansions on, in the table's (canonical) order.
   std::vector<std::string> expansions() const;
   // Sets one expansion by name; returns false for an unknown name.

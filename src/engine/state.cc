@@ -1,17 +1,19 @@
 // The base game: the board, features, followers, draws, legal moves, apply and scoring.
 //
 // A turn, and where the expansions enter it (the hook points, listed with their files in
-// state.h; each is called behind the rule or tile flag that says the expansion is in play):
+// expansions/state_hooks.inc; each is called behind the module bit, tile flag or move part that
+// says the expansion is in play):
+//   new game    modules_new_game (expansions/modules.cc)
 //   draw        draw_random / apply_draw -> draw_internal: draw_target() tiles (Fortune Teller),
 //               discard when none fits (B-5), a single wheel tile turns the wheel (start_wheel)
-//   decide      legal_moves / sample_move / check_move: placement x follower; take-backs
-//               (Festival), crown spaces (Wheel of Fortune), fruit stacks and actions
-//               (Fruit-Bearing Trees; one sampler: sample_placement), Choose and Plague decisions (Wheel)
+//   decide      the one move generator: legal_moves / sample_move / check_move over placement x
+//               options (no follower, a follower on each free segment, then the modules' options:
+//               expansions/options.h), Choose and Plague decisions (Wheel of Fortune)
 //   apply       place the tile, take-back, follower or crown, fruit action, then score what
-//               the tile completed (roads, cities, monasteries, tents: score_tent)
-//   end of turn end_turn: next player, or the end of the game and finish() (final scoring,
-//               fruit tokens: score_fruit_tokens)
-// Each expansion's rules: src/engine/expansions/<expansion>.cc.
+//               the tile completed (roads, cities, monasteries; a module's kind: score_module_kind)
+//   end of turn end_turn: next player, or the end of the game and finish() (final scoring, then
+//               modules_final_scoring)
+// Each expansion's rules: src/engine/expansions/<expansion>.{h,cc}.
 #include "state.h"
 
 #include <algorithm>
@@ -19,7 +21,9 @@
 #include <cstddef>
 #include <cstring>
 
+#include "expansions/fortune_teller.h"
 #include "expansions/fruit_trees_sample.h"
+#include "expansions/options.h"
 #include "state_internal.h"
 #include "vocabulary.h"
 
@@ -94,7 +98,7 @@ void State::restart(const State& fresh, uint64_t seed) {
   // Only these depend on the seed in init().
   seed_ = seed;
   rng_.reseed(seed);
-  if (game_->rules().fruit_trees()) init_fruit_stacks(seed);
+  modules_new_game(seed);
 }
 
 void State::init(uint64_t seed, int start_type, int start_rot) {
@@ -112,7 +116,7 @@ void State::init(uint64_t seed, int start_type, int start_rot) {
   draws_.reserve(size_t(bag_total_));
   history_.reserve(size_t(bag_total_));
   for (int p = 0; p < nplayers_; ++p) supply_[p] = kFollowersPerPlayer;
-  if (game_->rules().fruit_trees()) init_fruit_stacks(seed);
+  modules_new_game(seed);
   if (start_type >= 0) {
     if (start_type != game_->start_type()) {
       // A scenario's own start tile: the default start tile goes back into the bag.
@@ -128,7 +132,6 @@ void State::init(uint64_t seed, int start_type, int start_rot) {
     // Wheel of Fortune: the board's cells instead of a start tile.
     for (const auto& c : game_->board_cells()) place_tile(c.type, c.x, c.y, 0);
   }
-  pig_ = uint8_t(game_->wheel_start());
   phase_ = bag_total_ > 0 ? Phase::Chance : Phase::Terminal;
 }
 
@@ -136,7 +139,7 @@ int State::current_player() const {
   switch (phase_) {
     case Phase::Chance: return kChancePlayer;
     case Phase::Terminal: return kTerminalPlayer;
-    case Phase::Plague: return plague_player_;
+    case Phase::Plague: return mods_.wheel.plague_player;
     default: return player_;
   }
 }
@@ -163,7 +166,7 @@ bool State::apply_draw(int type) {
 
 bool State::draw_random() {
   assert(phase_ == Phase::Chance && bag_total_ > 0);
-  static_assert(sizeof(drawn_) >= 3, "at most 1 + 2 fortune tellers");
+  static_assert(sizeof(drawn_) >= 1 + kMaxTents, "room for every tile of a turn's draw");
   uint32_t k = rng_.below(uint32_t(bag_total_));
   // The k-th tile of the bag in type order: 8 types' counts summed at a time; in the word that
   // holds it, the type is found from the counts' running sums (one byte each, exact when the
@@ -201,8 +204,8 @@ bool State::draw_internal(int type) {
   --bag_total_;
   drawn_[ndrawn_++] = uint8_t(type);
   draws_.push_back(Draw{uint8_t(type), Fate::Pending, uint16_t(turn_ + 1)});
-  if (rules().fortune_teller()) {
-    if (ndrawn_ < draw_target() && bag_total_ > 0) return true;  // more tiles to draw this turn (T-6)
+  if (game_->modules() & kSeveralDrawsModules) {
+    if (ndrawn_ < draw_target() && bag_total_ > 0) return true;  // more tiles to draw this turn
     placeable_ = 0;
     for (int i = 0; i < ndrawn_; ++i)
       if (has_placement(drawn_[i])) placeable_ |= uint8_t(1u << i);
@@ -210,7 +213,7 @@ bool State::draw_internal(int type) {
     placeable_ = has_placement(type) ? 1 : 0;  // one tile per turn
     if (placeable_ && game_->plain_moves()) [[likely]] {  // no wheel either
       phase_ = Phase::Place;
-      chosen_ = -1;
+      mods_.wheel.chosen = -1;
       return true;
     }
   }
@@ -226,11 +229,11 @@ bool State::draw_internal(int type) {
     return false;
   }
   phase_ = Phase::Place;
-  chosen_ = -1;
+  mods_.wheel.chosen = -1;
   // Wheel of Fortune: a single drawn wheel tile turns the wheel now, before it is placed; with
   // several drawn tiles the player first chooses (a Choose decision, T-9).
   if (ndrawn_ == 1 && has_wheel() && game_->type(drawn_[0]).wheel) {
-    chosen_ = 0;
+    mods_.wheel.chosen = 0;
     start_wheel(drawn_[0]);
   }
   return true;
@@ -375,11 +378,11 @@ void State::place_tile(int type, int x, int y, int rot) {
   ncentres_done_ = 0;
   if (tt.center >= 0) {
     const uint16_t slot = P.center_slot;
-    const bool tent = feat_[slot].kind == Kind::Tent;
-    int missing = tent ? 4 : 8;
+    const bool orth_only = centre_needs_orthogonal_only(feat_[slot].kind);
+    int missing = orth_only ? 4 : 8;
     for (int k = 0; k < 8; ++k) {
       const bool orth = kDx8[k] == 0 || kDy8[k] == 0;
-      if (tent && !orth) continue;
+      if (orth_only && !orth) continue;
       if (cell_[cell_of(x + kDx8[k], y + kDy8[k])] < kFrontierBase) --missing;
     }
     feat_[slot].open = uint16_t(missing);
@@ -397,7 +400,7 @@ void State::place_tile(int type, int x, int y, int rot) {
     const uint16_t nb = cell_[cell_of(x + kDx8[k], y + kDy8[k])];
     if (nb >= kFrontierBase) continue;
     const uint16_t cs = placed_[nb].center_slot;
-    if (cs == kNoSlot || feat_[cs].kind == Kind::Tent) continue;
+    if (cs == kNoSlot || centre_needs_orthogonal_only(feat_[cs].kind)) continue;
     if (--feat_[cs].open == 0) centres_done_[ncentres_done_++] = cs;
   }
 }
@@ -467,7 +470,7 @@ void State::add_follower(int player, uint16_t slot) {
   followers_[nfollowers_++] = Follower{uint8_t(player), slot};
   --supply_[player];
   Feature& f = feat_[label_[slot]];
-  if (f.kind == Kind::Tent) ++tents_[player];
+  count_centre_follower(f.kind, player, 1);
   ++f.total;
   ++f.count[player];
 }
@@ -475,7 +478,7 @@ void State::add_follower(int player, uint16_t slot) {
 void State::remove_follower(int index) {
   const Follower fo = followers_[index];
   Feature& f = feat_[label_[fo.slot]];
-  if (f.kind == Kind::Tent) --tents_[fo.player];
+  count_centre_follower(f.kind, fo.player, -1);
   --f.total;
   --f.count[fo.player];
   ++supply_[fo.player];
@@ -498,10 +501,7 @@ void State::cell_ports(const FrontierCell& fc, Ports& p) const {
 }
 
 uint32_t State::free_from_ports(const TileType& tt, int rot, const Ports& p, int player) const {
-  uint32_t all = (1u << tt.nseg) - 1;
-  // T-10: at most two fortune tellers per player.
-  if (tt.center >= 0 && tents_[player] >= kMaxTents && tt.rot[0].seg[tt.center].kind == Kind::Tent)
-    all &= ~(1u << tt.center);
+  const uint32_t all = centre_spot_allowed(tt, player, (1u << tt.nseg) - 1);
   if (!p.occupied) return all;
   const RotatedTile& rt = tt.rot[rot];
   auto seg_of = [&](int port) { return port < 4 ? rt.edge_seg[port] : rt.half_seg[port - 4]; };
@@ -540,17 +540,22 @@ void State::legal_moves(std::vector<Move>& out) const {
     return;
   }
   if (phase_ != Phase::Place) return;
+  TurnOptions to;
+  turn_options(supply_[player_] > 0, to);
   for (int c = 0; c < ndrawn_; ++c) {
-    if (!offers_moves(c)) continue;
-    if (chosen_ < 0 && game_->type(drawn_[c]).wheel) {
+    SampleGroup g;
+    if (!option_group(c, to, g)) continue;
+    if (g.choose) {
       // A wheel tile among several drawn: choosing it turns the wheel before it is placed.
       Move m;
       m.kind = MoveKind::Choose;
       m.choice = uint8_t(c);
       out.push_back(m);
-    } else {
-      moves_for_tile(c, out);
+      continue;
     }
+    const uint8_t* fit = game_->fit_row(drawn_[c]);
+    for (int i = 0; i < nfrontier_; ++i)
+      if (const uint8_t rots = fit[need_[i]]) list_cell(to, g, i, rots, out);
   }
 }
 
@@ -562,64 +567,24 @@ bool State::offers_moves(int c) const {
   return true;
 }
 
-void State::moves_for_tile(int choice, std::vector<Move>& out) const {
-  const int t = drawn_[choice];
-  const TileType& tt = game_->type(t);
-  const bool deploy = supply_[player_] > 0;
-  // Festival: the player's own followers that could be taken back instead.
-  TakeBacks own;
-  own.n = 0;
-  if (tt.festival) own_followers(own);
-  const uint8_t* fit = game_->fit_row(t);
-  const uint32_t free_crowns = deploy && has_wheel() ? free_crown_mask() : 0;
-  for (int i = 0; i < nfrontier_; ++i) {
-    const FrontierCell& fc = frontier_[i];
-    uint8_t mask = fit[need_[i]];
-    if (!mask) continue;
-    Ports ports;
-    if (deploy) cell_ports(fc, ports);
-    while (mask) {
-      const int r = __builtin_ctz(mask);
-      mask &= mask - 1;
-      Move m;
-      m.x = fc.x;
-      m.y = fc.y;
-      m.rot = uint8_t(r);
-      m.choice = uint8_t(choice);
-      const uint32_t free = deploy ? free_from_ports(tt, r, ports, player_) : 0;
-      // Fruit-Bearing Trees: a tree tile gets one of the unused stacks (the player's choice).
-      uint32_t types = tt.tree ? free_stack_mask() : 1;  // bit 0 stands for "no stack" on other tiles
-      for (; types; types &= types - 1) {
-        m.ext.set_fruit_type(tt.tree ? __builtin_ctz(types) : -1);
-        out.push_back(m);
-        if (free) {
-          const uint32_t trees = rules().fruit_trees() ? trees_in_range(fc.x, fc.y, m.ext.fruit_type()) : 0;
-          for (uint32_t f = free; f; f &= f - 1) {
-            m.meeple = int8_t(__builtin_ctz(f));
-            out.push_back(m);
-            if (trees) add_fruit_actions(m, trees, out);
-          }
-          m.meeple = -1;
-        }
-        // Wheel of Fortune: a follower on a free crown space instead of on the tile.
-        for (uint32_t c = free_crowns; c; c &= c - 1) {
-          m.ext.set_crown(__builtin_ctz(c));
-          out.push_back(m);
-        }
-        m.ext.set_crown(-1);
-        for (int k = 0; k < own.n; ++k) {
-          Move t = m;
-          own.put(t, k);
-          out.push_back(t);
-        }
-      }
-    }
-  }
+bool State::offered(const Move& m) const {
+  const int v = cell_[cell_of(m.x, m.y)];
+  if (v < kFrontierBase || v == kEmptyCell) return false;
+  const int i = v - kFrontierBase;
+  const uint8_t rot = uint8_t(1u << m.rot);
+  if (!(game_->fit_row(drawn_[m.choice])[need_[i]] & rot)) return false;
+  TurnOptions to;
+  turn_options(supply_[player_] > 0, to);
+  SampleGroup g;
+  if (!option_group(m.choice, to, g) || g.choose) return false;
+  std::vector<Move> moves;
+  list_cell(to, g, i, rot, moves);
+  return std::find(moves.begin(), moves.end(), m) != moves.end();
 }
 
 void State::resample_hidden(Rng& rng) {
   rng_.reseed(rng.next());
-  resample_fruit_stacks(rng);
+  modules_resample_hidden(rng);
 }
 
 int State::count_legal_moves() const {
@@ -660,67 +625,65 @@ inline int State::find_placement(const uint8_t* fit, uint32_t idx, uint32_t plac
 }
 
 Move State::sample_move(Rng& rng) const {
-  if (game_->plain_moves()) {
-    // One drawn tile, placements x (no follower, a follower on each segment): the same draws as
-    // the general path below with its single group.
-    const int t = drawn_[0];
-    const TileType& tt = game_->type(t);
-    const uint32_t per = 1 + (supply_[player_] > 0 ? uint32_t(tt.nseg) : 0);
-    const uint32_t placements = uint32_t(fit_count(t));
-    const uint8_t* fit = game_->fit_row(t);
-    for (;;) {
-      const uint32_t k = rng.below(placements * per);
-      Move m;
-      m.choice = 0;
-      const uint32_t sub = k % per;
-      const int i = find_placement(fit, k / per, placements, m);
-      if (sub == 0) return m;
-      m.meeple = int8_t(sub - 1);
-      // A segment touching no neighbour's port is free (its feature is new; no tents here).
-      const Segment& sg = tt.rot[m.rot].seg[sub - 1];
-      if (!((sg.edges | uint32_t(sg.halves) << 4) & frontier_[i].present) && int(sub - 1) != tt.center) return m;
-      Ports ports;
-      cell_ports(frontier_[i], ports);
-      if (!(free_from_ports(tt, m.rot, ports, player_) >> (sub - 1) & 1)) continue;  // taken: draw again
-      return m;
-    }
-  }
+  if (game_->plain_moves()) [[likely]]
+    return sample_plain(rng);
   if (phase_ == Phase::Plague) return sample_plague(rng);  // Wheel of Fortune
   assert(phase_ == Phase::Place);
   // Fruit-Bearing Trees: placements differ in their number of options (fruit actions).
-  return rules().fruit_trees() ? sample_placement<true>(rng) : sample_placement<false>(rng);
+  return game_->modules() & ModuleSet(1) << kFruitModule ? sample_placement<true>(rng) : sample_placement<false>(rng);
 }
 
-// The moves of each distinct placeable drawn tile (as legal_moves() lists them): a single
-// Choose for a wheel tile still to be chosen, otherwise its placements x options. Rejection
-// sampling over (placement, option) pairs, so that only the sampled placement's follower spots
-// are computed: a placement offers 1 + segments x (1 + fruit actions) + crowns + take-backs
-// options (no follower; a follower on each segment, each with its fruit actions; each free
-// crown space; each own follower taken back); a pair whose segment is taken is rejected and
-// the whole draw is made again. Uniform over all legal moves, like legal_moves()[below(n)],
-// but a different draw. Without the Fruit-Bearing Trees every placement has the same
-// per = 1 + segments + crowns + take-backs options; with them a placement's fruit actions
-// depend on the trees in range (the cell, and the stack put on a new tree tile), so each
-// frontier cell has its own weight (fruit_group_weight, fruit_find_placement: fruit_trees.cc).
+// No module adds options and one tile is drawn: the generator's one group, placements x (no
+// follower, a follower on each segment), drawn as sample_placement<false> draws it (the same
+// draws) by a short path that keeps the group in registers (sample_placement costs 2.3% more
+// instructions per base game: docs/performance.md).
+Move State::sample_plain(Rng& rng) const {
+  const int t = drawn_[0];
+  const TileType& tt = game_->type(t);
+  const uint32_t per = 1 + (supply_[player_] > 0 ? uint32_t(tt.nseg) : 0);
+  const uint32_t placements = uint32_t(fit_count(t));
+  const uint8_t* fit = game_->fit_row(t);
+  for (;;) {
+    const uint32_t k = rng.below(placements * per);
+    Move m;
+    m.choice = 0;
+    const uint32_t sub = k % per;
+    const int i = find_placement(fit, k / per, placements, m);
+    if (sub == 0) return m;
+    m.meeple = int8_t(sub - 1);
+    // A segment touching no neighbour's port is free (its feature is new; not the centre,
+    // which a module may refuse).
+    const Segment& sg = tt.rot[m.rot].seg[sub - 1];
+    if (!((sg.edges | uint32_t(sg.halves) << 4) & frontier_[i].present) && int(sub - 1) != tt.center) return m;
+    Ports ports;
+    cell_ports(frontier_[i], ports);
+    if (!(free_from_ports(tt, m.rot, ports, player_) >> (sub - 1) & 1)) continue;  // taken: draw again
+    return m;
+  }
+}
+
+// The generator's moves (as legal_moves() lists them), one group per distinct placeable drawn
+// tile (option_group). Rejection sampling over (placement, option) pairs, so that only the
+// sampled placement's follower spots are computed: a pair whose segment is taken is rejected
+// and the whole draw is made again. Uniform over all legal moves, like
+// legal_moves()[below(n)], but a different draw. Without fruit actions every placement of a
+// group has the same `per` options; with them a placement's fruit actions depend on the trees in
+// range (the cell, and the stack put on a new tree tile), so each frontier cell has its own
+// weight (fruit_group_weight, fruit_find_placement: expansions/fruit_trees_sample.h).
 template <bool kFruit>
 Move State::sample_placement(Rng& rng) const {
-  const bool deploy = supply_[player_] > 0;
-  // Wheel of Fortune: the free crown spaces (offered with every placement when deploying).
-  const uint32_t crowns = deploy && has_wheel() ? free_crown_mask() : 0;
-  const uint32_t ncrowns = uint32_t(__builtin_popcount(crowns));
-  TakeBacks own;  // Festival: listed when a festival tile needs it
-  FruitOptions fo{};
-  if constexpr (kFruit) fo = fruit_options(deploy);
+  TurnOptions to;
+  turn_options(supply_[player_] > 0, to);
   SampleGroup groups[4];
   uint32_t w0s[4];  // kFruit: a group's options per placement with no tree in range
   int ng = 0;
   uint32_t total = 0;
   for (int c = 0; c < ndrawn_; ++c) {
     SampleGroup& g = groups[ng];
-    if (!sample_group(c, deploy, ncrowns, own, g)) continue;
+    if (!option_group(c, to, g)) continue;
     ++ng;
     if (!g.choose) {
-      if constexpr (kFruit) g.weight = fruit_group_weight(fo, g, ncrowns, w0s[ng - 1]);
+      if constexpr (kFruit) g.weight = fruit_group_weight(to.fo, g, to.ncrowns, w0s[ng - 1]);
       else g.weight = g.placements * g.per;
     }
     total += g.weight;
@@ -740,7 +703,7 @@ Move State::sample_placement(Rng& rng) const {
     uint32_t sub, trees = 0, per_seg = 1;
     int i;
     if constexpr (kFruit) {
-      i = fruit_find_placement(fo, g, ncrowns, w0s[gi], k, m, sub, trees, per_seg);
+      i = fruit_find_placement(to.fo, g, to.ncrowns, w0s[gi], k, m, sub, trees, per_seg);
     } else {
       sub = k % g.per;
       i = find_placement(game_->fit_row(drawn_[g.choice]), k / g.per, g.placements, m);
@@ -749,15 +712,20 @@ Move State::sample_placement(Rng& rng) const {
     const uint32_t segs = g.segs;
     if (sub < segs * per_seg) {
       const uint32_t seg = sub / per_seg, a = sub % per_seg;
-      Ports ports;
-      cell_ports(frontier_[i], ports);
-      if (!(free_from_ports(tt, m.rot, ports, player_) >> seg & 1)) continue;  // taken: draw again
       m.meeple = int8_t(seg);
+      // A segment touching no neighbour's port is free (its feature is new), unless it is the
+      // centre (a tent may be refused): only otherwise are the ports looked at.
+      const Segment& sg = tt.rot[m.rot].seg[seg];
+      if (((sg.edges | uint32_t(sg.halves) << 4) & frontier_[i].present) || int(seg) == tt.center) {
+        Ports ports;
+        cell_ports(frontier_[i], ports);
+        if (!(free_from_ports(tt, m.rot, ports, player_) >> seg & 1)) continue;  // taken: draw again
+      }
       if constexpr (kFruit)
-        if (a) fruit_action_at(fo, trees, a - 1, m);
+        if (a) fruit_action_at(to.fo, trees, a - 1, m);
       return m;
     }
-    return crown_or_take_back(m, sub - segs * per_seg, crowns, ncrowns, own);
+    return crown_or_take_back(m, sub - segs * per_seg, to);
   }
 }
 
@@ -778,7 +746,7 @@ std::string State::check_move(const Move& m) const {
   const int t = drawn_[m.choice];
   const TileType& tt = game_->type(t);
   if (m.kind == MoveKind::Choose) return check_choose(m, tt);  // Wheel of Fortune
-  if (chosen_ < 0 && tt.wheel)
+  if (mods_.wheel.chosen < 0 && tt.wheel)
     return "tile " + tt.id + " is a wheel tile: choose it first (the wheel turns before it is placed)";
   const std::string where = "(" + std::to_string(m.x) + "," + std::to_string(m.y) + ")";
   if (m.rot > 3) return "bad rotation";
@@ -801,26 +769,28 @@ std::string State::check_move(const Move& m) const {
       return "tile " + tt.id + " does not fit at " + where + " rotation " + std::to_string(90 * m.rot) + ": its " +
              side_names[d] + " edge (" + edge_names[int(rt.edge(d))] + ") meets a " + edge_names[req];
   }
+  // The placement fits: the move is legal exactly when the generator offers it. What follows
+  // only words the refusal (base game first, then each module's reasons).
+  if (offered(m)) return "";
   if (m.ext.plague() >= 0) return "only a Plague decision takes a follower back for the Plague";
   if (m.deploys() && m.ext.takes_back()) return "cannot both deploy and take back a follower";
   if (m.ext.crown() >= 0) {
     if (m.meeple >= 0) return "a follower goes on the tile or on a crown space, not both";
-    if (std::string e = check_crown(m); !e.empty()) return e;  // Wheel of Fortune
+    if (std::string e = why_not_crown(m); !e.empty()) return e;  // Wheel of Fortune
   } else if (m.meeple >= 0) {
     if (m.meeple >= tt.nseg) return "no such follower location";
     if (supply_[player_] == 0) return "player " + std::to_string(player_) + " has no follower left";
     const uint32_t free = free_segments(t, c, m.rot, player_);
     if (!(free >> m.meeple & 1)) {
-      if (rt.seg[m.meeple].kind == Kind::Tent && tents_[player_] >= kMaxTents)
-        return "player " + std::to_string(player_) + " already has " + std::to_string(kMaxTents) + " fortune tellers";
+      if (std::string e = why_not_centre(rt.seg[m.meeple].kind); !e.empty()) return e;
       return std::string("the ") + kind_name(rt.seg[m.meeple].kind) + " at " + tt.location_name(m.meeple, m.rot) +
              " is already occupied";
     }
   }
-  // Fruit-Bearing Trees: the stack on a tree tile, the fruit action.
-  if (std::string e = check_fruit(m, tt); !e.empty()) return e;
-  if (m.ext.takes_back()) return check_take_back(m, tt);  // Festival
-  return "";
+  if (std::string e = why_not_fruit(m, tt); !e.empty()) return e;  // Fruit-Bearing Trees
+  if (m.ext.takes_back())
+    if (std::string e = why_not_take_back(m, tt); !e.empty()) return e;  // Festival
+  return "not one of the moves this placement offers";
 }
 
 // ---------------------------------------------------------------------------------------
@@ -841,7 +811,7 @@ void State::apply(const Move& m) {
     place_tile(drawn_[0], m.x, m.y, m.rot);
     const PlacedTile& P = placed_[nplaced_ - 1];
     history_.push_back(TurnLog{m, kNoSlot});
-    chosen_ = -1;
+    mods_.wheel.chosen = -1;
     if (m.meeple >= 0) add_follower(player_, uint16_t(P.slot_base + m.meeple));
     score_completed(P);
     end_turn();
@@ -865,8 +835,8 @@ void State::apply(const Move& m) {
   }
   const PlacedTile& P = placed_[nplaced_ - 1];
   history_.push_back(TurnLog{m, m.ext.take_back() >= 0 ? followers_[m.ext.take_back()].slot : kNoSlot});
-  if (nplague_) log_plague(history_.back());  // Wheel of Fortune
-  chosen_ = -1;
+  if (mods_.wheel.nplague) log_plague(history_.back());  // Wheel of Fortune
+  mods_.wheel.chosen = -1;
   if (m.ext.takes_back()) apply_take_back(m);  // Festival
   if (m.ext.crown() >= 0) {
     apply_crown(m);  // Wheel of Fortune
@@ -948,7 +918,7 @@ void State::score_feature(uint16_t root, bool final_scoring) {
     case Kind::Road: points = f.tiles; break;
     case Kind::City: points = final_scoring ? f.tiles + f.pennants : 2 * (f.tiles + f.pennants); break;
     case Kind::Monastery: points = 9 - f.open; break;
-    case Kind::Tent: score_tent(f, root, final_scoring); break;  // Fortune Teller
+    default: score_module_kind(f, root, final_scoring); break;  // a feature kind of a module
     case Kind::Field: points = field_value(root); break;
   }
   if (f.total > 0 && points > 0) {
@@ -977,7 +947,7 @@ void State::finish() {
     return std::make_pair(int(feat_[a].kind), a) < std::make_pair(int(feat_[b].kind), b);
   });
   for (int i = 0; i < n; ++i) score_feature(roots[i], true);
-  if (rules().fruit_trees()) score_fruit_tokens();
+  modules_final_scoring();
 }
 
 // ---------------------------------------------------------------------------------------
@@ -985,14 +955,10 @@ void State::finish() {
 
 bool State::operator==(const State& o) const {
   if (game_ != o.game_ || phase_ != o.phase_ || player_ != o.player_ || turn_ != o.turn_ ||
-      stack_ != o.stack_ || taken_ != o.taken_ || sold_ != o.sold_ || stack_tile_ != o.stack_tile_ ||
-      held_ != o.held_ || ndrawn_ != o.ndrawn_ || drawn_ != o.drawn_ || placeable_ != o.placeable_ || tents_ != o.tents_ ||
-      bag_total_ != o.bag_total_ || bag_ != o.bag_ || scores_ != o.scores_ ||
-      supply_ != o.supply_ || !(rng_ == o.rng_) || nplaced_ != o.nplaced_ || nslots_ != o.nslots_ ||
-      nfollowers_ != o.nfollowers_ || nfrontier_ != o.nfrontier_ || final_done_ != o.final_done_ ||
-      pig_ != o.pig_ || crown_ != o.crown_ || plague_player_ != o.plague_player_ || plague_step_ != o.plague_step_ ||
-      nplague_ != o.nplague_ || chosen_ != o.chosen_ ||
-      !std::equal(plague_log_.begin(), plague_log_.begin() + nplague_, o.plague_log_.begin()))
+      ndrawn_ != o.ndrawn_ || drawn_ != o.drawn_ || placeable_ != o.placeable_ || bag_total_ != o.bag_total_ ||
+      bag_ != o.bag_ || scores_ != o.scores_ || supply_ != o.supply_ || !(rng_ == o.rng_) || nplaced_ != o.nplaced_ ||
+      nslots_ != o.nslots_ || nfollowers_ != o.nfollowers_ || nfrontier_ != o.nfrontier_ ||
+      final_done_ != o.final_done_ || !(mods_ == o.mods_))  // the modules' blocks: expansions/blocks.h
     return false;
   for (int i = 0; i < nplaced_; ++i) {
     const PlacedTile &a = placed_[i], &b = o.placed_[i];
@@ -1095,7 +1061,7 @@ std::string State::validate() const {
   for (int p = 0; p < nplayers_; ++p) {
     int on_board = 0;
     for (int i = 0; i < nfollowers_; ++i) on_board += followers_[i].player == p;
-    on_board += crowns_of(p);
+    on_board += modules_followers(p);
     if (on_board + supply_[p] != kFollowersPerPlayer) return "followers of player " + std::to_string(p) + " not conserved";
   }
   for (int t = 0; t < game_->fit_count_types(); ++t) {
@@ -1106,23 +1072,7 @@ std::string State::validate() const {
       return "placement count of tile type " + game_->type(t).id + " is " + std::to_string(fit_count(t)) +
              ", the frontier has " + std::to_string(n);
   }
-  // Fruit-Bearing Trees: the frontier cells in range of a tree, recomputed from the trees.
-  int nnear = 0;
-  for (int i = 0; i < nfrontier_ && fruit_; ++i) {
-    const uint32_t want = trees_in_range(frontier_[i].x, frontier_[i].y, -1);
-    if (near_[i] != want)
-      return "frontier cell (" + std::to_string(frontier_[i].x) + "," + std::to_string(frontier_[i].y) +
-             ") notes trees " + std::to_string(near_[i]) + " in range, not " + std::to_string(want);
-    if (!want) continue;
-    ++nnear;
-    if (std::find(near_cells_.begin(), near_cells_.begin() + nnear_, frontier_[i].cell) == near_cells_.begin() + nnear_)
-      return "frontier cell (" + std::to_string(frontier_[i].x) + "," + std::to_string(frontier_[i].y) +
-             ") in range of a tree is not listed";
-  }
-  if (nnear != nnear_) return "the list of frontier cells in range of a tree has " + std::to_string(nnear_) + ", not " + std::to_string(nnear);
-  if (fruit_ && tree_types_ != (~free_stack_mask() & ((1u << kFruitTypes) - 1)))
-    return "the fruit types noted on trees (" + std::to_string(tree_types_) + ") differ from the stacks on the board";
-  return "";
+  return modules_validate();
 }
 
 }  // namespace carc

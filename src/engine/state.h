@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "expansions/blocks.h"
 #include "expansions/move_ext.h"
 #include "game.h"
 #include "types.h"
@@ -248,21 +249,21 @@ class State : private StateTables {
   // The first placeable drawn tile (the tile to place when only one was drawn), or -1.
   int current_tile() const;
   // Fortune tellers (followers on tents) a player has.
-  int tents(int p) const { return tents_[p]; }
+  int tents(int p) const { return mods_.fortune.tents[p]; }
 
   // --- Fruit-Bearing Trees ---
   // Tokens left in a fruit type's stack; the placed tile holding it (-1 still in supply);
   // tokens of a type a player holds; tokens of a type sold.
-  int fruit_left(int f) const { return 4 - taken_[f]; }
-  int fruit_tree(int f) const { return stack_tile_[f]; }
-  int fruit_held(int p, int f) const { return held_[p][f]; }
-  int fruit_sold(int f) const { return sold_[f]; }
+  int fruit_left(int f) const { return 4 - mods_.fruit.taken[f]; }
+  int fruit_tree(int f) const { return mods_.fruit.stack_tile[f]; }
+  int fruit_held(int p, int f) const { return mods_.fruit.held[p][f]; }
+  int fruit_sold(int f) const { return mods_.fruit.sold[f]; }
   // Hidden: the values still in a stack, top first (never for players' eyes: see observation
   // code and resample_hidden).
   std::vector<int> fruit_stack(int f) const;
   // Sets the stacks (top first) before the first draw; scripted records and state JSON.
   void set_fruit_stacks(const std::array<std::array<uint8_t, 4>, kFruitTypes>& stacks);
-  const std::array<std::array<uint8_t, 4>, kFruitTypes>& initial_fruit_stacks() const { return init_stacks_; }
+  const std::array<std::array<uint8_t, 4>, kFruitTypes>& initial_fruit_stacks() const { return mods_.fruit.init_stacks; }
   // Fruit types of the trees a follower deployed by this move could use (bit mask).
   uint32_t trees_near(const Move& m) const {
     return trees_in_range(m.x, m.y, game_->type(drawn_[m.choice]).tree ? m.ext.fruit_type() : -1);
@@ -276,19 +277,19 @@ class State : private StateTables {
   // --- Wheel of Fortune ---
   bool has_wheel() const { return game_->has_wheel(); }
   // The pig's segment (index into game().wheel()).
-  int pig() const { return pig_; }
+  int pig() const { return mods_.wheel.pig; }
   // The player on crown space c, or -1.
-  int crown(int c) const { return crown_[c]; }
+  int crown(int c) const { return mods_.wheel.crown[c]; }
   // Followers a player has on crown spaces.
   int crowns_of(int p) const;
   // The player who must take back a follower now (Phase::Plague), otherwise -1.
-  int plague_player() const { return phase_ == Phase::Plague ? plague_player_ : -1; }
+  int plague_player() const { return phase_ == Phase::Plague ? mods_.wheel.plague_player : -1; }
   // Plague take-backs made in the turn in progress (slots, in order).
-  int num_plague_picks() const { return nplague_; }
-  uint16_t plague_pick(int i) const { return plague_log_[i]; }
-  int plague_pick_player(int i) const { return plague_who_[i]; }
+  int num_plague_picks() const { return mods_.wheel.nplague; }
+  uint16_t plague_pick(int i) const { return mods_.wheel.plague_log[i]; }
+  int plague_pick_player(int i) const { return mods_.wheel.plague_who[i]; }
   // Fortune Teller with the wheel: the drawn tile chosen by a Choose decision, or -1.
-  int chosen() const { return chosen_; }
+  int chosen() const { return mods_.wheel.chosen; }
 
   // --- Decisions ---
   // All legal moves in a deterministic order (cleared first).
@@ -396,15 +397,18 @@ class State : private StateTables {
   };
   void cell_ports(const FrontierCell& fc, Ports& p) const;
   uint32_t free_from_ports(const TileType& tt, int rot, const Ports& p, int player) const;
-  void moves_for_tile(int choice, std::vector<Move>& out) const;
   // True when drawn tile c is placeable and the first drawn tile of its type (legal_moves()
   // and sample_move() offer each type's moves once).
   bool offers_moves(int c) const;
   int find_placement(const uint8_t* fit, uint32_t idx, uint32_t placements, Move& m) const;
-  // The one sampler of a placement decision in every rule set but the plain one (whose short
-  // path is in sample_move); kFruit: with the Fruit-Bearing Trees' fruit actions.
-  template <bool kFruit>
-  Move sample_placement(Rng& rng) const;
+
+  // --- The one move generator ---
+  // A placement decision's moves are, per distinct placeable drawn tile, its placements x the
+  // options of each placement (no follower, a follower on each free segment, and what the
+  // active modules add: expansions/options.h lists them and their order). legal_moves() lists
+  // them, the sampler (sample_placement) counts and draws them, check_move() accepts exactly
+  // the listed ones (offered()); the modules only word the reasons for a refusal.
+  struct TurnOptions;  // what the active modules add to every placement of a decision (options.h)
   // Festival: the player to move's take-back options: their followers on the land (indices into
   // followers_), then their crown spaces (Wheel of Fortune). n < 0: not listed yet.
   struct TakeBacks {
@@ -415,20 +419,31 @@ class State : private StateTables {
       else m.ext.set_take_back_crown(at[k]);
     }
   };
-  // The move sampler (sample_placement) draws from one group per distinct
-  // placeable drawn tile: a single Choose for a wheel tile still to be chosen (choose, weight
-  // 1), otherwise its placements, each with per = 1 + segs + crowns + take_backs options
-  // (without fruit actions). sample_group fills the header of drawn tile c's group (state_internal.h);
-  // false when c offers no moves. `own` (Festival take-backs, own.n < 0: not yet listed)
-  // are listed on first need and shared by the groups.
+  // One group of options per distinct placeable drawn tile: a single Choose for a wheel tile
+  // still to be chosen (choose, weight 1), otherwise its placements, each with per = 1 + segs +
+  // crowns + take_backs options (without fruit actions). option_group fills the header of drawn
+  // tile c's group (options.h); false when c offers no moves.
   struct SampleGroup {
     uint8_t choice;
     bool choose;
     uint32_t segs, take_backs, per, weight, placements;
   };
-  inline bool sample_group(int c, bool deploy, uint32_t ncrowns, TakeBacks& own, SampleGroup& g) const;
-  // The last options of a sampled placement (state_internal.h).
-  static inline Move crown_or_take_back(Move m, uint32_t sub, uint32_t crowns, uint32_t ncrowns, const TakeBacks& own);
+  inline void turn_options(bool deploy, TurnOptions& to) const;
+  inline bool option_group(int c, TurnOptions& to, SampleGroup& g) const;
+  // The options of one placement, and of the placements at frontier cell i in rotations `rots`.
+  inline void list_placement(const TurnOptions& to, const SampleGroup& g, Move m, uint32_t free, uint32_t trees,
+                             std::vector<Move>& out) const;
+  inline void list_cell(const TurnOptions& to, const SampleGroup& g, int i, uint8_t rots,
+                        std::vector<Move>& out) const;
+  // The last options of a sampled placement (a crown space or a take-back).
+  static inline Move crown_or_take_back(Move m, uint32_t sub, const TurnOptions& to);
+  // True when placement move m (its placement checked to fit) is one of the generator's moves.
+  bool offered(const Move& m) const;
+  // The sampler of the plain rule set (Game::plain_moves(): one group, no module options).
+  Move sample_plain(Rng& rng) const;
+  // The sampler of a placement decision; kFruit: with the Fruit-Bearing Trees' per-cell weights.
+  template <bool kFruit>
+  Move sample_placement(Rng& rng) const;
 
   void init(uint64_t seed, int start_type, int start_rot);
   void place_tile(int type, int x, int y, int rot);
@@ -449,106 +464,8 @@ class State : private StateTables {
     ++bag_total_;
   }
 
-  // =====================================================================================
-  // Expansion hook points. The base turn (state.cc) enters an expansion only here, each
-  // call behind the one rule flag (or tile flag) that already says whether the expansion
-  // is in play, so the base game pays one test per hook point and no indirect call. Each
-  // hook is implemented in the expansion's own file, src/engine/expansions/<name>.cc.
-  //
-  // turn step       hook                                   expansion (file)
-  // new game        init_fruit_stacks                      fruit_trees.cc
-  // board           near_trees_frontier_changed,           fruit_trees.cc
-  //                 near_trees_planted (frontier cells in range of a tree)
-  // draw            draw_target (public)                   fortune_teller.cc
-  //                 start_wheel (a single wheel tile)      wheel_of_fortune.cc
-  // move generation own_followers (take-back options)      festival.cc
-  //   and sampling  free_crown_mask (crown spaces)         wheel_of_fortune.cc
-  //                 free_stack_mask, trees_in_range,       fruit_trees.cc
-  //                 add_fruit_actions, fruit_options,
-  //                 fruit_group_weight, fruit_find_placement,
-  //                 fruit_action_at (sample_placement<true>)
-  //                 plague_moves, sample_plague            wheel_of_fortune.cc
-  // check           check_plague, check_choose,            wheel_of_fortune.cc
-  //                 check_crown
-  //                 check_take_back                        festival.cc
-  //                 check_fruit                            fruit_trees.cc
-  // apply           apply_wheel_move (Choose, Plague)      wheel_of_fortune.cc
-  //                 log_plague (into the turn's history)   wheel_of_fortune.cc
-  //                 apply_take_back (before scoring)       festival.cc
-  //                 apply_crown                            wheel_of_fortune.cc
-  //                 apply_fruit (before scoring)           fruit_trees.cc
-  // scoring         score_tent                             fortune_teller.cc
-  // final scoring   score_fruit_tokens                     fruit_trees.cc
-  // search          resample_fruit_stacks                  fruit_trees.cc
-  // =====================================================================================
-
-  // The Festival (expansions/festival.cc).
-  // The player to move's take-back options (TakeBacks).
-  void own_followers(TakeBacks& out) const;
-  std::string check_take_back(const Move& m, const TileType& tt) const;
-  void apply_take_back(const Move& m);
-
-  // The Fortune Teller (expansions/fortune_teller.cc).
-  void score_tent(const Feature& f, uint16_t root, bool final_scoring);
-
-  // The Fruit-Bearing Trees (expansions/fruit_trees.cc).
-  void init_fruit_stacks(uint64_t seed);
-  // Fruit types whose stack is not on a tree yet (bit mask).
-  uint32_t free_stack_mask() const;
-  // Fruit types of the trees a follower deployed at (x,y) may use (the 3x3 block), as a
-  // bit mask; `new_tree` is the fruit type put on the new tile itself, or -1.
-  uint32_t trees_in_range(int x, int y, int new_tree) const;
-  void add_fruit_actions(Move m, uint32_t trees, std::vector<Move>& out) const;
-  // apply, after place_tile at board cell `cell` (frontier cell i of nf): near_ and
-  // near_cells_ follow the frontier's swap-remove and new cells.
-  void near_trees_frontier_changed(int cell, int i, int nf);
-  // apply_fruit: a stack of fruit type f goes on the tree tile P.
-  void near_trees_planted(const PlacedTile& P, int f);
-  // The sampler's fruit options (sample_placement<true>): the fruit types held, harvestable and
-  // not yet on a tree, and the number of sales, for the player to move; `on` when deploying.
-  struct FruitOptions {
-    bool on;
-    uint32_t held, harvestable, free_stacks, nsales;
-    // Fruit actions of a follower deployed with trees `trees` in range.
-    uint32_t actions(uint32_t trees) const {
-      return trees ? uint32_t(__builtin_popcount(trees & harvestable)) + nsales : 0;
-    }
-  };
-  FruitOptions fruit_options(bool deploy) const;
-  // The options of a placement with trees `trees` in range (tree tile: summed over the free stacks).
-  uint32_t fruit_placement_options(const FruitOptions& fo, const SampleGroup& g, bool tree, uint32_t trees,
-                                   uint32_t ncrowns) const;
-  // A group's weight: its placements x their options, cell by cell where trees are in range;
-  // w0 = the options of a placement with no tree in range.
-  uint32_t fruit_group_weight(const FruitOptions& fo, const SampleGroup& g, uint32_t ncrowns, uint32_t& w0) const;
-  // The placement of option k of group g (sets x, y, rot and a tree tile's stack): its frontier
-  // cell; `sub` is the option within the placement, `trees` the trees in range, `per_seg` the
-  // options per follower segment (1 + fruit actions).
-  int fruit_find_placement(const FruitOptions& fo, const SampleGroup& g, uint32_t ncrowns, uint32_t w0, uint32_t k,
-                           Move& m, uint32_t& sub, uint32_t& trees, uint32_t& per_seg) const;
-  // Fruit action a (0-based) of a follower deployed with trees `trees` in range.
-  void fruit_action_at(const FruitOptions& fo, uint32_t trees, uint32_t a, Move& m) const;
-  std::string check_fruit(const Move& m, const TileType& tt) const;
-  void apply_fruit(const Move& m, const PlacedTile& P);
-  void score_fruit_tokens();
-  void resample_fruit_stacks(Rng& rng);
-
-  // The Wheel of Fortune (expansions/wheel_of_fortune.cc).
-  // The free crown spaces (bit c), 0 without a wheel.
-  uint32_t free_crown_mask() const;
-  void plague_moves(std::vector<Move>& out) const;
-  Move sample_plague(Rng& rng) const;
-  std::string check_plague(const Move& m) const;
-  std::string check_choose(const Move& m, const TileType& tt) const;
-  std::string check_crown(const Move& m) const;
-  void apply_wheel_move(const Move& m);
-  void log_plague(TurnLog& log);
-  void apply_crown(const Move& m);
-  // Turn the wheel for a drawn tile (pig, event, crowns; may start the Plague), the Plague's
-  // next decider, and the scoring of the pig's crown spaces.
-  void start_wheel(int type);
-  void next_plague();
-  void score_crowns();
+  // The expansion hook points: the modules' member functions, declared in their folder.
+#include "expansions/state_hooks.inc"
 
   const Game* game_;
   int nplayers_;
@@ -559,19 +476,8 @@ class State : private StateTables {
   std::array<uint8_t, 4> drawn_{};
   uint8_t ndrawn_ = 0;
   uint8_t placeable_ = 0;  // bit i: drawn_[i] has a legal place
-  std::array<uint8_t, kMaxPlayers> tents_{};
-  // Wheel of Fortune: pig, crown spaces, the Plague in progress, the chosen wheel tile.
-  uint8_t pig_ = 0;
-  std::array<int8_t, kMaxCrowns> crown_{-1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1};
-  uint8_t plague_player_ = 0, plague_step_ = 0, nplague_ = 0;
-  std::array<uint16_t, kMaxPlayers> plague_log_{};
-  std::array<uint8_t, kMaxPlayers> plague_who_{};
-  int8_t chosen_ = -1;
-  // Fruit-Bearing Trees: stacks (top first from index taken_), where they stand, holdings.
-  std::array<std::array<uint8_t, 4>, kFruitTypes> stack_{}, init_stacks_{};
-  std::array<uint8_t, kFruitTypes> taken_{}, sold_{};
-  std::array<int8_t, kFruitTypes> stack_tile_{-1, -1, -1, -1, -1, -1};
-  std::array<std::array<uint8_t, kFruitTypes>, kMaxPlayers> held_{};
+  // The modules' state, one block each (expansions/blocks.h).
+  ModuleBlocks mods_;
   // The monasteries and tents the last place_tile completed (at most the 8 around it and its own).
   uint8_t ncentres_done_ = 0;
   std::array<uint16_t, 9> centres_done_;

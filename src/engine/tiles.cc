@@ -8,14 +8,13 @@
 #include <sstream>
 #include <tuple>
 
+#include "expansions/wheel_board.h"
 #include "input_limits.h"
 
 namespace carc {
 
 using nlohmann::json;
 
-const std::array<const char*, kWheelEvents> kWheelEventNames = {"fortuna", "taxes", "famine",
-                                                                "storm",   "inquisition", "plague"};
 
 const std::array<const char*, 8> kHalfNames = {"Nw", "Ne", "En", "Es", "Se", "Sw", "Ws", "Wn"};
 
@@ -476,31 +475,7 @@ BoardFile parse_board(const std::string& text, const std::string& origin) {
       if (!wa && a.tile.rot[0].edge(d) != o->tile.rot[0].edge(opposite(d)))
         fail("cell " + a.tile.id + ": " + side + " does not fit cell " + o->tile.id);
     }
-  if (doc.contains("wheel")) {
-    const json& w = doc["wheel"];
-    if (!w.is_object() || !w.contains("segments") || !w["segments"].is_array())
-      fail("'wheel' must be {\"start\": NAME, \"segments\": [{\"name\": ..., \"crowns\": 0..2}, ...]}");
-    bool seen[kWheelEvents] = {};
-    for (auto& sj : w["segments"]) {
-      if (!sj.is_object() || !sj.contains("name") || !sj["name"].is_string()) fail("wheel segment without a 'name'");
-      const std::string name = sj["name"].get<std::string>();
-      int ev = -1;
-      for (int e = 0; e < kWheelEvents; ++e)
-        if (name == kWheelEventNames[e]) ev = e;
-      if (ev < 0) fail("wheel segment '" + name + "' is not an event (fortuna, taxes, famine, storm, inquisition, plague)");
-      if (seen[ev]) fail("wheel segment '" + name + "' is listed twice");
-      seen[ev] = true;
-      int crowns = sj.value("crowns", 0);
-      if (crowns < 0 || crowns > kMaxCrownsPerSegment) fail("wheel segment '" + name + "': 'crowns' must be 0..2");
-      b.segments.push_back(WheelSegment{WheelEvent(ev), crowns});
-    }
-    if (b.segments.size() != size_t(kWheelEvents)) fail("the wheel must list each of the six events once");
-    const std::string start = w.value("start", std::string("fortuna"));
-    b.start_segment = -1;
-    for (size_t i = 0; i < b.segments.size(); ++i)
-      if (start == kWheelEventNames[int(b.segments[i].event)]) b.start_segment = int(i);
-    if (b.start_segment < 0) fail("wheel start '" + start + "' is not a segment");
-  }
+  if (doc.contains("wheel")) parse_wheel(doc["wheel"], origin, b);  // the module reads its part
   return b;
 }
 

@@ -22,25 +22,25 @@ const std::array<const char*, kFruitTypes> kFruitNames = {"apple", "apricot", "c
 // (its own generator, so the tile draws are the same as without the expansion).
 void State::init_fruit_stacks(uint64_t seed) {
   Rng fr(seed ^ 0xF2017F2017ull);
-  for (auto& st : stack_) {
+  for (auto& st : mods_.fruit.stack) {
     st = {5, 4, 3, 2};
     for (int i = 3; i > 0; --i) std::swap(st[i], st[fr.below(uint32_t(i + 1))]);
   }
-  init_stacks_ = stack_;
+  mods_.fruit.init_stacks = mods_.fruit.stack;
 }
 
 std::vector<int> State::fruit_stack(int f) const {
-  return std::vector<int>(stack_[f].begin() + taken_[f], stack_[f].end());
+  return std::vector<int>(mods_.fruit.stack[f].begin() + mods_.fruit.taken[f], mods_.fruit.stack[f].end());
 }
 
 void State::set_fruit_stacks(const std::array<std::array<uint8_t, 4>, kFruitTypes>& stacks) {
-  stack_ = init_stacks_ = stacks;
+  mods_.fruit.stack = mods_.fruit.init_stacks = stacks;
 }
 
 bool State::force_fruit_top(int f, int value) {
-  for (int i = taken_[f]; i < 4; ++i)
-    if (stack_[f][i] == value) {
-      std::swap(stack_[f][i], stack_[f][taken_[f]]);
+  for (int i = mods_.fruit.taken[f]; i < 4; ++i)
+    if (mods_.fruit.stack[f][i] == value) {
+      std::swap(mods_.fruit.stack[f][i], mods_.fruit.stack[f][mods_.fruit.taken[f]]);
       return true;
     }
   return false;
@@ -52,7 +52,7 @@ bool State::set_fruit_order(int f, const std::vector<int>& top_first) {
   std::sort(have.begin(), have.end());
   std::sort(want.begin(), want.end());
   if (have != want) return false;
-  for (size_t i = 0; i < top_first.size(); ++i) stack_[f][size_t(taken_[f]) + i] = uint8_t(top_first[i]);
+  for (size_t i = 0; i < top_first.size(); ++i) mods_.fruit.stack[f][size_t(mods_.fruit.taken[f]) + i] = uint8_t(top_first[i]);
   return true;
 }
 
@@ -67,12 +67,12 @@ void State::resample_fruit_stacks(Rng& rng) {
   if (!fruit) {
     // The same draws as the shuffle below, without moving the (all zero) tokens.
     for (int f = 0; f < kFruitTypes; ++f)
-      for (int i = 3; i > taken_[f]; --i) rng.below(uint32_t(i - taken_[f] + 1));
+      for (int i = 3; i > mods_.fruit.taken[f]; --i) rng.below(uint32_t(i - mods_.fruit.taken[f] + 1));
     return;
   }
   for (int f = 0; f < kFruitTypes; ++f) {
-    std::array<uint8_t, 4>& st = stack_[f];
-    const int t = taken_[f];
+    std::array<uint8_t, 4>& st = mods_.fruit.stack[f];
+    const int t = mods_.fruit.taken[f];
     for (int i = t + 1; i < 4; ++i)  // insertion sort of the (at most 4) tokens left
       for (int k = i; k > t && st[k - 1] > st[k]; --k) std::swap(st[k - 1], st[k]);
     for (int i = 3; i > t; --i) {
@@ -89,7 +89,7 @@ void State::resample_fruit_stacks(Rng& rng) {
 uint32_t State::free_stack_mask() const {
   uint32_t types = 0;
   for (int f = 0; f < kFruitTypes; ++f)
-    if (stack_tile_[f] < 0) types |= 1u << f;
+    if (mods_.fruit.stack_tile[f] < 0) types |= 1u << f;
   return types;
 }
 
@@ -119,7 +119,7 @@ void State::near_trees_frontier_changed(int cell, int i, int nf) {
   const PlacedTile& P = placed_[nplaced_ - 1];
   uint32_t near_tile = 0;
   for (uint32_t t = tree_types_; t; t &= t - 1) {
-    const PlacedTile& T = placed_[stack_tile_[__builtin_ctz(t)]];
+    const PlacedTile& T = placed_[mods_.fruit.stack_tile[__builtin_ctz(t)]];
     if (unsigned(T.x - P.x + 2) <= 4 && unsigned(T.y - P.y + 2) <= 4) near_tile |= t & -t;
   }
   for (int j = nf - 1; j < nfrontier_; ++j) {
@@ -127,7 +127,7 @@ void State::near_trees_frontier_changed(int cell, int i, int nf) {
     uint8_t trees = 0;
     for (uint32_t t = near_tile; t; t &= t - 1) {
       const int f = __builtin_ctz(t);
-      const PlacedTile& T = placed_[stack_tile_[f]];
+      const PlacedTile& T = placed_[mods_.fruit.stack_tile[f]];
       if (unsigned(T.x - fc.x + 1) <= 2 && unsigned(T.y - fc.y + 1) <= 2) trees |= uint8_t(1u << f);
     }
     near_[j] = trees;
@@ -147,37 +147,17 @@ void State::near_trees_planted(const PlacedTile& P, int f) {
   }
 }
 
-// Appends, after the plain deployment `m`, its fruit actions: harvest each tree in range that
-// still has tokens, or sell each set of 1 to 4 held types.
-void State::add_fruit_actions(Move m, uint32_t trees, std::vector<Move>& out) const {
-  for (uint32_t t = trees; t; t &= t - 1) {
-    const int f = __builtin_ctz(t);
-    if (taken_[f] < 4) {
-      m.ext.set_harvest(f);
-      out.push_back(m);
-    }
-  }
-  m.ext.set_harvest(-1);
-  uint32_t held = 0;
-  for (int f = 0; f < kFruitTypes; ++f)
-    if (held_[player_][f]) held |= 1u << f;
-  for (uint32_t set = 1; set < 64; ++set)
-    if ((set & ~held) == 0 && __builtin_popcount(set) <= 4) {
-      m.ext.set_sale(set);
-      out.push_back(m);
-    }
-}
-
-// The sampler's fruit options: expansions/fruit_trees_sample.h (inline, included by state.cc).
+// The generator's fruit options: expansions/options.h and expansions/fruit_trees_sample.h (inline,
+// included by state.cc).
 
 // ---------------------------------------------------------------------------------------
 // Check, apply, final scoring
 
-std::string State::check_fruit(const Move& m, const TileType& tt) const {
+std::string State::why_not_fruit(const Move& m, const TileType& tt) const {
   const int stack = m.ext.fruit_type();
   if (tt.tree) {
     if (stack < 0 || stack >= kFruitTypes) return "a tree tile needs a fruit stack (fruit_type)";
-    if (stack_tile_[stack] >= 0) return std::string("the ") + kFruitNames[stack] + " stack is already on a tree";
+    if (mods_.fruit.stack_tile[stack] >= 0) return std::string("the ") + kFruitNames[stack] + " stack is already on a tree";
   } else if (stack >= 0) {
     return "tile " + tt.id + " has no tree for a fruit stack";
   }
@@ -190,12 +170,12 @@ std::string State::check_fruit(const Move& m, const TileType& tt) const {
     const uint32_t trees = trees_in_range(m.x, m.y, tt.tree ? stack : -1);
     if (harvest >= 0) {
       if (harvest >= kFruitTypes || !(trees >> harvest & 1)) return "no such tree next to the placed tile";
-      if (taken_[harvest] >= 4) return std::string("the ") + kFruitNames[harvest] + " tree has no fruit left";
+      if (mods_.fruit.taken[harvest] >= 4) return std::string("the ") + kFruitNames[harvest] + " tree has no fruit left";
     } else {
       if (!trees) return "no tree next to the placed tile";
       if (__builtin_popcount(sale) > 4) return "a sale is 1 to 4 fruit types";
       for (int f = 0; f < kFruitTypes; ++f)
-        if ((sale >> f & 1) && !held_[player_][f])
+        if ((sale >> f & 1) && !mods_.fruit.held[player_][f])
           return std::string("player ") + std::to_string(player_) + " holds no " + kFruitNames[f] + " token to sell";
     }
   }
@@ -207,19 +187,19 @@ std::string State::check_fruit(const Move& m, const TileType& tt) const {
 void State::apply_fruit(const Move& m, const PlacedTile& P) {
   if (const int f = m.ext.fruit_type(); f >= 0) {
     placed_[nplaced_ - 1].fruit = int8_t(f);
-    stack_tile_[f] = int8_t(nplaced_ - 1);
+    mods_.fruit.stack_tile[f] = int8_t(nplaced_ - 1);
     near_trees_planted(placed_[nplaced_ - 1], f);
   }
   if (const int f = m.ext.harvest(); f >= 0) {
-    const int value = stack_[f][taken_[f]++];
-    ++held_[player_][f];
+    const int value = mods_.fruit.stack[f][mods_.fruit.taken[f]++];
+    ++mods_.fruit.held[player_][f];
     history_.back().harvested = uint8_t(value);
     emit(player_, value, "fruit", false, P.slot_base);
   } else if (const uint32_t sale = m.ext.sale()) {
     for (int f = 0; f < kFruitTypes; ++f)
       if (sale >> f & 1) {
-        --held_[player_][f];
-        ++sold_[f];
+        --mods_.fruit.held[player_][f];
+        ++mods_.fruit.sold[f];
       }
     emit(player_, kFruitSalePoints[size_t(__builtin_popcount(sale))], "fruit", false, P.slot_base);
   }
@@ -229,9 +209,30 @@ void State::apply_fruit(const Move& m, const PlacedTile& P) {
 void State::score_fruit_tokens() {
   for (int p = 0; p < nplayers_; ++p) {
     int tokens = 0;
-    for (int f = 0; f < kFruitTypes; ++f) tokens += held_[p][f];
+    for (int f = 0; f < kFruitTypes; ++f) tokens += mods_.fruit.held[p][f];
     if (tokens && nplaced_) emit(p, tokens, "fruit", true, placed_[0].slot_base);
   }
+}
+
+// validate(): the frontier cells in range of a tree (near_, near_cells_), recomputed from the
+// trees, and the fruit types noted on trees.
+std::string State::validate_fruit() const {
+  int nnear = 0;
+  for (int i = 0; i < nfrontier_ && fruit_; ++i) {
+    const uint32_t want = trees_in_range(frontier_[i].x, frontier_[i].y, -1);
+    if (near_[i] != want)
+      return "frontier cell (" + std::to_string(frontier_[i].x) + "," + std::to_string(frontier_[i].y) +
+             ") notes trees " + std::to_string(near_[i]) + " in range, not " + std::to_string(want);
+    if (!want) continue;
+    ++nnear;
+    if (std::find(near_cells_.begin(), near_cells_.begin() + nnear_, frontier_[i].cell) == near_cells_.begin() + nnear_)
+      return "frontier cell (" + std::to_string(frontier_[i].x) + "," + std::to_string(frontier_[i].y) +
+             ") in range of a tree is not listed";
+  }
+  if (nnear != nnear_) return "the list of frontier cells in range of a tree has " + std::to_string(nnear_) + ", not " + std::to_string(nnear);
+  if (fruit_ && tree_types_ != (~free_stack_mask() & ((1u << kFruitTypes) - 1)))
+    return "the fruit types noted on trees (" + std::to_string(tree_types_) + ") differ from the stacks on the board";
+  return "";
 }
 
 }  // namespace carc

@@ -21,17 +21,17 @@ namespace carc {
 inline State::FruitOptions State::fruit_options(bool deploy) const {
   FruitOptions fo;
   fo.on = deploy;  // without a follower to deploy, no placement has a fruit action
-  // The fruit types the player holds, and those whose stack has tokens left (taken_ <= 4),
+  // The fruit types the player holds, and those whose stack has tokens left (mods_.fruit.taken <= 4),
   // from the 6 bytes of each at once: bit 0 of byte f is moved to bit f by the multiplication
   // (each term lands on its own bit: no carries).
   static_assert(kFruitTypes <= 8, "one byte per fruit type in a 64-bit word");
   uint64_t hv = 0, tv = 0;
-  std::memcpy(&hv, held_[player_].data(), kFruitTypes);
-  std::memcpy(&tv, taken_.data(), kFruitTypes);
+  std::memcpy(&hv, mods_.fruit.held[player_].data(), kFruitTypes);
+  std::memcpy(&tv, mods_.fruit.taken.data(), kFruitTypes);
   constexpr uint64_t kLow7 = 0x7F7F7F7F7F7Full, kGather = 0x0102040810204080ull;
   const uint64_t nonzero = ((hv | ((hv & kLow7) + kLow7)) >> 7) & 0x010101010101ull;
   fo.held = uint32_t((nonzero * kGather) >> 56);
-  const uint32_t empty = uint32_t((((tv >> 2) & 0x010101010101ull) * kGather) >> 56);  // taken_ == 4
+  const uint32_t empty = uint32_t((((tv >> 2) & 0x010101010101ull) * kGather) >> 56);  // mods_.fruit.taken == 4
   fo.harvestable = ~empty & ((1u << kFruitTypes) - 1);
   fo.free_stacks = ~uint32_t(tree_types_) & ((1u << kFruitTypes) - 1);  // not on a tree yet
   // Sets of 1 to 4 of the n held types: C(n,1) + ... + C(n,4).

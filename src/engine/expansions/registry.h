@@ -43,6 +43,18 @@ inline constexpr std::array<ModuleInfo, 2 + kNumExpansions> kModules = {{
     {ModuleKind::Expansion, "fruit-trees", "Fruit-Bearing Trees", "fruit-trees", false, int(Expansion::FruitTrees)},
 }};
 
+// A module's row index in kModules (a compile-time constant for the rule files), -1 when unknown.
+constexpr int module_index(std::string_view name) {
+  for (size_t i = 0; i < kModules.size(); ++i)
+    if (kModules[i].name == name) return int(i);
+  return -1;
+}
+// The modules in play in a game, one bit per row of kModules (its tile set and its expansions):
+// the rule files loop over the bits that concern them in this fixed order (no virtual calls).
+using ModuleSet = uint32_t;
+static_assert(kModules.size() <= 32, "ModuleSet holds one bit per row");
+constexpr ModuleSet module_bit(std::string_view name) { return ModuleSet(1) << module_index(name); }
+
 // The rows of one kind, in table order.
 template <class F>
 constexpr void for_each_module(ModuleKind kind, F&& f) {

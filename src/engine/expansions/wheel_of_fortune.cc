@@ -15,7 +15,7 @@ namespace carc {
 
 int State::crowns_of(int p) const {
   int n = 0;
-  for (int c = 0; c < kMaxCrowns; ++c) n += crown_[c] == p;
+  for (int c = 0; c < kMaxCrowns; ++c) n += mods_.wheel.crown[c] == p;
   return n;
 }
 
@@ -25,7 +25,7 @@ uint32_t State::free_crown_mask() const {
   const uint32_t exists = game_->crown_mask();  // 0 without a wheel
   if (!exists) return 0;
   uint32_t free = 0;
-  for (int c = 0; c < kMaxCrowns; ++c) free |= uint32_t(crown_[c] < 0) << c;
+  for (int c = 0; c < kMaxCrowns; ++c) free |= uint32_t(mods_.wheel.crown[c] < 0) << c;
   return free & exists;
 }
 
@@ -33,7 +33,7 @@ uint32_t State::free_crown_mask() const {
 // are immune).
 void State::plague_moves(std::vector<Move>& out) const {
   for (int i = 0; i < nfollowers_; ++i) {
-    if (followers_[i].player != plague_player_) continue;
+    if (followers_[i].player != mods_.wheel.plague_player) continue;
     const PlacedTile& P = placed_[owner_[followers_[i].slot]];
     Move m;
     m.kind = MoveKind::Plague;
@@ -47,12 +47,12 @@ void State::plague_moves(std::vector<Move>& out) const {
 // The k-th of plague_moves() (the same draw as plague_moves()[below(n)]).
 Move State::sample_plague(Rng& rng) const {
   uint32_t n = 0;
-  for (int i = 0; i < nfollowers_; ++i) n += followers_[i].player == plague_player_;
+  for (int i = 0; i < nfollowers_; ++i) n += followers_[i].player == mods_.wheel.plague_player;
   uint32_t k = rng.below(n);
   Move m;
   m.kind = MoveKind::Plague;
   for (int i = 0; i < nfollowers_; ++i) {
-    if (followers_[i].player != plague_player_ || k-- != 0) continue;
+    if (followers_[i].player != mods_.wheel.plague_player || k-- != 0) continue;
     const PlacedTile& P = placed_[owner_[followers_[i].slot]];
     m.x = P.x;
     m.y = P.y;
@@ -63,10 +63,10 @@ Move State::sample_plague(Rng& rng) const {
 }
 
 std::string State::check_plague(const Move& m) const {
-  const std::string who = "player " + std::to_string(plague_player_);
+  const std::string who = "player " + std::to_string(mods_.wheel.plague_player);
   if (m.kind != MoveKind::Plague) return who + " must first take back a follower from the land (Plague)";
   const int i = m.ext.plague();
-  if (i < 0 || i >= nfollowers_ || followers_[i].player != plague_player_)
+  if (i < 0 || i >= nfollowers_ || followers_[i].player != mods_.wheel.plague_player)
     return "that follower is not one of " + who + "'s on the land (crown spaces are immune)";
   const PlacedTile& P = placed_[owner_[followers_[i].slot]];
   if (m.x != P.x || m.y != P.y)
@@ -77,7 +77,7 @@ std::string State::check_plague(const Move& m) const {
 
 // Choose (T-9 with the wheel): among several drawn tiles, a wheel tile is chosen first.
 std::string State::check_choose(const Move& m, const TileType& tt) const {
-  if (chosen_ >= 0) return "the tile to play is already chosen";
+  if (mods_.wheel.chosen >= 0) return "the tile to play is already chosen";
   if (!tt.wheel) return "tile " + tt.id + " has no wheel number: place it directly";
   Move bare;
   bare.kind = MoveKind::Choose;
@@ -86,47 +86,47 @@ std::string State::check_choose(const Move& m, const TileType& tt) const {
   return "";
 }
 
-std::string State::check_crown(const Move& m) const {
+std::string State::why_not_crown(const Move& m) const {
   const int c = m.ext.crown();
   if (!game_->crown_exists(c)) return "no such crown space";
   if (supply_[player_] == 0) return "player " + std::to_string(player_) + " has no follower left";
-  if (crown_[c] >= 0) return game_->crown_name(c) + " is already occupied";
+  if (mods_.wheel.crown[c] >= 0) return game_->crown_name(c) + " is already occupied";
   return "";
 }
 
 void State::apply_crown(const Move& m) {
-  crown_[m.ext.crown()] = int8_t(player_);
+  mods_.wheel.crown[m.ext.crown()] = int8_t(player_);
   --supply_[player_];
 }
 
 // The Plague's take-backs of this turn go into the turn's history with the placement.
 void State::log_plague(TurnLog& log) {
-  log.nplague = nplague_;
-  log.plague = plague_log_;
-  log.plague_player = plague_who_;
-  nplague_ = 0;
+  log.nplague = mods_.wheel.nplague;
+  log.plague = mods_.wheel.plague_log;
+  log.plague_player = mods_.wheel.plague_who;
+  mods_.wheel.nplague = 0;
 }
 
 void State::apply_wheel_move(const Move& m) {
   if (m.kind == MoveKind::Choose) {
-    chosen_ = int8_t(m.choice);
+    mods_.wheel.chosen = int8_t(m.choice);
     placeable_ = uint8_t(1u << m.choice);  // only the chosen tile is placed now
     start_wheel(drawn_[m.choice]);
     return;
   }
   assert(phase_ == Phase::Plague && m.kind == MoveKind::Plague);
   const Follower fo = followers_[m.ext.plague()];
-  plague_who_[nplague_] = fo.player;
-  plague_log_[nplague_++] = fo.slot;
+  mods_.wheel.plague_who[mods_.wheel.nplague] = fo.player;
+  mods_.wheel.plague_log[mods_.wheel.nplague++] = fo.slot;
   if (log_.p) {
     const PlacedTile& P = placed_[owner_[fo.slot]];
     ScoreEvent e{turn_ + 1, fo.player, 0, "plague", false, P.x, P.y, -1, -1, 0, {}, {}};
-    e.segment = pig_;
+    e.segment = mods_.wheel.pig;
     e.at = game_->type(P.type).location_name(fo.slot - P.slot_base, P.rot);
     log_.p->push_back(std::move(e));
   }
   remove_follower(m.ext.plague());
-  ++plague_step_;
+  ++mods_.wheel.plague_step;
   next_plague();
 }
 
@@ -134,9 +134,9 @@ void State::start_wheel(int type) {
   const int n = game_->type(type).wheel;
   const auto& wheel = game_->wheel();
   if (!n || wheel.empty()) return;
-  const int from = pig_;
-  pig_ = uint8_t((pig_ + n) % wheel.size());
-  const int turn = turn_ + 1, seg = pig_;
+  const int from = mods_.wheel.pig;
+  mods_.wheel.pig = uint8_t((mods_.wheel.pig + n) % wheel.size());
+  const int turn = turn_ + 1, seg = mods_.wheel.pig;
   const uint16_t board = placed_[0].slot_base;  // scoring events of the wheel name the board
   if (log_.p) {
     ScoreEvent e{turn, player_, 0, "pig", false, placed_[0].x, placed_[0].y, -1, -1, 0, {}, {}};
@@ -146,7 +146,7 @@ void State::start_wheel(int type) {
     e.tile = game_->type(type).id;
     log_.p->push_back(std::move(e));
   }
-  switch (wheel[pig_].event) {
+  switch (wheel[mods_.wheel.pig].event) {
     case WheelEvent::Fortuna:
       emit(player_, 3, "fortuna", false, board, turn, seg);
       break;
@@ -185,7 +185,7 @@ void State::start_wheel(int type) {
     case WheelEvent::Plague:
       // Every player with a follower on the land takes one back, the active player first
       // (W-14); the crown spaces are scored when the last has chosen.
-      plague_step_ = 0;
+      mods_.wheel.plague_step = 0;
       next_plague();
       return;
   }
@@ -193,12 +193,12 @@ void State::start_wheel(int type) {
 }
 
 void State::next_plague() {
-  for (; plague_step_ < nplayers_; ++plague_step_) {
-    const int p = (player_ + plague_step_) % nplayers_;
+  for (; mods_.wheel.plague_step < nplayers_; ++mods_.wheel.plague_step) {
+    const int p = (player_ + mods_.wheel.plague_step) % nplayers_;
     for (int i = 0; i < nfollowers_; ++i)
       if (followers_[i].player == p) {
         phase_ = Phase::Plague;
-        plague_player_ = uint8_t(p);
+        mods_.wheel.plague_player = uint8_t(p);
         return;
       }
   }
@@ -209,15 +209,15 @@ void State::next_plague() {
 void State::score_crowns() {
   // Only the pig's segment: 3 on a one-space segment; 6 alone on a two-space segment, 3 each
   // when both are taken. Those followers go back to their owners.
-  const int seg = pig_, n = game_->wheel()[seg].crowns;
+  const int seg = mods_.wheel.pig, n = game_->wheel()[seg].crowns;
   int occupied[kMaxCrownsPerSegment], k = 0;
   for (int i = 0; i < n; ++i)
-    if (crown_[seg * kMaxCrownsPerSegment + i] >= 0) occupied[k++] = seg * kMaxCrownsPerSegment + i;
+    if (mods_.wheel.crown[seg * kMaxCrownsPerSegment + i] >= 0) occupied[k++] = seg * kMaxCrownsPerSegment + i;
   const int points = n == 1 ? 3 : k == 1 ? 6 : 3;
   for (int i = 0; i < k; ++i) {
-    const int p = crown_[occupied[i]];
+    const int p = mods_.wheel.crown[occupied[i]];
     emit(p, points, "crown", false, placed_[0].slot_base, turn_ + 1, seg);
-    crown_[occupied[i]] = -1;
+    mods_.wheel.crown[occupied[i]] = -1;
     ++supply_[p];
   }
 }

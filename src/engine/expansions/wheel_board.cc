@@ -1,0 +1,50 @@
+// The Wheel of Fortune's board data: the wheel's segments (events and crown spaces) and the pig's
+// start, from a board file's "wheel" object; the crown spaces' names.
+#include "wheel_board.h"
+
+#include "../game.h"
+
+namespace carc {
+
+const std::array<const char*, kWheelEvents> kWheelEventNames = {"fortuna", "taxes", "famine",
+                                                                "storm",   "inquisition", "plague"};
+
+void parse_wheel(const nlohmann::json& w, const std::string& origin, BoardFile& b) {
+  auto fail = [&](const std::string& what) { throw TileDataError(origin + ": " + what); };
+  if (!w.is_object() || !w.contains("segments") || !w["segments"].is_array())
+    fail("'wheel' must be {\"start\": NAME, \"segments\": [{\"name\": ..., \"crowns\": 0..2}, ...]}");
+  bool seen[kWheelEvents] = {};
+  for (auto& sj : w["segments"]) {
+    if (!sj.is_object() || !sj.contains("name") || !sj["name"].is_string()) fail("wheel segment without a 'name'");
+    const std::string name = sj["name"].get<std::string>();
+    int ev = -1;
+    for (int e = 0; e < kWheelEvents; ++e)
+      if (name == kWheelEventNames[e]) ev = e;
+    if (ev < 0) fail("wheel segment '" + name + "' is not an event (fortuna, taxes, famine, storm, inquisition, plague)");
+    if (seen[ev]) fail("wheel segment '" + name + "' is listed twice");
+    seen[ev] = true;
+    int crowns = sj.value("crowns", 0);
+    if (crowns < 0 || crowns > kMaxCrownsPerSegment) fail("wheel segment '" + name + "': 'crowns' must be 0..2");
+    b.segments.push_back(WheelSegment{WheelEvent(ev), crowns});
+  }
+  if (b.segments.size() != size_t(kWheelEvents)) fail("the wheel must list each of the six events once");
+  const std::string start = w.value("start", std::string("fortuna"));
+  b.start_segment = -1;
+  for (size_t i = 0; i < b.segments.size(); ++i)
+    if (start == kWheelEventNames[int(b.segments[i].event)]) b.start_segment = int(i);
+  if (b.start_segment < 0) fail("wheel start '" + start + "' is not a segment");
+}
+
+// The names of the crown spaces ("crown:taxes:0"), which records, notation and views use.
+std::string Game::crown_name(int c) const {
+  return std::string("crown:") + kWheelEventNames[int(wheel_[c / kMaxCrownsPerSegment].event)] + ":" +
+         std::to_string(c % kMaxCrownsPerSegment);
+}
+
+int Game::crown_index(std::string_view name) const {
+  for (int c = 0; c < int(wheel_.size()) * kMaxCrownsPerSegment; ++c)
+    if (crown_exists(c) && crown_name(c) == name) return c;
+  return -1;
+}
+
+}  // namespace carc
