@@ -7,6 +7,7 @@
 #include <tuple>
 
 #include "common.h"
+#include "input_limits.h"
 #include "player.h"
 #include "table.h"
 
@@ -22,7 +23,15 @@ match::Seat seat_of(const pyb::handle& h) {
   const auto tup = h.cast<std::vector<std::string>>();
   if (tup.size() < 2 || tup.size() > 3)
     throw std::invalid_argument("a seat is (name, type) or (name, 'ai', spec), type human, remote or ai");
-  match::Seat s{tup[0], tup[1], tup.size() == 3 ? tup[2] : "", false};
+  // The name is checked like every player name (limits::clean_player_name: UTF-8, no control or
+  // invisible characters, at most kMaxPlayerNameBytes), since it is shown and saved.
+  std::string name;
+  if (const std::string err = limits::clean_player_name(tup[0], name); !err.empty())
+    throw std::invalid_argument("seat name '" + tup[0] + "': " + err);
+  if (name.size() > limits::kMaxPlayerNameBytes)
+    throw std::invalid_argument("seat name: " + std::to_string(name.size()) + " bytes, at most " +
+                                std::to_string(limits::kMaxPlayerNameBytes));
+  match::Seat s{name, tup[1], tup.size() == 3 ? tup[2] : "", false};
   if (s.type != "human" && s.type != "remote" && s.type != "ai")
     throw std::invalid_argument("a seat's type is human, remote or ai, not '" + s.type + "'");
   if (s.type == "ai" && s.ai.empty()) s.ai = "greedy";
@@ -133,7 +142,14 @@ void bind_table(pyb::module_& m) {
       .def_static(
           "from_json",
           [](const std::string& meta, const std::string& record) {
-            return PyTable{match::Table::from_json(nlohmann::json::parse(meta), record)};
+            // The meta is untrusted text like a record: its size, depth and duplicate keys are checked
+            // by the readers the server uses (the record by the record reader inside from_json).
+            if (meta.size() > limits::kMaxRecordBytes)
+              throw std::invalid_argument("meta: " + std::to_string(meta.size()) + " bytes, at most " +
+                                          std::to_string(limits::kMaxRecordBytes));
+            if (const std::string err = limits::json_depth_error(meta); !err.empty())
+              throw std::invalid_argument("meta: " + err);
+            return PyTable{match::Table::from_json(limits::parse_json_unique_keys(meta), record)};
           },
           pyb::arg("meta"), pyb::arg("record"), "The table saved by to_json() and record_json().");
 }

@@ -82,3 +82,20 @@ def test_save_and_load_a_game_in_progress(tileset, expansions):
         assert json.loads(u.to_json()) == json.loads(t.to_json())
         assert u.record_json() == t.record_json()
         assert u.state.to_json() == t.state.to_json()
+
+
+def test_hostile_seat_names_and_saved_forms_are_refused():
+    g = carc.Game(players=2)
+    with pytest.raises(ValueError, match="seat name"):
+        carc.Table(g, [("Ann\x1b[2J", "human"), ("Ben", "human")], seed=1)
+    with pytest.raises(ValueError, match="seat name"):
+        carc.Table(g, [("A" * 200, "human"), ("Ben", "human")], seed=1)
+    t = carc.Table(g, [("  Ann  ", "human"), ("Ben", "human")], seed=1)
+    assert t.seats[0][0] == "Ann", "names are cleaned like the server's"
+    rec = t.record_json()
+    with pytest.raises(ValueError, match="nested deeper"):
+        carc.Table.from_json("[" * 10000 + "]" * 10000, rec)
+    with pytest.raises(ValueError, match="bytes, at most"):
+        carc.Table.from_json(" " * (2 << 20), rec)
+    with pytest.raises(Exception, match="twice|duplicate|seats"):
+        carc.Table.from_json('{"seats": [], "seats": []}', rec)
