@@ -8,15 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 bin=${1:-../../../build/carcassonne}
-match() {  # NAME PLAYERS GAMES SEED [EXTRA ARGS]
-  local name=$1 players=$2 games=$3 seed=$4
-  shift 4
-  [ -s "$name.json" ] && return 0
-  echo "== $name ($(date -u +%H:%M))" >&2
-  nice -n 5 "$bin" tournament --players "$players" -n "$games" -t 1 --seed "$seed" "$@" --out "games-$name" --resume \
-    --json > "$name.json.tmp"
-  mv "$name.json.tmp" "$name.json"
-}
+source ./match.sh
 match gate-prior0-5000-greedy mcts:iterations=5000:prior=0,greedy 200 11
 match 50k-5k-prior0 mcts:iterations=50000:prior=0,mcts:iterations=5000:prior=0 200 41
 all3=(--expansions festival,fortune-teller,fruit-trees)

@@ -9,14 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 bin=${1:-../../../build/carcassonne}
-match() {  # NAME PLAYERS GAMES SEED [EXTRA ARGS]
-  local name=$1 players=$2 games=$3 seed=$4
-  shift 4
-  [ -s "$name.json" ] && return 0
-  nice -n 5 "$bin" tournament --players "$players" -n "$games" -t 1 --seed "$seed" "$@" --out "games-$name" --resume \
-    --json > "$name.json.tmp"
-  mv "$name.json.tmp" "$name.json"
-}
+source ./match.sh
 match 50k-5k-pmode2 mcts:iterations=50000:pmode=2,mcts:iterations=5000:pmode=2 200 41
 # Step 4: the budget ladder (1k, 5k, 50k, pmode=2), base and all three expansions; adjacent budgets meet.
 all3=(--expansions festival,fortune-teller,fruit-trees)
