@@ -117,7 +117,8 @@ void bind_table(pyb::module_& m) {
             return n;
           },
           "Plays every automatic turn due now (AI seats, resigned seats); returns how many. An AI that fails "
-          "leaves ai_failure set and plays nothing.")
+          "leaves ai_failure set and plays nothing. The searches run without the GIL, so other threads may play "
+          "their own Tables meanwhile; one Table must not be used by two threads at once.")
       .def(
           "undo", [](PyTable& t, int seat, uint64_t seed) { refused_as_value_error([&] { t.t->undo(seat, seed); }); },
           pyb::arg("seat"), pyb::arg("seed"),
