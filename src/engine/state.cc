@@ -577,7 +577,8 @@ bool State::offered(const Move& m) const {
   turn_options(supply_[player_] > 0, to);
   SampleGroup g;
   if (!option_group(m.choice, to, g) || g.choose) return false;
-  std::vector<Move> moves;
+  thread_local std::vector<Move> moves;  // scratch: check_move runs once per checked move (Python, server)
+  moves.clear();
   list_cell(to, g, i, rot, moves);
   return std::find(moves.begin(), moves.end(), m) != moves.end();
 }
