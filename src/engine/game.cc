@@ -43,7 +43,8 @@ Game::Game(const Rules& rules) : rules_(rules) {
     }
     wheel_ = b.segments;
     wheel_start_ = b.start_segment;
-    for (int c = 0; c < int(wheel_.size()) * kMaxCrownsPerSegment && c < 32; ++c)
+    for (size_t seg = 0; seg < wheel_.size(); ++seg) event_segment_[size_t(wheel_[seg].event)] = int8_t(seg);
+    for (int c = 0; c < kWheelEvents * kMaxCrownsPerSegment && c < 32; ++c)
       if (crown_exists(c)) crown_mask_ |= 1u << c;
     if (types_.size() > size_t(kMaxTileTypes)) throw TileDataError("too many tile types");
   }
@@ -126,13 +127,15 @@ void Game::build_place_templates() {
   }
 }
 
-std::string Game::crown_name(int c) const {
-  return std::string("crown:") + kWheelEventNames[int(wheel_[c / kMaxCrownsPerSegment].event)] + ":" +
+std::string crown_space_name(int c) {
+  return std::string("crown:") + kWheelEventNames[size_t(c / kMaxCrownsPerSegment)] + ":" +
          std::to_string(c % kMaxCrownsPerSegment);
 }
 
+std::string Game::crown_name(int c) const { return crown_space_name(c); }
+
 int Game::crown_index(std::string_view name) const {
-  for (int c = 0; c < int(wheel_.size()) * kMaxCrownsPerSegment; ++c)
+  for (int c = 0; c < kWheelEvents * kMaxCrownsPerSegment; ++c)
     if (crown_exists(c) && crown_name(c) == name) return c;
   return -1;
 }

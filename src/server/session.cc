@@ -63,19 +63,9 @@ uint64_t now_us() {
 }  // namespace
 
 
-// The turn in progress (notation's PendingTurn: draws, the Choose, the Plague take-backs so far)
-// kept in the meta, so that a reloaded game replays them.
-json pending_json(const State& s) {
-  const PendingTurn p = pending_of(s);
-  json j = json::object();
-  if (!p.draws.empty()) j["draws"] = p.draws;
-  if (p.choice >= 0) j["choice"] = p.choice;
-  json plague = json::array();
-  for (const ReturnSpec& r : p.plague) plague.push_back({{"x", r.x}, {"y", r.y}, {"at", r.at}});
-  if (!plague.empty()) j["plague"] = plague;
-  return j;
-}
-
+// The turn in progress of games saved before record format 2 (their meta's "pending"; format 2
+// keeps it in the record itself, read by replay()): read into the one form, restored by the
+// same reader.
 std::string pending_from_json(const json& j, PendingTurn& p) {
   p = PendingTurn{};
   if (j.is_null()) return "";
@@ -127,7 +117,6 @@ json meta_json(const Session& s) {
           {"creator", s.owner},
           {"fair_draws", fair},
           {"allow_hints", s.allow_hints},
-          {"pending", pending_json(*s.state)},
           {"view_only", s.view_only},
           {"version", s.version},
           {"end_reason", s.end_reason},
@@ -212,6 +201,7 @@ std::shared_ptr<Session> Games::load_session(const GameRow& row) {
   s->id = id;
   s->created = row.created;
   json pending;
+  Record rec;
   try {
     json meta = json::parse(row.meta);
     s->seats = seats_from_meta(meta);
@@ -243,31 +233,37 @@ std::shared_ptr<Session> Games::load_session(const GameRow& row) {
     const uint64_t saved = meta.contains("version") && meta["version"].is_number_unsigned() ? meta["version"].get<uint64_t>() : 0;
     s->version = std::max(saved + 1, now_us());
     s->stored_version = saved;
-    Record rec = parse_record(row.record);
-    Replay rp = replay(rec);
-    s->state = std::make_unique<State>(std::move(rp.state));
-    s->events = std::move(rp.events);
+    rec = parse_record(row.record);
   } catch (const std::exception& e) {
     fail(500, "game '" + id + "' cannot be loaded: " + e.what());
   }
-  s->state->set_event_log(&s->events);
-  if (!s->view_only) {
-    // The saved turn in progress is restored exactly or the game is not loaded (500, logged),
-    // never half-restored in silence; the stored game is left as it is.
-    PendingTurn p;
-    std::string err = pending_from_json(pending, p);
-    if (err.empty()) err = apply_pending_draws(*s->state, p);  // the same tile(s) as before the restart
-    if (err.empty()) {
-      advance(*s->state);
-      err = apply_pending_decisions(*s->state, p);
-    }
-    if (!err.empty()) {
-      std::fprintf(stderr, "carcassonne serve: game '%s': the saved turn in progress cannot be restored: %s\n",
-                   id.c_str(), err.c_str());
-      fail(500, "game '" + id + "' cannot be loaded: its saved turn in progress does not fit the game (" + err +
-                    "); the stored game is unchanged");
+  // The saved turn in progress: in the record (format 2), or in the meta of a game saved before
+  // it. It is restored exactly or the game is not loaded (500, logged), never half-restored in
+  // silence; the stored game is left as it is.
+  std::string err;
+  if (s->view_only) rec.pending = PendingTurn{};
+  else if (rec.pending.empty()) err = pending_from_json(pending, rec.pending);
+  if (err.empty()) {
+    try {
+      Replay rp = replay(rec);
+      s->state = std::make_unique<State>(std::move(rp.state));
+      s->events = std::move(rp.events);
+    } catch (const RecordError& e) {
+      const std::string what = e.what();
+      if (what.rfind("pending: ", 0) != 0) fail(500, "game '" + id + "' cannot be loaded: " + what);
+      err = what.substr(9);
+    } catch (const std::exception& e) {
+      fail(500, "game '" + id + "' cannot be loaded: " + e.what());
     }
   }
+  if (!err.empty()) {
+    std::fprintf(stderr, "carcassonne serve: game '%s': the saved turn in progress cannot be restored: %s\n", id.c_str(),
+                 err.c_str());
+    fail(500, "game '" + id + "' cannot be loaded: its saved turn in progress does not fit the game (" + err +
+                  "); the stored game is unchanged");
+  }
+  s->state->set_event_log(&s->events);
+  if (!s->view_only) advance(*s->state);
   s->players.resize(s->seats.size());
   s->last_hint.resize(s->seats.size());
   s->last_chat.resize(s->seats.size());
@@ -416,6 +412,7 @@ std::shared_ptr<Session> Games::add_session(std::vector<Seat> seats, Record rec,
     // the record would tell its uploader the face-down tokens: they are drawn afresh too.
     rec.seed = random_seed();
     rec.fruit_stacks.reset();
+    rec.pending = PendingTurn{};  // a turn in progress named by the uploader is drawn afresh too
     s->draw_from_turn = int(rec.turns.size());
     s->draw_salt = new_token();
     s->draw_commitment = draw_commitment(s->draw_salt, rec.seed);

@@ -168,9 +168,8 @@ struct Session {
 
 // Draws until a tile is to be placed or the game ends.
 void advance(State& s);
-// Decisions of the turn in progress that the record cannot hold yet (see session.cc).
-json pending_json(const State& s);
-// The half-finished turn saved by pending_json: "" or why the JSON is not one (no state involved).
+// The turn in progress as games saved before record format 2 kept it (their meta's "pending"),
+// read into the one form (the record's PendingTurn): "" or why the JSON is not one.
 std::string pending_from_json(const json& j, PendingTurn& p);
 json meta_json(const Session& s);
 std::vector<Seat> seats_from_meta(const json& meta);

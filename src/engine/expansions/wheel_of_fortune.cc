@@ -212,7 +212,7 @@ void State::score_crowns() {
   const int seg = pig_, n = game_->wheel()[seg].crowns;
   int occupied[kMaxCrownsPerSegment], k = 0;
   for (int i = 0; i < n; ++i)
-    if (crown_[seg * kMaxCrownsPerSegment + i] >= 0) occupied[k++] = seg * kMaxCrownsPerSegment + i;
+    if (crown_[game_->crown_at(seg, i)] >= 0) occupied[k++] = game_->crown_at(seg, i);
   const int points = n == 1 ? 3 : k == 1 ? 6 : 3;
   for (int i = 0; i < k; ++i) {
     const int p = crown_[occupied[i]];
