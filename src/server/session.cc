@@ -233,16 +233,24 @@ std::shared_ptr<Session> Games::load_session(const GameRow& row) {
     const uint64_t saved = meta.contains("version") && meta["version"].is_number_unsigned() ? meta["version"].get<uint64_t>() : 0;
     s->version = std::max(saved + 1, now_us());
     s->stored_version = saved;
+  } catch (const std::exception& e) {
+    fail(500, "game '" + id + "' cannot be loaded: " + e.what());
+  }
+  std::string err;  // why the saved turn in progress does not fit
+  try {
     rec = parse_record(row.record);
+  } catch (const RecordError& e) {
+    const std::string what = e.what();
+    if (what.rfind("pending", 0) != 0) fail(500, "game '" + id + "' cannot be loaded: " + what);
+    err = what;  // the record's turn in progress has a bad shape
   } catch (const std::exception& e) {
     fail(500, "game '" + id + "' cannot be loaded: " + e.what());
   }
   // The saved turn in progress: in the record (format 2), or in the meta of a game saved before
   // it. It is restored exactly or the game is not loaded (500, logged), never half-restored in
   // silence; the stored game is left as it is.
-  std::string err;
-  if (s->view_only) rec.pending = PendingTurn{};
-  else if (rec.pending.empty()) err = pending_from_json(pending, rec.pending);
+  if (err.empty() && s->view_only) rec.pending = PendingTurn{};
+  else if (err.empty() && rec.pending.empty()) err = pending_from_json(pending, rec.pending);
   if (err.empty()) {
     try {
       Replay rp = replay(rec);
