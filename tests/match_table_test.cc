@@ -262,7 +262,7 @@ TEST(MatchTable, SaveAndLoadAGameInProgressInEveryRuleSet) {
         std::vector<Move> moves;
         t.state().legal_moves(moves);
         t.play(t.state().current_player(), moves[rng.below(uint32_t(moves.size()))]);
-        if (step % 9 == 0 || t.state().phase() == Phase::Plague || !pending_json(t.state()).empty()) {
+        if (step % 9 == 0 || t.state().phase() == Phase::Plague || !pending_of(t.state()).empty()) {
           // Through text, as a store keeps it.
           const nlohmann::json meta = nlohmann::json::parse(t.to_json().dump());
           const std::unique_ptr<Table> u = Table::from_json(meta, t.record_json());
@@ -271,8 +271,8 @@ TEST(MatchTable, SaveAndLoadAGameInProgressInEveryRuleSet) {
           EXPECT_EQ(u->seats()[2].resigned, t.seats()[2].resigned);
           EXPECT_EQ(u->to_json(), t.to_json());
           ++saved;
-          const nlohmann::json p = pending_json(t.state());
-          mid_turn += p.contains("choice") || p.contains("plague") || (p.contains("draws") && p["draws"].size() > 1);
+          const PendingTurn p = pending_of(t.state());
+          mid_turn += p.choice >= 0 || !p.plague.empty() || p.draws.size() > 1;
         }
       }
     }
@@ -284,14 +284,25 @@ TEST(MatchTable, SaveAndLoadAGameInProgressInEveryRuleSet) {
 
 TEST(MatchTable, ALoadThatDoesNotFitIsAClearError) {
   Table t({human("Ann"), human("Ben")}, new_game(Rules{}, 1, 2));
+  // The record's turn in progress (format 2), and a game saved before it (the meta's "pending").
+  nlohmann::json rec = nlohmann::json::parse(t.record_json());
+  ASSERT_TRUE(rec.contains("pending")) << "the drawn tile is the turn in progress";
+  rec["pending"]["draws"] = {"no-such-tile"};
+  nlohmann::json v1 = nlohmann::json::parse(t.record_json());
+  v1.erase("pending");
   nlohmann::json meta = t.to_json();
   meta["pending"] = {{"draws", {"no-such-tile"}}};
-  try {
-    (void)Table::from_json(meta, t.record_json());
-    ADD_FAILURE() << "loaded";
-  } catch (const PendingError& e) {
-    EXPECT_NE(std::string(e.what()).find("saved turn in progress does not fit"), std::string::npos) << e.what();
+  for (const auto& [m, r] : {std::pair{t.to_json(), rec.dump()}, std::pair{meta, v1.dump()}}) {
+    try {
+      (void)Table::from_json(m, r);
+      ADD_FAILURE() << "loaded";
+    } catch (const PendingError& e) {
+      EXPECT_NE(std::string(e.what()).find("saved turn in progress does not fit"), std::string::npos) << e.what();
+    }
   }
+  // The meta's "pending" of an old game is read only when the record has none.
+  meta["pending"] = {{"draws", {"no-such-tile"}}};
+  EXPECT_EQ(Table::from_json(meta, t.record_json())->state(), t.state());
   nlohmann::json bad = t.to_json();
   bad["seats"][0]["type"] = "robot";
   EXPECT_THROW((void)Table::from_json(bad, t.record_json()), std::invalid_argument);

@@ -92,18 +92,38 @@ TEST(Record, WrongTypesAndUnknownFieldsNameTheirPlace) {
       {[](auto& j) { j["setup"]["seed"] = "x"; }, "setup.seed"},
       {[](auto& j) { j["setup"]["draws"] = "shuffled"; }, "setup.draws"},
       {[](auto& j) { j["setup"]["colour"] = "red"; }, "unknown field 'colour'"},
-      {[](auto& j) { j["format"] = "carcassonne-record/2"; }, "format"},
+      {[](auto& j) { j["format"] = "carcassonne-record/3"; }, "format: expected \"carcassonne-record/2\" (or the older"},
       {[](auto& j) { j.erase("turns"); }, "missing 'turns'"},
       {[](auto& j) { j["turns"][3]["x"] = "1"; }, "turn 4: 'x' must be an integer"},
       {[](auto& j) { j["turns"][3]["rotation"] = 45; }, "turn 4: rotation must be 0, 90, 180 or 270"},
-      {[](auto& j) { j["turns"][3]["meeple"] = 3; }, "turn 4: 'meeple' must be a string"},
-      {[](auto& j) { j["turns"][3]["meeple"] = "Q"; }, "turn 4:"},
+      {[](auto& j) { j["turns"][3]["follower"] = 3; }, "turn 4: 'follower' must be a string"},
+      {[](auto& j) { j["turns"][3]["follower"] = "Q"; }, "turn 4:"},
+      // Each format has its own names: format 2 says follower/take_back, format 1 meeple/return.
+      {[](auto& j) { j["turns"][3]["meeple"] = "N"; }, "turn 4: unknown field 'meeple'"},
+      {[](auto& j) { j["turns"][3]["return"] = {{"x", 0}, {"y", 0}, {"at", "N"}}; }, "turn 4: unknown field 'return'"},
+      {[](auto& j) {
+         j["format"] = "carcassonne-record/1";
+         for (auto& t : j["turns"]) t.erase("follower");
+         j["turns"][3]["follower"] = "N";
+       },
+       "turn 4: unknown field 'follower'"},
+      {[](auto& j) { j["pending"] = "x"; }, "pending: must be an object"},
+      {[](auto& j) { j["pending"] = {{"drawn", {"A"}}}; }, "pending: unknown field 'drawn'"},
+      {[](auto& j) { j["pending"] = {{"draws", {"NOPE"}}}; }, "pending: saved draw 1 ('NOPE')"},
+      {[](auto& j) { j["pending"] = {{"choice", 300}}; }, "pending: 'choice' is out of range"},
+      {[](auto& j) { j["pending"] = {{"plague", {{{"x", 0}, {"y", 0}}}}}; }, "pending.plague: missing 'at'"},
+      {[](auto& j) {
+         j["format"] = "carcassonne-record/1";
+         for (auto& t : j["turns"]) t.erase("follower");
+         j["pending"] = nlohmann::json::object();
+       },
+       "record: unknown field 'pending'"},
       {[](auto& j) { j["turns"][3]["rot"] = 90; }, "turn 4: unknown field 'rot'"},
       {[](auto& j) { j["turns"][3].erase("tile"); }, "turn 4: missing 'tile'"},
       {[](auto& j) { j["turns"][3]["player"] = 5; }, "turn 4: 'player' is out of range (0 to 1, got 5)"},
       {[](auto& j) { j["turns"][3]["player"] = 0; }, "turn 4: it is player 1's turn"},
       {[](auto& j) { j["turns"][3]["x"] = 40; }, "turn 4:"},
-      {[](auto& j) { j["turns"][3]["return"] = {{"x", 0}, {"y", 0}, {"at", "N"}}; }, "turn 4:"},
+      {[](auto& j) { j["turns"][3]["take_back"] = {{"x", 0}, {"y", 0}, {"at", "N"}}; }, "turn 4:"},
       {[](auto& j) { j["turns"][3]["discarded"] = {"A"}; }, "turn 4:"},
       {[](auto& j) { j["turns"].push_back(j["turns"][0]); }, "turn 72: the game is already over"},
       {[](auto& j) { j["turns"][0] = j["turns"][1]; }, "turn "},
@@ -253,7 +273,14 @@ TEST(Limits, StateJsonNumbersAreChecked) {
   EXPECT_NE(with([](auto& j) { j["seed"] = -1; }).find("'seed' must be an integer"), std::string::npos);
   EXPECT_NE(with([](auto& j) { j["rng"][0] = "-1"; }).find("'rng' words"), std::string::npos);
   EXPECT_NE(with([](auto& j) { j["rng"][0] = "18446744073709551616"; }), "");
-  EXPECT_NE(with([](auto& j) { j["pending_choice"] = 256; }).find("out of range"), std::string::npos);
+  EXPECT_NE(with([](auto& j) { j["pending"]["choice"] = 256; }).find("out of range"), std::string::npos);
+  // Format 1's turn in progress (pending_*) is read by the same checked reader.
+  EXPECT_NE(with([](auto& j) {
+              j["format"] = "carcassonne-state/1";
+              j.erase("pending");
+              j["pending_choice"] = 256;
+            }).find("out of range"),
+            std::string::npos);
 }
 
 // Issue #33 item 13: an object with the same key twice is refused, never "the last one wins"

@@ -307,7 +307,7 @@ TEST_F(FairnessTest, DrawsAreSecretWithSeveralPeopleAndVerifiableAtTheEnd) {
   for (size_t i = 1; i + 1 < rec.turns.size() && !tampered; ++i) {
     carc::Record t = rec;
     if (t.turns[i].tile == t.turns[i + 1].tile || !t.turns[i].drawn.empty()) continue;
-    t.turns.resize(i + 1);
+    t.keep_turns(i + 1);
     t.turns[i].tile = rec.turns[i + 1].tile;
     try {
       carc::replay(t);
@@ -322,7 +322,7 @@ TEST_F(FairnessTest, DrawsAreSecretWithSeveralPeopleAndVerifiableAtTheEnd) {
   // An upload continued with a remote seat: the record's seed is replaced by a secret one from
   // the upload on.
   carc::Record half = rec;
-  half.turns.resize(10);
+  half.keep_turns(10);
   Resp up = post_as(kA, "/api/games/upload",
                     json{{"record", carc::record_to_json(half)}, {"mode", "continue"}, {"players", kWithFriend}});
   ASSERT_EQ(up.status, 201) << up.text;

@@ -117,14 +117,15 @@ TEST_F(SecurityTest, BadInputList) {
       {"turn 2^64-1", move, raw_with("turn", "18446744073709551615"), 400},
       {"choice -5", move, with("choice", -5), 400},
       {"choice + 2^32", move, with("choice", uint64_t(1) << 32), 400},
-      {"return.x 2^64-1", move, raw_with("return", "{\"x\":18446744073709551615,\"y\":0,\"at\":\"N\"}"), 400},
+      {"take_back.x 2^64-1", move, raw_with("take_back", "{\"x\":18446744073709551615,\"y\":0,\"at\":\"N\"}"), 400},
       // Malformed JSON and wrong types.
       {"truncated JSON", move, "{\"token\": ", 400},
       {"array body", move, "[1,2]", 400},
       {"not JSON", "/api/games", "not json", 400},
       {"x as string", move, with("x", "1"), 400},
       {"token as number", move, with("token", 5), 400},
-      {"return as array", move, with("return", json::array()), 400},
+      {"take_back as array", move, with("take_back", json::array()), 400},
+      {"old name return", move, with("return", json::object()), 400},
       {"fruit as string", move, with("fruit", "apple"), 400},
       {"players as object", "/api/games", R"({"players": {"a": 1}})", 400},
       {"seed negative", "/api/games", json{{"players", hotseat()}, {"seed", -1}}.dump(), 400},
@@ -431,26 +432,46 @@ TEST_F(SecurityTest, BadSavedTurnInProgressIsAClearErrorAndKeepsTheGame) {
   ASSERT_EQ(post("/api/games/" + id + "/move", first_move(id, token(g, 0))).status, 200);
   const json before = fingerprint(id);
   server_->stop();
-  const std::string stored = sql_text("SELECT meta FROM games WHERE id = '" + id + "'");
-  json m = json::parse(stored);
-  ASSERT_TRUE(m["pending"].contains("draws")) << m.dump();  // the tile drawn for turn 2
-  auto write_meta = [&](const json& meta) {
-    std::string quoted = meta.dump();
+  // The turn in progress is in the record (format 2, "pending"); games saved before it keep it in
+  // the meta ("pending"), read by the same reader.
+  const json m = json::parse(sql_text("SELECT meta FROM games WHERE id = '" + id + "'"));
+  const json rec = json::parse(sql_text("SELECT record FROM games WHERE id = '" + id + "'"));
+  ASSERT_FALSE(m.contains("pending")) << m.dump();
+  ASSERT_TRUE(rec["pending"].contains("draws")) << rec.dump();  // the tile drawn for turn 2
+  auto quote = [](const json& j) {
+    std::string quoted = j.dump();
     for (size_t p = 0; (p = quoted.find('\'', p)) != std::string::npos; p += 2) quoted.insert(p, "'");
-    sql_text("UPDATE games SET meta = '" + quoted + "' WHERE id = '" + id + "'");
+    return "'" + quoted + "'";
   };
-  const std::vector<std::pair<json, std::string>> bad = {
-      {json{{"draws", {"NOPE"}}}, "saved draw 1 ('NOPE'): no such tile"},
-      {json{{"draws", "D"}}, "'pending.draws' is not a list"},
-      {json{{"draws", m["pending"]["draws"]}, {"choice", 3}}, "saved choice of drawn tile 3"},
-      {json{{"draws", m["pending"]["draws"]}, {"plague", {{{"x", 0}, {"y", 0}, {"at", "N"}}}}},
+  auto write = [&](const json& meta, const json& record) {
+    sql_text("UPDATE games SET meta = " + quote(meta) + ", record = " + quote(record) + " WHERE id = '" + id + "'");
+  };
+  const json draws = rec["pending"]["draws"];
+  struct Bad {
+    bool in_meta;  // the old place (a game saved before record format 2)
+    json pending;
+    std::string words;
+  };
+  const std::vector<Bad> bad = {
+      {false, json{{"draws", {"NOPE"}}}, "saved draw 1 ('NOPE'): no such tile"},
+      {false, json{{"draws", "D"}}, "pending: 'draws' must be an array of tile ids"},
+      {false, json{{"draws", draws}, {"choice", 3}}, "saved choice of drawn tile 3"},
+      {false, json{{"draws", draws}, {"plague", {{{"x", 0}, {"y", 0}, {"at", "N"}}}}},
        "saved Plague take-back 1 ((0,0) N): no Plague decision is pending"},
-      {json("not an object"), "'pending' is not an object"},
+      {false, json("not an object"), "pending: must be an object"},
+      {true, json{{"draws", {"NOPE"}}}, "saved draw 1 ('NOPE'): no such tile"},
+      {true, json{{"draws", "D"}}, "'pending.draws' is not a list"},
+      {true, json("not an object"), "'pending' is not an object"},
   };
-  for (const auto& [pending, words] : bad) {
-    json broken = m;
-    broken["pending"] = pending;
-    write_meta(broken);
+  for (const auto& [in_meta, pending, words] : bad) {
+    json broken_meta = m, broken_rec = rec;
+    if (in_meta) {
+      broken_rec.erase("pending");
+      broken_meta["pending"] = pending;
+    } else {
+      broken_rec["pending"] = pending;
+    }
+    write(broken_meta, broken_rec);
     start();
     Resp r = get("/api/games/" + id);
     EXPECT_EQ(r.status, 500) << pending.dump() << " -> " << r.text;
@@ -460,10 +481,11 @@ TEST_F(SecurityTest, BadSavedTurnInProgressIsAClearErrorAndKeepsTheGame) {
     EXPECT_EQ(post("/api/games/" + id + "/move", json{{"token", token(g, 1)}, {"x", 1}, {"y", 0}}).status, 500)
         << "no move on a half-loaded game";
     server_->stop();
-    EXPECT_EQ(json::parse(sql_text("SELECT meta FROM games WHERE id = '" + id + "'"))["pending"], pending)
-        << "the stored game is left as it was";
+    const json kept = in_meta ? json::parse(sql_text("SELECT meta FROM games WHERE id = '" + id + "'"))["pending"]
+                              : json::parse(sql_text("SELECT record FROM games WHERE id = '" + id + "'"))["pending"];
+    EXPECT_EQ(kept, pending) << "the stored game is left as it was";
   }
-  write_meta(m);  // fixed: the game loads as it was and plays on
+  write(m, rec);  // fixed: the game loads as it was and plays on
   start();
   EXPECT_EQ(fingerprint(id)["board"], before["board"]);
   EXPECT_EQ(fingerprint(id)["tile"], before["tile"]);

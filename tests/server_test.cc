@@ -5,6 +5,8 @@
 // decisions (Festival take-back, Fortune Teller choice, Fruit-Bearing Trees harvest and sale).
 #include <gtest/gtest.h>
 
+#include <fstream>
+
 #include <algorithm>
 
 #include <atomic>
@@ -219,9 +221,8 @@ TEST_F(ServerTest, MoveNamesAndDeprecatedAliases) {
       EXPECT_NE(r.body.value("error", "").find(words), std::string::npos) << body.dump() << " -> " << r.text;
     };
     json bad = mv;
-    bad["follower"] = at;
-    bad["meeple"] = at;
-    expect_error(bad, 400, "give 'follower' or its deprecated old name 'meeple', not both");
+    bad["meeple"] = at;  // the old name (an alias until issue #36) is refused, naming the new one
+    expect_error(bad, 400, "'meeple' is no longer accepted: the move object says 'follower'");
     bad = mv;
     bad["follower"] = 3;
     expect_error(bad, 400, "'follower' must be a string");
@@ -235,8 +236,11 @@ TEST_F(ServerTest, MoveNamesAndDeprecatedAliases) {
     bad["take_back"] = "N";
     expect_error(bad, 400, "'take_back' must be an object");
     bad = mv;
-    bad["return"] = {{"x", 0}, {"y", 0}};
+    bad["take_back"] = {{"x", 0}, {"y", 0}};
     expect_error(bad, 400, "'take_back.at' is required");
+    bad = mv;
+    bad["return"] = {{"x", 0}, {"y", 0}, {"at", "N"}};
+    expect_error(bad, 400, "'return' is no longer accepted: the move object says 'take_back'");
     bad = mv;
     bad["take_back"] = {{"x", 0}, {"y", 0}, {"at", "N"}};
     expect_error(bad, 422, "illegal move: ");
@@ -246,8 +250,7 @@ TEST_F(ServerTest, MoveNamesAndDeprecatedAliases) {
     bad = mv;
     bad["kind"] = "pass";
     expect_error(bad, 400, "'kind' must be place, choose or plague");
-    // Turn 1 names the follower's place by its name, turn 2 by its deprecated alias.
-    mv[turn == 0 ? "follower" : "meeple"] = at;
+    mv["follower"] = at;
     Resp r = post("/api/games/" + id + "/move", mv);
     ASSERT_EQ(r.status, 200) << r.text;
     bool placed = false;
@@ -292,13 +295,13 @@ TEST_F(ServerTest, BadInputChangesNothing) {
   EXPECT_EQ(post("/api/games/" + id + "/move", json{{"token", tokens[0]}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", 45}}).status, 400);
   EXPECT_EQ(post("/api/games/" + id + "/move", json{{"token", tokens[0]}, {"x", "a"}, {"y", 0}}).status, 400);
   json bad = mv;
-  bad["meeple"] = "Q";
+  bad["follower"] = "Q";
   EXPECT_EQ(post("/api/games/" + id + "/move", bad).status, 422);
   bad = mv;
   bad["turn"] = 5;
   EXPECT_EQ(post("/api/games/" + id + "/move", bad).status, 409);
   bad = mv;
-  bad["return"] = {{"x", 0}, {"y", 0}, {"at", "N"}};
+  bad["take_back"] = {{"x", 0}, {"y", 0}, {"at", "N"}};
   EXPECT_EQ(post("/api/games/" + id + "/move", bad).status, 422);
   // Oversized body.
   std::string big = "{\"token\": \"" + std::string(100 * 1024, 'a') + "\"}";
@@ -372,7 +375,8 @@ TEST_F(ServerTest, RecordDownloadUploadAndReplay) {
   json v = get("/api/games/" + id).body;
   Resp rec = get("/api/games/" + id + "/record");
   ASSERT_EQ(rec.status, 200);
-  EXPECT_EQ(rec.body["format"], "carcassonne-record/1");
+  EXPECT_EQ(rec.body["format"], "carcassonne-record/2");
+  for (const auto& t : rec.body["turns"]) EXPECT_FALSE(t.contains("meeple") || t.contains("return")) << t.dump();
   EXPECT_EQ(rec.body["turns"].size(), 10u);
   EXPECT_NE(rec.body["setup"]["seed"], 31);  // a running game's seed stays hidden
   // Replay move by move.
@@ -386,7 +390,7 @@ TEST_F(ServerTest, RecordDownloadUploadAndReplay) {
   EXPECT_EQ(get("/api/games/" + id + "/replay?turn=5").body["scores"],
             json(carc::replay([&] {
                    carc::Record r = carc::parse_record(rec.text);
-                   r.turns.resize(5);
+                   r.keep_turns(5);
                    return r;
                  }()).state.scores()));
   // Upload to view.
@@ -463,15 +467,12 @@ TEST_F(ServerTest, FestivalTakeBackThroughTheApi) {
       const int before = v["supply"][p];
       json mv = {{"token", tokens[p]}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]},
                  {"take_back", {{"x", r["x"]}, {"y", r["y"]}, {"at", r["at"]}}}};
-      json both = mv;  // the name and its deprecated alias together: which one is meant?
-      both["return"] = mv["take_back"];
-      Resp refused = post("/api/games/" + id + "/move", both);
+      json old = mv;  // the old name (an alias until issue #36) is refused
+      old["return"] = mv["take_back"];
+      old.erase("take_back");
+      Resp refused = post("/api/games/" + id + "/move", old);
       EXPECT_EQ(refused.status, 400) << refused.text;
-      EXPECT_NE(refused.text.find("'take_back' or its deprecated old name 'return'"), std::string::npos) << refused.text;
-      if (turn % 2) {  // the deprecated alias still works
-        mv["return"] = mv["take_back"];
-        mv.erase("take_back");
-      }
+      EXPECT_NE(refused.text.find("'return' is no longer accepted"), std::string::npos) << refused.text;
       Resp res = post("/api/games/" + id + "/move", mv);
       ASSERT_EQ(res.status, 200) << res.text;
       EXPECT_GE(res.body["supply"][p].get<int>(), before + 1);  // the follower came back (and maybe more by scoring)
@@ -482,7 +483,8 @@ TEST_F(ServerTest, FestivalTakeBackThroughTheApi) {
   }
   EXPECT_TRUE(took_back) << "no Festival tile offered a take-back";
   Resp rec = get("/api/games/" + id + "/record");
-  EXPECT_NE(rec.text.find("\"return\""), std::string::npos);
+  EXPECT_NE(rec.text.find("\"take_back\""), std::string::npos);  // the one move object (format 2)
+  EXPECT_EQ(rec.text.find("\"return\""), std::string::npos);
   EXPECT_NO_THROW(carc::replay(carc::parse_record(rec.text)));
 }
 
@@ -539,8 +541,8 @@ TEST_F(ServerTest, FortuneTellerChoiceThroughTheApi) {
     json mv = {{"token", tokens[p]}, {"x", pick["x"]}, {"y", pick["y"]}, {"rotation", pick["rotation"]},
                {"choice", pick.value("choice", 0)}};
     for (const auto& m : pick["followers"])
-      if (m["kind"] == "tent") mv["meeple"] = m["at"];
-    if (!mv.contains("meeple") && !pick["plain"].get<bool>()) mv["meeple"] = pick["followers"][0]["at"];
+      if (m["kind"] == "tent") mv["follower"] = m["at"];
+    if (!mv.contains("follower") && !pick["plain"].get<bool>()) mv["follower"] = pick["followers"][0]["at"];
     if (pick.value("choice", 0) == 1) {
       ASSERT_GE(v["drawn"].size(), 2u);
       EXPECT_EQ(pick["tile"], v["drawn"][1]["tile"]);
@@ -605,7 +607,7 @@ TEST_F(ServerTest, FruitHarvestAndSaleThroughTheApi) {
       continue;
     }
     json mv = {{"token", tokens[p]}, {"x", pick["x"]}, {"y", pick["y"]}, {"rotation", pick["rotation"]},
-               {"meeple", pick["followers"][0]["at"]}, {"turn", legal["turn"]}};
+               {"follower", pick["followers"][0]["at"]}, {"turn", legal["turn"]}};
     const std::string move_path = "/api/games/" + id + "/move";
     if (!bad_checked) {
       bad_checked = true;
@@ -640,7 +642,7 @@ TEST_F(ServerTest, FruitHarvestAndSaleThroughTheApi) {
       expect_error(bad, 400, "malformed move: unknown fruit type 'banana'");
       if (pick["plain"].get<bool>()) {
         bad = mv;
-        bad.erase("meeple");
+        bad.erase("follower");
         bad["fruit"] = {{"harvest", {{"x", pick["fruit"]["harvest"][0]["x"]}, {"y", pick["fruit"]["harvest"][0]["y"]}}}};
         expect_error(bad, 422, "needs a follower");
       }
@@ -715,7 +717,7 @@ TEST_F(ServerTest, FruitHarvestAndSaleThroughTheApi) {
   const json& pl = legal["placements"][0];
   json mv = {{"token", tokens_of(base)[0]}, {"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]},
              {"fruit", {{"sell", {"apple"}}}}};
-  if (!pl["followers"].empty()) mv["meeple"] = pl["followers"][0]["at"];
+  if (!pl["followers"].empty()) mv["follower"] = pl["followers"][0]["at"];
   Resp r = post("/api/games/" + base["id"].get<std::string>() + "/move", mv);
   EXPECT_EQ(r.status, 422) << r.text;
   EXPECT_FALSE(base["game"].contains("fruit"));
@@ -850,14 +852,14 @@ TEST_F(ServerTest, WheelOfFortuneThroughTheApi) {
       if (!bad_crown_checked) {
         bad_crown_checked = true;
         json bad = mv;
-        bad["meeple"] = "crown:nowhere:0";
+        bad["follower"] = "crown:nowhere:0";
         Resp r = post(move_path, bad);
         EXPECT_EQ(r.status, 422) << r.text;
         EXPECT_NE(r.body.value("error", "").find("no crown space"), std::string::npos) << r.text;
         bad["kind"] = "dance";
         EXPECT_EQ(post(move_path, bad).status, 400);
       }
-      mv["meeple"] = space;
+      mv["follower"] = space;
       Resp r = post(move_path, mv);
       ASSERT_EQ(r.status, 200) << r.text;
       // the crown follower stays unless the very next draw turned the wheel onto its segment
@@ -869,7 +871,7 @@ TEST_F(ServerTest, WheelOfFortuneThroughTheApi) {
       crowned = true;
       continue;
     }
-    if (!pl["followers"].empty()) mv["meeple"] = pl["followers"][0]["at"];
+    if (!pl["followers"].empty()) mv["follower"] = pl["followers"][0]["at"];
     Resp r = post(move_path, mv);
     ASSERT_EQ(r.status, 200) << r.text;
   }
@@ -999,7 +1001,7 @@ TEST_F(ServerTest, WheelOfFortuneChooseThroughTheApi) {
         }
     json mv = {{"token", tokens[p]}, {"x", (*pick)["x"]}, {"y", (*pick)["y"]}, {"rotation", (*pick)["rotation"]},
                {"choice", pick->value("choice", 0)}};
-    if (!meeple.empty()) mv["meeple"] = meeple;
+    if (!meeple.empty()) mv["follower"] = meeple;
     Resp r = post(move_path, mv);
     ASSERT_EQ(r.status, 200) << r.text;
   }
@@ -1008,7 +1010,7 @@ TEST_F(ServerTest, WheelOfFortuneChooseThroughTheApi) {
 }
 
 // The Wheel of Fortune with the Festival: a festival tile may take back a follower from a crown
-// space ({"return": {"at": "crown:..."}}); a space the player does not hold is refused.
+// space ({"take_back": {"at": "crown:..."}}); a space the player does not hold is refused.
 TEST_F(ServerTest, WheelOfFortuneFestivalCrownTakeBack) {
   json g = create(hotseat(), 6, json{{"tileset", "wheel-of-fortune"}, {"expansions", {"festival"}}});
   const std::string id = g["id"];
@@ -1035,12 +1037,12 @@ TEST_F(ServerTest, WheelOfFortuneFestivalCrownTakeBack) {
         for (const auto& c : seg["crowns"])
           if (c["player"] != p) {
             json bad = mv;
-            bad["return"] = {{"at", c["space"]}};
+            bad["take_back"] = {{"at", c["space"]}};
             Resp rb = post(move_path, bad);
             EXPECT_EQ(rb.status, 422) << rb.text;
             EXPECT_NE(rb.body.value("error", "").find("no follower on crown:"), std::string::npos) << rb.text;
           }
-      mv["return"] = {{"at", space}};
+      mv["take_back"] = {{"at", space}};
       Resp res = post(move_path, mv);
       ASSERT_EQ(res.status, 200) << res.text;
       EXPECT_GE(res.body["supply"][p].get<int>(), v["supply"][p].get<int>() + 1);
@@ -1049,14 +1051,94 @@ TEST_F(ServerTest, WheelOfFortuneFestivalCrownTakeBack) {
     }
     if (took_back) break;
     // otherwise fill crown spaces while there are free ones
-    if (!pl["crowns"].empty()) mv["meeple"] = pl["crowns"][0];
-    else if (!pl["plain"].get<bool>() && !pl["followers"].empty()) mv["meeple"] = pl["followers"][0]["at"];
+    if (!pl["crowns"].empty()) mv["follower"] = pl["crowns"][0];
+    else if (!pl["plain"].get<bool>() && !pl["followers"].empty()) mv["follower"] = pl["followers"][0]["at"];
     Resp r = post(move_path, mv);
     ASSERT_EQ(r.status, 200) << r.text;
   }
   EXPECT_TRUE(took_back) << "no festival tile offered a crown take-back";
   Resp rec = get("/api/games/" + id + "/record");
   carc::Record parsed = carc::parse_record(rec.text);
-  EXPECT_TRUE(std::any_of(parsed.turns.begin(), parsed.turns.end(), [](const carc::TurnRecord& t) { return t.ret && t.ret->crown(); }));
+  EXPECT_TRUE(std::any_of(parsed.turns.begin(), parsed.turns.end(), [](const carc::TurnRecord& t) { return t.take_back && t.take_back->crown(); }));
   EXPECT_NO_THROW(carc::replay(parsed));
+}
+
+// Games saved by the server of main at a166acf (record format 1 with "meeple"/"return", the turn
+// in progress in meta.pending: tests/fixtures/saved-v1/gen.py made them) load, show the same
+// position (the tile drawn, the wheel tile chosen, the Plague take-back made), go on, and are
+// saved again in format 2, the turn in progress inside the record.
+TEST_F(ServerTest, LoadsGamesSavedInFormat1) {
+  std::ifstream in(std::string(CARC_SOURCE_DIR) + "/tests/fixtures/saved-v1/main-a166acf.json");
+  ASSERT_TRUE(in) << "tests/fixtures/saved-v1/main-a166acf.json";
+  const json rows = json::parse(in);
+  auto quoted = [](const std::string& s) {
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("''") : std::string(1, c);
+    return q + "'";
+  };
+  for (const auto& [name, row] : rows.items()) {
+    ASSERT_EQ(row["record"]["format"], "carcassonne-record/1") << name;
+    // Saved just now (an old "updated" would expire it as an idle game).
+    const std::string now = std::to_string(std::chrono::duration_cast<std::chrono::milliseconds>(
+                                               std::chrono::system_clock::now().time_since_epoch())
+                                               .count());
+    sql("INSERT INTO games (id, created, updated, meta, record) VALUES (" + quoted(row["id"]) + ", " + now + ", " + now + ", " +
+        quoted(row["meta"].dump()) + ", " + quoted(row["record"].dump()) + ")");
+  }
+  restart();  // nothing cached: every game is read from its row
+  for (const auto& [name, row] : rows.items()) {
+    SCOPED_TRACE(name);
+    const std::string id = row["id"];
+    const json& pending = row["meta"]["pending"];
+    Resp r = get("/api/games/" + id);
+    ASSERT_EQ(r.status, 200) << r.text;
+    const json& v = r.body;
+    EXPECT_EQ(v["turn"], row["meta"]["summary"]["turn"]);
+    EXPECT_EQ(v["current_player"], row["meta"]["summary"]["current_player"]);
+    EXPECT_EQ(v["scores"], row["meta"]["summary"]["scores"]);
+    // The saved draws are the tiles drawn now, the saved choice is the chosen tile.
+    std::vector<std::string> drawn;
+    for (const auto& d : v["drawn"]) drawn.push_back(d["tile"]);
+    if (pending["draws"].size() == 1) EXPECT_EQ(v["tile"], pending["draws"][0]);
+    else EXPECT_EQ(drawn, pending["draws"].get<std::vector<std::string>>());
+    if (pending.contains("choice")) EXPECT_EQ(v["chosen"], pending["choice"]);
+    if (pending.contains("plague")) {
+      EXPECT_EQ(v["phase"], "plague");
+      bool logged = false;  // the take-back saved in the meta is in the wheel's log of this turn
+      for (const auto& e : v["wheel"]["log"])
+        logged |= e["kind"] == "plague" && e["turn"] == v["turn"].get<int>() + 1 && e["x"] == pending["plague"][0]["x"] &&
+                  e["y"] == pending["plague"][0]["y"] && e["at"] == pending["plague"][0]["at"];
+      EXPECT_TRUE(logged) << v["wheel"]["log"].dump();
+    }
+    // The game goes on: one legal move by the seat to decide.
+    const json legal = get("/api/games/" + id + "/legal").body;
+    const int p = v["current_player"];
+    json mv = {{"token", row["tokens"][p]}};
+    if (legal["phase"] == "plague") {
+      mv.update({{"kind", "plague"}, {"x", legal["plague"][0]["x"]}, {"y", legal["plague"][0]["y"]}, {"at", legal["plague"][0]["at"]}});
+    } else {
+      const json& pl = legal["placements"][0];
+      mv.update({{"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]}, {"choice", pl["choice"]}});
+      if (!pl["plain"].get<bool>()) mv["follower"] = pl["followers"][0]["at"];
+      if (pl.contains("fruit_types")) mv["fruit_type"] = pl["fruit_types"][0];
+    }
+    Resp moved = post("/api/games/" + id + "/move", mv);
+    ASSERT_EQ(moved.status, 200) << mv.dump() << " -> " << moved.text;
+    // Saved again in format 2: the old names are gone, the turn in progress is in the record.
+    const std::string stored = sql("SELECT record FROM games WHERE id = " + quoted(id));
+    const json rec = json::parse(stored);
+    EXPECT_EQ(rec["format"], "carcassonne-record/2");
+    EXPECT_EQ(stored.find("\"meeple\""), std::string::npos);
+    EXPECT_EQ(stored.find("\"return\""), std::string::npos);
+    EXPECT_TRUE(rec.contains("pending")) << stored.substr(stored.size() - 200);
+    EXPECT_FALSE(json::parse(sql("SELECT meta FROM games WHERE id = " + quoted(id))).contains("pending"));
+    // ... and that row loads again into the same position.
+    restart();
+    Resp again = get("/api/games/" + id);
+    ASSERT_EQ(again.status, 200) << again.text;
+    EXPECT_EQ(again.body["board"], moved.body["board"]);
+    EXPECT_EQ(again.body["tile"], moved.body["tile"]);
+    EXPECT_EQ(again.body["drawn"], moved.body["drawn"]);
+    EXPECT_EQ(again.body["phase"], moved.body["phase"]);
+  }
 }

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 
 #include "game.h"
@@ -131,7 +132,7 @@ TEST(Notation, PendingTurnRoundTripsAndBadOnesAreErrors) {
   rules.tileset = "wheel-of-fortune";
   rules.set(Expansion::FortuneTeller);
   rules.players = 3;
-  int plague_restored = 0, choice_restored = 0, checked = 0;
+  int plague_restored = 0, choice_restored = 0, checked = 0, plague_refused = 0;
   for (uint64_t seed = 1; seed <= 12; ++seed) {
     State s(Game::get(rules), seed);
     Rng rng(seed);
@@ -140,15 +141,46 @@ TEST(Notation, PendingTurnRoundTripsAndBadOnesAreErrors) {
         s.draw_random();
         continue;
       }
-      // Rebuild this position the way a restarted server does: replay the record of whole
-      // turns, then the saved half-finished turn.
+      // Rebuild this position the way a restarted server does: the record (format 2) holds the
+      // turn in progress, and replaying its JSON restores it.
       const PendingTurn p = pending_of(s);
-      Replay rp = replay(record_of(s, {"A", "B", "C"}));
-      State t = std::move(rp.state);
+      Record rec = record_of(s, {"A", "B", "C"});
+      Replay rp = replay(parse_record(record_to_json(rec)));
+      ASSERT_TRUE(rp.state == s) << "turn " << s.turn() << ": the record's turn in progress is not restored";
+      // The same in two steps, the way a server restores a game saved before format 2: the
+      // record of whole turns, then the saved turn in progress (its meta's "pending").
+      rec.pending = PendingTurn{};
+      State t = replay(rec).state;
       ASSERT_EQ(apply_pending_draws(t, p), "");
       while (t.is_chance() && !t.is_terminal()) t.draw_random();  // nothing left to draw: advance
       ASSERT_EQ(apply_pending_decisions(t, p), "");
       ASSERT_TRUE(t == s) << "turn " << s.turn() << ": the restored state differs";
+      // A state JSON of format 1 (history with "meeple"/"return", pending_*) loads to the same state.
+      nlohmann::json v1 = nlohmann::json::parse(state_to_json(s));
+      v1["format"] = "carcassonne-state/1";
+      for (auto& turn : v1["history"]) {
+        if (turn.contains("follower")) turn["meeple"] = turn["follower"], turn.erase("follower");
+        if (turn.contains("take_back")) turn["return"] = turn["take_back"], turn.erase("take_back");
+      }
+      const nlohmann::json pend = v1["pending"];
+      v1.erase("pending");
+      if (pend.contains("draws")) v1["pending_draws"] = pend["draws"];
+      if (pend.contains("choice")) v1["pending_choice"] = pend["choice"];
+      if (pend.contains("plague")) v1["pending_plague"] = pend["plague"];
+      ASSERT_TRUE(state_from_json(v1.dump()) == s) << "turn " << s.turn() << ": format 1 state JSON";
+      if (pend.contains("plague")) {
+        // A saved Plague take-back goes through the one checked reader (parse_move, check_move):
+        // one that names no follower of the deciding player is refused with its reason.
+        v1["pending_plague"][0] = {{"x", 999}, {"y", 999}, {"at", "N"}};
+        std::string err;
+        try {
+          state_from_json(v1.dump());
+        } catch (const RecordError& e) {
+          err = e.what();
+        }
+        EXPECT_NE(err.find("state: pending: saved Plague take-back 1 ((999,999) N): player "), std::string::npos) << err;
+        ++plague_refused;
+      }
       ++checked;
       plague_restored += !p.plague.empty();
       choice_restored += p.choice >= 0;
@@ -158,6 +190,7 @@ TEST(Notation, PendingTurnRoundTripsAndBadOnesAreErrors) {
   EXPECT_GT(checked, 100);
   EXPECT_GT(plague_restored, 0) << "no game stopped in the middle of the Plague";
   EXPECT_GT(choice_restored, 0) << "no game stopped after a Choose";
+  EXPECT_GT(plague_refused, 0) << "no saved Plague take-back was checked";
 
   State s(Game::get(rules), 3);
   PendingTurn bad;

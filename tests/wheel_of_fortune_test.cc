@@ -560,7 +560,7 @@ TEST(WheelOfFortune, FollowerTakenBackByThePlagueCanBeDeployedInTheSameTurn) {
   Record back = parse_record(record_to_json(record_of(s, {"A", "B"}, true)));
   ASSERT_EQ(back.turns.size(), 15u);
   EXPECT_EQ(back.turns.back().plague.size(), 1u);
-  EXPECT_FALSE(back.turns.back().meeple.empty());
+  EXPECT_FALSE(back.turns.back().follower.empty());
   EXPECT_TRUE(replay(back).state == s);
 }
 
@@ -729,8 +729,8 @@ TEST(WheelOfFortune, FestivalTakeBackFromACrownSpace) {
   EXPECT_EQ(s.crown(2), -1);
   EXPECT_EQ(s.supply(0), 7);
   Record back = parse_record(record_to_json(record_of(s, {"A", "B"}, true)));
-  ASSERT_TRUE(back.turns.back().ret.has_value());
-  EXPECT_EQ(back.turns.back().ret->at, "crown:taxes:0");
+  ASSERT_TRUE(back.turns.back().take_back.has_value());
+  EXPECT_EQ(back.turns.back().take_back->at, "crown:taxes:0");
   EXPECT_TRUE(replay(back).state == s);
 }
 

@@ -128,8 +128,8 @@ int64_t ActionSpace::encode(const State& s, const Move& m) const {
   if (m.ext.crown() >= 0 || m.ext.take_back_crown() >= 0) {
     // Wheel of Fortune: a follower put on / taken back from a crown space (no fruit action).
     if (!wheel || m.ext.fruit_action() != FruitAction::None || m.ext.fruit_type() + 1 >= stacks) return -1;
-    const int opt = m.ext.crown() >= 0 ? crown_from_engine(s.game(), m.ext.crown())
-                                       : kNumCrowns + crown_from_engine(s.game(), m.ext.take_back_crown());
+    const int opt = m.ext.crown() >= 0 ? m.ext.crown()
+                                       : kNumCrowns + m.ext.take_back_crown();
     const int64_t q = (int64_t(m.choice * num_cells() + cell) * 4 + m.rot) * kCrownOptions + opt;
     return crown_base() + (m.ext.fruit_type() + 1) * crown_placements() + q;
   }
@@ -157,7 +157,7 @@ int64_t ActionSpace::encode(const State& s, const Move& m) const {
 namespace {
 
 int engine_crown_or_throw(const State& s, int pc) {
-  const int c = s.has_wheel() ? crown_to_engine(s.game(), pc) : -1;
+  const int c = s.has_wheel() ? crown_in_game(s.game(), pc) : -1;
   if (c < 0) throw std::invalid_argument("the wheel has no crown space " + crown_label(pc));
   return c;
 }

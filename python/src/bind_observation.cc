@@ -269,7 +269,7 @@ void fill_vector(const PyState& ps, int me, float* out) {
     v[int(g.wheel()[size_t(s.pig())].event)] = 1;
     v += kWheelEvents;
     for (int pc = 0; pc < kNumCrowns; ++pc) {
-      const int c = crown_to_engine(g, pc);
+      const int c = crown_in_game(g, pc);
       if (c < 0) continue;
       const int who = s.crown(c);
       v[(P + 1) * pc + (who < 0 ? 0 : 1 + rel(who))] = 1;

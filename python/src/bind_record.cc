@@ -17,11 +17,11 @@ pyb::dict turn_dict(const TurnRecord& t) {
   d["x"] = t.x;
   d["y"] = t.y;
   d["rotation"] = t.rotation;
-  d["meeple"] = t.meeple.empty() ? pyb::object(pyb::none()) : pyb::object(pyb::str(t.meeple));
+  d["follower"] = t.follower.empty() ? pyb::object(pyb::none()) : pyb::object(pyb::str(t.follower));
   d["discarded"] = t.discarded;
   d["drawn"] = t.drawn;
   d["player"] = t.player ? pyb::object(pyb::int_(*t.player)) : pyb::object(pyb::none());
-  d["take_back"] = t.ret ? pyb::object(pyb::make_tuple(t.ret->x, t.ret->y, t.ret->at)) : pyb::object(pyb::none());
+  d["take_back"] = t.take_back ? pyb::object(pyb::make_tuple(t.take_back->x, t.take_back->y, t.take_back->at)) : pyb::object(pyb::none());
   d["fruit_type"] = t.fruit_type.empty() ? pyb::object(pyb::none()) : pyb::object(pyb::str(t.fruit_type));
   d["harvest"] = t.harvest ? pyb::object(pyb::make_tuple(t.harvest->x, t.harvest->y)) : pyb::object(pyb::none());
   d["harvest_value"] = t.harvest_value ? pyb::object(pyb::int_(*t.harvest_value)) : pyb::object(pyb::none());

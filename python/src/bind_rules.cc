@@ -126,7 +126,7 @@ void bind_rules(pyb::module_& m) {
             std::vector<std::string> out;
             if (g.game->has_wheel())
               for (int pc = 0; pc < kNumCrowns; ++pc)
-                if (crown_to_engine(*g.game, pc) >= 0) out.push_back(crown_label(pc));
+                if (crown_in_game(*g.game, pc) >= 0) out.push_back(crown_label(pc));
             return out;
           },
           "Wheel of Fortune: the crown spaces this wheel has ('fortuna:0', 'taxes:0', 'taxes:1', ...), in "

@@ -10,30 +10,13 @@
 
 namespace carc::py {
 
-std::string crown_label(int pc) {
-  return std::string("crown:") + kWheelEventNames[size_t(pc / kMaxCrownsPerSegment)] + ":" +
-         std::to_string(pc % kMaxCrownsPerSegment);
-}
+std::string crown_label(int c) { return crown_space_name(c); }
 
 int crown_from_label(const std::string& name) {
   const std::string n = name.rfind("crown:", 0) == 0 ? name : "crown:" + name;  // "taxes:0": the old form
-  for (int pc = 0; pc < kNumCrowns; ++pc)
-    if (n == crown_label(pc)) return pc;
+  for (int c = 0; c < kNumCrowns; ++c)
+    if (n == crown_label(c)) return c;
   return -1;
-}
-
-int wheel_segment(const Game& g, int event) {
-  for (size_t i = 0; i < g.wheel().size(); ++i)
-    if (int(g.wheel()[i].event) == event) return int(i);
-  return -1;
-}
-
-int crown_to_engine(const Game& g, int pc) {
-  if (pc < 0 || pc >= kNumCrowns) return -1;
-  const int seg = wheel_segment(g, pc / kMaxCrownsPerSegment);
-  if (seg < 0) return -1;
-  const int c = seg * kMaxCrownsPerSegment + pc % kMaxCrownsPerSegment;
-  return g.crown_exists(c) ? c : -1;
 }
 
 // The named move (notation.h) a Python move stands for: the same converter as records and the
@@ -54,7 +37,7 @@ NamedMove named_of(const State& s, const PyMove& pm) {
   n.rotation = 90 * (pm.m.rot & 3);
   auto crown_name = [&](int pc) {
     if (!s.has_wheel()) throw std::invalid_argument("this game has no Wheel of Fortune (no crown spaces)");
-    const int c = crown_to_engine(s.game(), pc);
+    const int c = crown_in_game(s.game(), pc);
     if (c < 0) throw std::invalid_argument("the wheel has no crown space " + crown_label(pc));
     return s.game().crown_name(c);
   };
@@ -99,13 +82,13 @@ PyMove from_engine(const State& s, const Move& m) {
   const int t = m.kind == MoveKind::Plague ? -1 : move_tile(s, m);
   pm.tile = int16_t(t);
   if (m.ext.crown() >= 0)
-    pm.crown = int8_t(crown_from_engine(s.game(), m.ext.crown()));
+    pm.crown = int8_t(m.ext.crown());
   else if (m.meeple >= 0 && t >= 0)
     pm.loc = int8_t(location_code(s.game().type(t), m.meeple, m.rot));
   // The follower taken back: a Festival take-back or the Plague's.
   const int back = m.kind == MoveKind::Plague ? m.ext.plague() : m.ext.take_back();
   if (m.ext.take_back_crown() >= 0) {
-    pm.tb_crown = int8_t(crown_from_engine(s.game(), m.ext.take_back_crown()));
+    pm.tb_crown = int8_t(m.ext.take_back_crown());
   } else if (back >= 0 && back < s.num_followers()) {
     const Follower& f = s.followers()[back];
     const PlacedTile& P = s.placed(s.slot_tile(f.slot));
@@ -598,8 +581,7 @@ StateClass bind_state(pyb::module_& m) {
       .def_property_readonly(
           "phase",
           [](const PyState& ps) {
-            static const char* names[4] = {"chance", "place", "plague", "terminal"};
-            return std::string(names[int(ps.s.phase())]);
+            return std::string(phase_name(ps.s));  // the engine's one set of phase names (kPhaseNames)
           },
           "'chance', 'place' (the turn player places, or chooses a wheel tile), 'plague' (Wheel of Fortune: "
           "plague_player takes back a follower) or 'terminal'.")
@@ -686,7 +668,7 @@ StateClass bind_state(pyb::module_& m) {
             std::vector<int> v(kNumCrowns, -1);
             if (ps.s.has_wheel())
               for (int pc = 0; pc < kNumCrowns; ++pc)
-                if (const int c = crown_to_engine(ps.s.game(), pc); c >= 0) v[size_t(pc)] = ps.s.crown(c);
+                if (const int c = crown_in_game(ps.s.game(), pc); c >= 0) v[size_t(pc)] = ps.s.crown(c);
             return v;
           },
           "Wheel of Fortune: the player on each crown space, or -1 (list indexed like CROWN_SPACES; -1 for "
@@ -798,6 +780,13 @@ StateClass bind_state(pyb::module_& m) {
       .def(
           "to_json", [](const PyState& ps) { return state_to_json(ps.s); },
           "Full JSON of the state (engine's state_to_json), including the draw generator.")
+      .def(
+          "public_view",
+          [](const PyState& ps, int player) { return observation_json(ps.s, player); },
+          pyb::arg("player") = -1,
+          "What `player` (-1: a spectator) may see, as JSON text (carcassonne-observation/2): the engine's one "
+          "public view (public_view.h), the same as the server's views show; no generator, seed or face-down "
+          "fruit order.")
       .def_static(
           "from_json",
           [](const std::string& text, bool auto_chance, int radius) {

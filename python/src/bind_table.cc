@@ -137,7 +137,7 @@ void bind_table(pyb::module_& m) {
           "The position a hint for `seat` searches: the state with everything hidden drawn afresh from `seed`.")
       .def(
           "to_json", [](const PyTable& t) { return t.t->to_json().dump(); },
-          "The table's saved form (the server's meta part: seats, pending, view_only, end_reason, allow_hints).")
+          "The table's saved form (the server's meta part: seats, view_only, end_reason, allow_hints); the turn in progress is in record_json().")
       .def(
           "record_json", [](const PyTable& t) { return t.t->record_json(); }, "The game as a record (JSON text).")
       .def_static(

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "notation.h"
+#include "vocabulary.h"
 #include "record.h"
 #include "state.h"
 
@@ -21,7 +22,7 @@ namespace pyb = pybind11;
 // tables. `loc` (index into kLocations: "N", "Sw", "C", "inner", ... or -1) is authoritative
 // for the follower; the segment index `m.meeple` is derived from it against the current tile.
 // Wheel of Fortune: `crown` / `tb_crown` name a crown space by its Python crown index
-// (2 * event + k, event in kWheelEventNames order; see crown_to_engine) and are authoritative
+// (the engine's crown index 2 * event + k, Game::crown_at) and are authoritative
 // for a follower put on / taken back from a crown space (m.ext.crown() / take_back_crown() hold
 // the engine's crown space only in moves made by the engine). A Plague move (m.kind) is named by
 // the follower's place: (x, y, loc); m.ext.plague() (index into State::followers()) is derived from it.
@@ -51,24 +52,17 @@ PyMove from_engine(const State& s, const Move& m);
 // ValueError unless a player is to decide (not a chance node, not the end).
 void require_decision(const State& s);
 
-// Wheel of Fortune crown spaces. Python numbers them by event, 2 * event + k (event in
-// kWheelEventNames order, k = 0, 1): "fortuna:0" = 0, "fortuna:1" = 1, "taxes:0" = 2, ...,
-// so the number does not depend on where the board puts the segment. The engine numbers
-// them 2 * segment + k (segment in the wheel's clockwise order). For the wheel-of-fortune
-// board (segments clockwise in event order) both are the same.
+// Wheel of Fortune crown spaces: the engine's one numbering, 2 * event + k (event in
+// kWheelEventNames order, k = 0, 1; Game::crown_at): "crown:fortuna:0" = 0, "crown:fortuna:1" = 1,
+// "crown:taxes:0" = 2, ..., so the number does not depend on where the board puts the segment,
+// and a crown index means the same space in Python, the engine and every JSON form (by name).
 constexpr int kNumCrowns = kWheelEvents * kMaxCrownsPerSegment;  // 12
-// "crown:taxes:0" (the engine's crown space name, docs/vocabulary.md) for a Python crown index.
-std::string crown_label(int pc);
-// The Python crown index of "taxes:0" or "crown:taxes:0", or -1.
+// "crown:taxes:0" (the engine's crown space name, docs/vocabulary.md) for a crown index.
+std::string crown_label(int c);
+// The crown index of "taxes:0" or "crown:taxes:0", or -1.
 int crown_from_label(const std::string& name);
-// Engine crown space of a Python crown index in this game, or -1 when the space does not exist.
-int crown_to_engine(const Game& g, int pc);
-// Python crown index of an engine crown space.
-inline int crown_from_engine(const Game& g, int c) {
-  return int(g.wheel()[size_t(c / kMaxCrownsPerSegment)].event) * kMaxCrownsPerSegment + c % kMaxCrownsPerSegment;
-}
-// The wheel segment that holds an event, or -1.
-int wheel_segment(const Game& g, int event);
+// Crown index c when that space exists in this game, else -1.
+inline int crown_in_game(const Game& g, int c) { return g.crown_exists(c) ? c : -1; }
 
 // The fixed action space (docs/python.md). Four ranges, one after the other:
 //   [0, place_size)              tile placements (all tile sets and expansions)

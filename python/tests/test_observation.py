@@ -134,3 +134,33 @@ def test_fortune_teller_observation_shows_every_drawn_tile():
         assert vec[: 3 * T].sum() == len(drawn)
         multi += len(drawn) > 1
         s.apply(rng.choice(s.legal_moves()))
+
+
+@pytest.mark.parametrize("variant", variants(), ids=variant_id)
+def test_public_view_is_the_engines_and_hides_what_is_hidden(variant):
+    """State.public_view is the engine's one public view (public_view.h): equal for two states
+    that differ only in hidden information, without the generator, the seed or the face-down fruit
+    order, and with what is public (the drawn tiles, the bag's counts, the history)."""
+    import json
+    game = make_game(*variant, players=3)
+    s = game.new_initial_state(seed=9, auto_chance=True)
+    rng = random.Random(9)
+    for _ in range(30):
+        if s.is_terminal():
+            break
+        other = s.clone()
+        other.resample_hidden(rng.randrange(1 << 62))
+        for p in range(-1, s.num_players):
+            view = s.public_view(p)
+            assert view == other.public_view(p)
+            j = json.loads(view)
+            assert j["format"] == "carcassonne-observation/2" and j["observer"] == p
+            assert "seed" not in j and "rng" not in j
+            assert "initial_stacks" not in j.get("fruit", {}) and "stacks" not in j.get("fruit", {})
+            assert j["phase"] == s.phase
+        full = json.loads(s.to_json())
+        assert full["seed"] is not None and "rng" in full  # the state JSON keeps them (for saving)
+        if s.phase == "place":
+            assert j["tile"] == s.current_tile
+        assert len(j["history"]) == s.turn
+        s.apply(rng.choice(s.legal_moves()))

@@ -448,7 +448,7 @@ Values evaluate_consuming(State& s, const EvalWeights& ew) {
     for (int c = 0; c < kMaxCrowns; ++c) {
       const int p = s.crown(c);
       if (p < 0) continue;
-      const double points = wheel[c / kMaxCrownsPerSegment].crowns == 1 ? 3.0 : 4.5;
+      const double points = wheel[size_t(s.game().crown_segment(c))].crowns == 1 ? 3.0 : 4.5;
       v[p] += (1 - miss) * points + w;
     }
   } else if (s.has_wheel()) {
@@ -460,9 +460,9 @@ Values evaluate_consuming(State& s, const EvalWeights& ew) {
     for (int c = 0; c < kMaxCrowns; ++c) {
       const int p = s.crown(c);
       if (p < 0) continue;
-      const int sg = c / kMaxCrownsPerSegment;
+      const int sg = s.game().crown_segment(c);
       int occupied = 0;
-      for (int k = 0; k < wheel[sg].crowns; ++k) occupied += s.crown(sg * kMaxCrownsPerSegment + k) >= 0;
+      for (int k = 0; k < wheel[sg].crowns; ++k) occupied += s.crown(s.game().crown_at(sg, k)) >= 0;
       const double points = wheel[sg].crowns == 2 && occupied == 1 ? 6.0 : 3.0;
       v[p] += fc.hit[sg] * (points + w);
     }

@@ -161,7 +161,7 @@ std::string board_text(const State& s, const BoardTextOptions& opt) {
       if (name.size() > 8) name = name.substr(0, 7) + ".";
       std::string l = std::string(seg == s.pig() ? "*" : " ") + name + std::string(8 - name.size(), ' ') + "[";
       for (int k = 0; k < w[seg].crowns; ++k) {
-        const int p = s.crown(seg * kMaxCrownsPerSegment + k);
+        const int p = s.crown(s.game().crown_at(seg, k));
         l += std::string(k ? " " : "") + (p < 0 ? "-" : std::to_string(p + 1));
       }
       lines.push_back(l + "]");
@@ -221,7 +221,7 @@ std::string board_text(const State& s, const BoardTextOptions& opt) {
     for (int seg = 0; seg < int(w.size()); ++seg) {
       out += std::string(" ") + (seg == s.pig() ? "*" : "") + kWheelEventNames[int(w[seg].event)] + "[";
       for (int k = 0; k < w[seg].crowns; ++k) {
-        const int p = s.crown(seg * kMaxCrownsPerSegment + k);
+        const int p = s.crown(s.game().crown_at(seg, k));
         out += std::string(k ? " " : "") + (p < 0 ? "-" : std::to_string(p + 1));
       }
       out += "]";

@@ -81,8 +81,10 @@ void register_analyse(CLI::App& app) {
         m["x"] = t.x;
         m["y"] = t.y;
         m["rotation"] = t.rotation;
-        if (!t.meeple.empty()) m["meeple"] = t.meeple;
-        if (t.ret) m["return"] = {{"x", t.ret->x}, {"y", t.ret->y}, {"at", t.ret->at}};
+        if (!t.follower.empty()) m["follower"] = t.follower;
+        if (t.take_back)
+          m["take_back"] = t.take_back->crown() ? nlohmann::ordered_json{{"at", t.take_back->at}}
+                                                : nlohmann::ordered_json{{"x", t.take_back->x}, {"y", t.take_back->y}, {"at", t.take_back->at}};
         m["description"] = describe_move(s, ev[i].move);
         m["win_probability"] = ev[i].win_probability;
         m["score_diff"] = ev[i].score_diff;

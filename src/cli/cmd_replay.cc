@@ -16,7 +16,7 @@ void register_replay(CLI::App& app) {
   auto final = std::make_shared<bool>(false);
   auto json = std::make_shared<bool>(false);
   auto verbose = std::make_shared<bool>(false);
-  cmd->add_option("FILE", *file, "game record (carcassonne-record/1 JSON)")->required();
+  cmd->add_option("FILE", *file, "game record (carcassonne-record/2 JSON, or the older /1)")->required();
   cmd->add_flag("--final", *final, "apply the end-of-game scoring to the position reached");
   cmd->add_flag("--json", *json, "print one JSON object: scores, finished, events");
   cmd->add_flag("-v,--verbose", *verbose, "print every scoring event and the scores after each turn");

@@ -23,7 +23,7 @@ void register_show(CLI::App& app) {
     std::string text = read_file(*file);
     std::vector<std::string> names;
     State s = [&] {
-      if (text.find("carcassonne-state/1") != std::string::npos) return state_from_json(text);
+      if (text.find("carcassonne-state/") != std::string::npos) return state_from_json(text);
       Record rec = [&] {  // from the text already read (a pipe can be read only once)
         try {
           return parse_record(text);
@@ -32,7 +32,7 @@ void register_show(CLI::App& app) {
         }
       }();
       names = rec.players;
-      if (*turn >= 0 && size_t(*turn) < rec.turns.size()) rec.turns.resize(*turn);
+      if (*turn >= 0 && size_t(*turn) < rec.turns.size()) rec.keep_turns(size_t(*turn));
       try {
         return replay(rec).state;
       } catch (const RecordError& e) {

@@ -43,7 +43,8 @@ Game::Game(const Rules& rules) : rules_(rules), modules_(rules.modules()) {
     }
     wheel_ = b.segments;
     wheel_start_ = b.start_segment;
-    for (int c = 0; c < int(wheel_.size()) * kMaxCrownsPerSegment && c < 32; ++c)
+    for (size_t seg = 0; seg < wheel_.size(); ++seg) event_segment_[size_t(wheel_[seg].event)] = int8_t(seg);
+    for (int c = 0; c < kWheelEvents * kMaxCrownsPerSegment && c < 32; ++c)
       if (crown_exists(c)) crown_mask_ |= 1u << c;
     if (types_.size() > size_t(kMaxTileTypes)) throw TileDataError("too many tile types");
   }

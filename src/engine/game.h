@@ -3,6 +3,7 @@
 // placement lookup table. Games are cached and never freed; states hold a plain pointer.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -42,6 +43,9 @@ struct PlaceTemplate {
   uint16_t ports[4];
 };
 
+// "crown:taxes:0": the name of crown space c (event * kMaxCrownsPerSegment + k), any wheel.
+std::string crown_space_name(int c);
+
 class Game {
  public:
   // The cached game for these rules. Throws TileDataError / std::invalid_argument.
@@ -69,10 +73,19 @@ class Game {
   bool has_wheel() const { return !wheel_.empty(); }
   const std::vector<WheelSegment>& wheel() const { return wheel_; }
   int wheel_start() const { return wheel_start_; }
-  // Crown spaces are numbered segment * kMaxCrownsPerSegment + k; true when that space exists.
+  // Crown spaces are numbered by the event of their segment, event * kMaxCrownsPerSegment + k
+  // (event in kWheelEventNames order), whatever the segment's place on the wheel: the same number
+  // in the engine, the AI and Python, and the same name ("crown:taxes:0") everywhere
+  // (docs/vocabulary.md). crown_at(seg, k): segment seg's k-th space; crown_segment(c): the
+  // segment holding space c (-1 without a wheel).
+  int crown_at(int seg, int k) const { return int(wheel_[size_t(seg)].event) * kMaxCrownsPerSegment + k; }
+  int crown_segment(int c) const {
+    return c >= 0 && c < kWheelEvents * kMaxCrownsPerSegment ? event_segment_[size_t(c / kMaxCrownsPerSegment)] : -1;
+  }
+  // True when crown space c exists on this wheel.
   bool crown_exists(int c) const {
-    return c >= 0 && c / kMaxCrownsPerSegment < int(wheel_.size()) &&
-           c % kMaxCrownsPerSegment < wheel_[c / kMaxCrownsPerSegment].crowns;
+    const int seg = crown_segment(c);
+    return seg >= 0 && c % kMaxCrownsPerSegment < wheel_[size_t(seg)].crowns;
   }
   // The crown spaces that exist (bit c), 0 without a wheel.
   uint32_t crown_mask() const { return crown_mask_; }
@@ -133,6 +146,7 @@ class Game {
   std::vector<SetupCell> board_cells_;
   std::vector<WheelSegment> wheel_;
   int wheel_start_ = 0;
+  std::array<int8_t, kWheelEvents> event_segment_{-1, -1, -1, -1, -1, -1};  // the segment of each event
   uint32_t crown_mask_ = 0;
   bool plain_moves_ = false;
 };

@@ -265,4 +265,11 @@ std::string apply_pending_decisions(State& s, const PendingTurn& p) {
   return "";
 }
 
+std::string apply_pending(State& s, const PendingTurn& p) {
+  if (std::string err = apply_pending_draws(s, p); !err.empty()) return err;
+  if ((p.choice >= 0 || !p.plague.empty()) && s.is_chance())
+    return "the saved draws (" + std::to_string(p.draws.size()) + ") do not reach the decisions saved with them";
+  return apply_pending_decisions(s, p);
+}
+
 }  // namespace carc

@@ -55,16 +55,6 @@ MoveResult parse_move(const State& s, const NamedMove& n, const NotationOptions&
 // The named form of a legal move at state `s` (parse_move(s, name_move(s, m)) gives m back).
 NamedMove name_move(const State& s, const Move& m);
 
-// A half-finished turn: the decisions of the turn in progress that a record cannot hold yet (it
-// keeps whole turns), so that a game saved mid-turn is restored exactly: the tiles drawn for it
-// (after an undo the generator no longer follows from the seed alone), the drawn tile chosen
-// (Wheel of Fortune with the Fortune Teller) and the followers taken back for the Plague so far.
-struct PendingTurn {
-  std::vector<std::string> draws;  // tile ids, in draw order
-  int choice = -1;                 // the drawn tile chosen (Choose move), -1: none
-  std::vector<ReturnSpec> plague;  // the followers taken back, in order
-  bool empty() const { return draws.empty() && choice < 0 && plague.empty(); }
-};
 // The half-finished turn of `s` (empty at the start of a turn).
 PendingTurn pending_of(const State& s);
 // Restores a half-finished turn in two steps: its draws on the state the record replays to (a
@@ -73,6 +63,9 @@ PendingTurn pending_of(const State& s);
 // left at the last step that fitted: the caller reports the error, it never drops it silently).
 std::string apply_pending_draws(State& s, const PendingTurn& p);
 std::string apply_pending_decisions(State& s, const PendingTurn& p);
+// Both steps, for a state that is not advanced in between (records and the state JSON: the
+// saved draws reach the decision, or there are no decisions). "" or why the turn does not fit.
+std::string apply_pending(State& s, const PendingTurn& p);
 
 // Index into s.followers() of `player`'s follower at a named place, or -1.
 int follower_at(const State& s, const ReturnSpec& at, int player);

@@ -1,12 +1,14 @@
 #include "record.h"
 
 #include "notation.h"
+#include "public_view.h"
 
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "input_limits.h"
+#include "vocabulary.h"
 
 namespace carc {
 
@@ -106,14 +108,26 @@ int rotation_of(int deg, const std::string& where, int turn) {
 }
 
 
+// A follower's place as records write it: {"x", "y", "at"}, or {"at"} for a crown space.
+ordered_json place_json(const ReturnSpec& p) {
+  if (p.crown()) return {{"at", p.at}};
+  return {{"x", p.x}, {"y", p.y}, {"at", p.at}};
+}
+
 }  // namespace
 
 Record parse_record(std::string_view text) {
   json doc = parse_checked(text, "record");
   if (!doc.is_object()) throw RecordError("a record must be a JSON object");
-  check_keys(doc, "record", {"format", "setup", "turns"});
-  if (!doc.contains("format") || doc["format"] != "carcassonne-record/1")
-    throw RecordError("format: expected \"carcassonne-record/1\"");
+  check_keys(doc, "record", {"format", "setup", "turns", "pending"});
+  // Format 2 names the follower and the take-back as every front end does (`follower`,
+  // `take_back`); format 1 (shared spec §3: `meeple`, `return`) still loads, each with its own names.
+  int version = 0;
+  if (doc.contains("format") && doc["format"] == kRecordFormat) version = 2;
+  else if (doc.contains("format") && doc["format"] == kRecordFormatV1) version = 1;
+  else throw RecordError(std::string("format: expected \"") + kRecordFormat + "\" (or the older \"" + kRecordFormatV1 + "\")");
+  const char* follower_key = version == 1 ? "meeple" : "follower";
+  const char* take_back_key = version == 1 ? "return" : "take_back";
   if (!doc.contains("setup") || !doc["setup"].is_object()) throw RecordError("setup: missing or not an object");
   const json& su = doc["setup"];
   check_keys(su, "setup", {"players", "tileset", "tileset_version", "expansions", "seed", "draws", "start", "fruit_stacks"});
@@ -200,8 +214,8 @@ Record parse_record(std::string_view text) {
     const std::string where = "turn " + std::to_string(n);
     if (!tj.is_object()) fail(where, "must be an object", n);
     check_keys(tj, where,
-               {"tile", "x", "y", "rotation", "meeple", "player", "discarded", "drawn", "return", "fruit_type", "fruit",
-                "plague"},
+               {"tile", "x", "y", "rotation", follower_key, "player", "discarded", "drawn", take_back_key, "fruit_type",
+                "fruit", "plague"},
                n);
     TurnRecord t;
     t.tile = get_str(tj, "tile", where, n);
@@ -209,7 +223,7 @@ Record parse_record(std::string_view text) {
     t.y = get_int(tj, "y", where, n);
     t.rotation = tj.contains("rotation") ? get_int(tj, "rotation", where, n, 0, 270) : 0;
     rotation_of(t.rotation, where, n);
-    if (tj.contains("meeple")) t.meeple = get_str(tj, "meeple", where, n);
+    if (tj.contains(follower_key)) t.follower = get_str(tj, follower_key, where, n);
     if (tj.contains("player")) t.player = get_int(tj, "player", where, n, 0, int(r.players.size()) - 1);
     if (tj.contains("discarded")) {
       for (auto& d : list_of(tj["discarded"], "discarded", where, n, "tile ids")) {
@@ -237,7 +251,7 @@ Record parse_record(std::string_view text) {
       }
       return rs;
     };
-    if (tj.contains("return")) t.ret = place(tj["return"], where + " return");
+    if (tj.contains(take_back_key)) t.take_back = place(tj[take_back_key], where + " " + take_back_key);
     if (tj.contains("plague")) {
       for (auto& pj : list_of(tj["plague"], "plague", where, n, "{\"x\", \"y\", \"at\"}")) {
         t.plague.push_back(place(pj, where + " plague"));
@@ -275,7 +289,66 @@ Record parse_record(std::string_view text) {
     }
     r.turns.push_back(std::move(t));
   }
+  if (doc.contains("pending")) {
+    // The turn in progress (format 2): {"draws": [ids], "choice": k, "plague": [{x, y, at}]}.
+    if (version == 1) fail("record", "unknown field 'pending' (format 1 has no turn in progress)");
+    const json& pj = doc["pending"];
+    if (!pj.is_object()) fail("pending", "must be an object {\"draws\": [ids], \"choice\": k, \"plague\": [{x, y, at}]}");
+    check_keys(pj, "pending", {"draws", "choice", "plague"});
+    if (pj.contains("draws"))
+      for (auto& d : list_of(pj["draws"], "draws", "pending", 0, "tile ids")) {
+        if (!d.is_string()) fail("pending", "'draws' must be an array of tile ids");
+        r.pending.draws.push_back(str_of(d, "draws", "pending", 0));
+      }
+    if (pj.contains("choice")) r.pending.choice = get_int(pj, "choice", "pending", 0, 0, 255);
+    if (pj.contains("plague"))
+      for (auto& e : list_of(pj["plague"], "plague", "pending", 0, "{\"x\", \"y\", \"at\"}")) {
+        if (!e.is_object()) fail("pending.plague", "entries are {\"x\", \"y\", \"at\"}");
+        check_keys(e, "pending.plague", {"x", "y", "at"});
+        r.pending.plague.push_back(
+            ReturnSpec{get_int(e, "x", "pending.plague"), get_int(e, "y", "pending.plague"), get_str(e, "at", "pending.plague")});
+      }
+  }
   return r;
+}
+
+std::string pending_json(const PendingTurn& p) {
+  ordered_json j = ordered_json::object();
+  if (!p.draws.empty()) j["draws"] = p.draws;
+  if (p.choice >= 0) j["choice"] = p.choice;
+  if (!p.plague.empty()) {
+    ordered_json pl = ordered_json::array();
+    for (const ReturnSpec& r : p.plague) pl.push_back(place_json(r));
+    j["plague"] = pl;
+  }
+  return j.dump();
+}
+
+std::string turn_json(const TurnRecord& t) {
+  ordered_json tj;
+  if (t.player) tj["player"] = *t.player;
+  if (!t.discarded.empty()) tj["discarded"] = t.discarded;
+  if (!t.drawn.empty()) tj["drawn"] = t.drawn;
+  tj["tile"] = t.tile;
+  tj["x"] = t.x;
+  tj["y"] = t.y;
+  tj["rotation"] = t.rotation;
+  if (!t.follower.empty()) tj["follower"] = t.follower;
+  if (t.take_back) tj["take_back"] = place_json(*t.take_back);
+  if (!t.fruit_type.empty()) tj["fruit_type"] = t.fruit_type;
+  if (t.harvest) {
+    ordered_json h = {{"x", t.harvest->x}, {"y", t.harvest->y}};
+    if (t.harvest_value) h["value"] = *t.harvest_value;
+    tj["fruit"] = {{"harvest", h}};
+  } else if (!t.sell.empty()) {
+    tj["fruit"] = {{"sell", t.sell}};
+  }
+  if (!t.plague.empty()) {
+    ordered_json pl = ordered_json::array();
+    for (auto& p : t.plague) pl.push_back(place_json(p));
+    tj["plague"] = pl;
+  }
+  return tj.dump();
 }
 
 std::string record_to_json(const Record& r) {
@@ -294,38 +367,13 @@ std::string record_to_json(const Record& r) {
     su["fruit_stacks"] = fs;
   }
   std::ostringstream out;
-  out << "{\n  \"format\": \"carcassonne-record/1\",\n  \"setup\": " << su.dump() << ",\n  \"turns\": [";
+  out << "{\n  \"format\": \"" << kRecordFormat << "\",\n  \"setup\": " << su.dump() << ",\n  \"turns\": [";
   for (size_t i = 0; i < r.turns.size(); ++i) {
-    const TurnRecord& t = r.turns[i];
-    ordered_json tj;
-    if (t.player) tj["player"] = *t.player;
-    if (!t.discarded.empty()) tj["discarded"] = t.discarded;
-    if (!t.drawn.empty()) tj["drawn"] = t.drawn;
-    tj["tile"] = t.tile;
-    tj["x"] = t.x;
-    tj["y"] = t.y;
-    tj["rotation"] = t.rotation;
-    if (!t.meeple.empty()) tj["meeple"] = t.meeple;
-    if (t.ret) {
-      if (t.ret->crown()) tj["return"] = {{"at", t.ret->at}};
-      else tj["return"] = {{"x", t.ret->x}, {"y", t.ret->y}, {"at", t.ret->at}};
-    }
-    if (!t.fruit_type.empty()) tj["fruit_type"] = t.fruit_type;
-    if (t.harvest) {
-      ordered_json h = {{"x", t.harvest->x}, {"y", t.harvest->y}};
-      if (t.harvest_value) h["value"] = *t.harvest_value;
-      tj["fruit"] = {{"harvest", h}};
-    } else if (!t.sell.empty()) {
-      tj["fruit"] = {{"sell", t.sell}};
-    }
-    if (!t.plague.empty()) {
-      ordered_json pl = ordered_json::array();
-      for (auto& p : t.plague) pl.push_back({{"x", p.x}, {"y", p.y}, {"at", p.at}});
-      tj["plague"] = pl;
-    }
-    out << (i ? ",\n    " : "\n    ") << tj.dump();
+    out << (i ? ",\n    " : "\n    ") << turn_json(r.turns[i]);
   }
-  out << (r.turns.empty() ? "]\n}\n" : "\n  ]\n}\n");
+  out << (r.turns.empty() ? "]" : "\n  ]");
+  if (!r.pending.empty()) out << ",\n  \"pending\": " << pending_json(r.pending);
+  out << "\n}\n";
   return out.str();
 }
 
@@ -447,8 +495,8 @@ void apply_turn(State& s, const TurnRecord& t, int n) {
   named.x = t.x;
   named.y = t.y;
   named.rotation = t.rotation;
-  named.follower = t.meeple;
-  named.take_back = t.ret;
+  named.follower = t.follower;
+  named.take_back = t.take_back;
   named.fruit_type = t.fruit_type;
   if (t.harvest) named.harvest = std::make_pair(t.harvest->x, t.harvest->y);
   named.sell = t.sell;
@@ -499,6 +547,9 @@ Replay replay(const Record& r, bool final) {
     apply_turn(out.state, r.turns[i], int(i) + 1);
     out.after_turn.push_back(out.state.scores());
   }
+  // The turn in progress: its draws, then its decisions, each checked (check_move).
+  if (!r.pending.empty())
+    if (std::string err = apply_pending(out.state, r.pending); !err.empty()) fail("pending", err);
   if (final) out.state.finish();
   out.state.set_event_log(nullptr);
   return out;
@@ -520,8 +571,8 @@ TurnRecord turn_of(const State& s, const Move& m) {
   t.x = n.x;
   t.y = n.y;
   t.rotation = n.rotation;
-  t.meeple = n.follower;
-  t.ret = n.take_back;
+  t.follower = n.follower;
+  t.take_back = n.take_back;
   t.fruit_type = n.fruit_type;
   if (n.harvest) t.harvest = ReturnSpec{n.harvest->first, n.harvest->second, ""};
   t.sell = n.sell;
@@ -542,9 +593,10 @@ std::string describe_move(const State& s, const Move& m) {
     d += ", follower on " + std::string(kind_name(tt.rot[m.rot].seg[m.meeple].kind)) + " " + tt.location_name(m.meeple, m.rot);
   TurnRecord t = turn_of(s, m);
   if (m.ext.take_back_crown() >= 0)
-    d += ", take back the follower on " + t.ret->at;
+    d += ", take back the follower on " + t.take_back->at;
   else if (m.ext.take_back() >= 0)
-    d += ", take back the follower at (" + std::to_string(t.ret->x) + "," + std::to_string(t.ret->y) + ") " + t.ret->at;
+    d += ", take back the follower at (" + std::to_string(t.take_back->x) + "," + std::to_string(t.take_back->y) + ") " +
+         t.take_back->at;
   if (!t.fruit_type.empty()) d += ", " + t.fruit_type + " stack on the tree";
   if (t.harvest) d += ", harvest the " + std::string(kFruitNames[m.ext.harvest()]) + " tree";
   for (size_t i = 0; i < t.sell.size(); ++i) d += (i ? "+" : ", sell ") + t.sell[i];
@@ -588,10 +640,10 @@ Record record_of(const State& s, const std::vector<std::string>& names, bool scr
     t.y = P.y;
     t.rotation = 90 * P.rot;
     for (int k = 0; k < tl.nplague; ++k) t.plague.push_back(slot_place(s, tl.plague[k]));
-    if (tl.move.ext.crown() >= 0) t.meeple = g.crown_name(tl.move.ext.crown());
-    else if (tl.move.meeple >= 0) t.meeple = tt.location_name(tl.move.meeple, P.rot);
-    if (tl.ret_slot != kNoSlot) t.ret = slot_place(s, tl.ret_slot);
-    else if (tl.move.ext.take_back_crown() >= 0) t.ret = ReturnSpec{0, 0, g.crown_name(tl.move.ext.take_back_crown())};
+    if (tl.move.ext.crown() >= 0) t.follower = g.crown_name(tl.move.ext.crown());
+    else if (tl.move.meeple >= 0) t.follower = tt.location_name(tl.move.meeple, P.rot);
+    if (tl.ret_slot != kNoSlot) t.take_back = slot_place(s, tl.ret_slot);
+    else if (tl.move.ext.take_back_crown() >= 0) t.take_back = ReturnSpec{0, 0, g.crown_name(tl.move.ext.take_back_crown())};
     const Move& mv = tl.move;
     if (mv.ext.fruit_type() >= 0) t.fruit_type = kFruitNames[mv.ext.fruit_type()];
     if (mv.ext.harvest() >= 0) {
@@ -604,132 +656,53 @@ Record record_of(const State& s, const std::vector<std::string>& names, bool scr
     }
     r.turns.push_back(std::move(t));
   }
+  r.pending = pending_of(s);
   return r;
 }
 
 // ---------------------------------------------------------------------------------------
 // State JSON
 
+// The state JSON: the public view (public_view.h, the hidden-information policy) plus exactly the
+// hidden fields it leaves out (kHiddenStateFields), so that a loaded state equals the saved one.
 std::string state_to_json(const State& s) {
-  const Game& g = s.game();
   ordered_json j;
-  j["format"] = "carcassonne-state/1";
-  ordered_json rules;
-  rules["players"] = s.num_players();
-  rules["tileset"] = s.rules().tileset;
-  rules["expansions"] = s.rules().expansions();
-  j["rules"] = rules;
-  j["phase"] = s.is_terminal() ? "terminal" : s.is_chance() ? "chance" : s.phase() == Phase::Plague ? "plague" : "place";
-  j["player"] = s.turn_player();
-  j["turn"] = s.turn();
-  j["scores"] = s.scores();
-  std::vector<int> supply;
-  for (int p = 0; p < s.num_players(); ++p) supply.push_back(s.supply(p));
-  j["supply"] = supply;
-  if (s.phase() == Phase::Place || s.phase() == Phase::Plague) j["tile"] = g.type(s.current_tile()).id;
-  ordered_json bag = ordered_json::object();
-  for (int t = 0; t < g.num_types(); ++t)
-    if (s.bag_count(t)) bag[g.type(t).id] = s.bag_count(t);
-  j["bag"] = bag;
-  ordered_json board = ordered_json::array();
-  for (int i = 0; i < s.num_placed(); ++i) {
-    const PlacedTile& P = s.placed(i);
-    board.push_back({{"x", P.x}, {"y", P.y}, {"tile", g.type(P.type).id}, {"rotation", 90 * P.rot}});
-  }
-  j["board"] = board;
-  ordered_json fol = ordered_json::array();
-  for (int i = 0; i < s.num_followers(); ++i) {
-    const Follower& f = s.followers()[i];
-    const PlacedTile& P = s.placed(s.slot_tile(f.slot));
-    const TileType& tt = g.type(P.type);
-    const int seg = s.slot_segment(f.slot);
-    fol.push_back({{"player", f.player}, {"x", P.x}, {"y", P.y}, {"at", tt.location_name(seg, P.rot)},
-                   {"kind", kind_name(tt.rot[P.rot].seg[seg].kind)}});
-  }
-  j["followers"] = fol;
-  if (s.rules().fruit_trees()) {
-    ordered_json fruit;
-    ordered_json trees = ordered_json::array();
-    for (int f = 0; f < kFruitTypes; ++f)
-      if (s.fruit_tree(f) >= 0)
-        trees.push_back({{"type", kFruitNames[f]}, {"x", s.placed(s.fruit_tree(f)).x},
-                         {"y", s.placed(s.fruit_tree(f)).y}, {"left", s.fruit_left(f)}});
-    fruit["trees"] = trees;
-    ordered_json held = ordered_json::array();
-    for (int p = 0; p < s.num_players(); ++p) {
-      ordered_json h = ordered_json::object();
-      for (int f = 0; f < kFruitTypes; ++f)
-        if (s.fruit_held(p, f)) h[kFruitNames[f]] = s.fruit_held(p, f);
-      held.push_back(h);
-    }
-    fruit["held"] = held;
-    // Hidden information, kept so that the state can be restored exactly.
-    ordered_json stacks;
-    for (int f = 0; f < kFruitTypes; ++f)
-      stacks[kFruitNames[f]] = std::vector<int>(s.initial_fruit_stacks()[f].begin(), s.initial_fruit_stacks()[f].end());
-    fruit["initial_stacks"] = stacks;
-    // The tokens still on each stack in their current order (top first): after resample_hidden
-    // it is no longer the initial order less the harvested tokens.
-    ordered_json now;
-    for (int f = 0; f < kFruitTypes; ++f) now[kFruitNames[f]] = s.fruit_stack(f);
-    fruit["stacks"] = now;
-    j["fruit"] = fruit;
-  }
-  if (s.has_wheel()) {
-    ordered_json w;
-    w["pig"] = kWheelEventNames[int(g.wheel()[s.pig()].event)];
-    ordered_json crowns = ordered_json::array();
-    for (int c = 0; c < kMaxCrowns; ++c)
-      if (g.crown_exists(c)) crowns.push_back({{"space", g.crown_name(c)}, {"player", s.crown(c)}});
-    w["crowns"] = crowns;
-    if (s.phase() == Phase::Plague) w["plague_player"] = s.plague_player();
-    j["wheel"] = w;
-  }
+  j["format"] = kStateFormat;
+  const ordered_json pv = public_view(s, -1);
+  for (auto& [k, v] : pv.items()) j[k] = v;
   j["seed"] = s.seed();
   std::vector<std::string> rng;
   for (uint64_t w : s.rng().raw()) rng.push_back(std::to_string(w));
   j["rng"] = rng;
-  // The history: enough to rebuild the state exactly.
-  Record rec = record_of(s, {}, true);
-  json turns = json::parse(record_to_json(rec))["turns"];
-  if (g.board_cells().empty())
-    j["start"] = {{"tile", g.type(s.placed(0).type).id}, {"rotation", 90 * s.placed(0).rot}};
-  j["history"] = turns;
-  std::vector<std::string> pending;  // draws for the turn in progress
-  for (const Draw& d : s.draws())
-    if (d.turn > s.history().size()) pending.push_back(g.type(d.type).id);
-  j["pending_draws"] = pending;
-  // Wheel of Fortune decisions already taken in the turn in progress.
-  if (s.chosen() >= 0 && s.num_drawn() > 1) j["pending_choice"] = s.chosen();
-  if (s.num_plague_picks()) {
-    ordered_json pl = ordered_json::array();
-    for (int i = 0; i < s.num_plague_picks(); ++i) {
-      const ReturnSpec p = slot_place(s, s.plague_pick(i));
-      pl.push_back({{"x", p.x}, {"y", p.y}, {"at", p.at}});
-    }
-    j["pending_plague"] = pl;
+  if (s.rules().fruit_trees()) {
+    ordered_json stacks;
+    for (int f = 0; f < kFruitTypes; ++f)
+      stacks[kFruitNames[f]] = std::vector<int>(s.initial_fruit_stacks()[f].begin(), s.initial_fruit_stacks()[f].end());
+    j["fruit"]["initial_stacks"] = stacks;
+    // The tokens still on each stack in their current order (top first): after resample_hidden
+    // it is no longer the initial order less the harvested tokens.
+    ordered_json now;
+    for (int f = 0; f < kFruitTypes; ++f) now[kFruitNames[f]] = s.fruit_stack(f);
+    j["fruit"]["stacks"] = now;
   }
-  j["finished_scoring"] = s.finished_scoring();
   return j.dump();
 }
 
 std::string observation_json(const State& s, int player) {
-  ordered_json j = ordered_json::parse(state_to_json(s));
-  j["format"] = "carcassonne-observation/1";
+  ordered_json j;
+  j["format"] = kObservationFormat;
   j["observer"] = player;
-  j.erase("rng");
-  j.erase("seed");
-  if (j.contains("fruit")) {
-    j["fruit"].erase("initial_stacks");
-    j["fruit"].erase("stacks");
-  }
+  const ordered_json pv = public_view(s, player);
+  for (auto& [k, v] : pv.items()) j[k] = v;
   return j.dump();
 }
 
 State state_from_json(std::string_view text) {
   json j = parse_checked(text, "state");
-  if (!j.is_object() || j.value("format", "") != "carcassonne-state/1")
-    throw RecordError("state: expected format \"carcassonne-state/1\"");
+  // Format 2 keeps its history as record format 2 turns; format 1 (history as format 1 turns) still loads.
+  const std::string format = j.is_object() ? j.value("format", "") : "";
+  if (format != kStateFormat && format != kStateFormatV1)
+    throw RecordError(std::string("state: expected format \"") + kStateFormat + "\" (or the older \"" + kStateFormatV1 + "\")");
   try {
     Record r;
     r.players.resize(size_t(get_int(j.at("rules"), "players", "state.rules", 0, 2, 6)));
@@ -740,41 +713,34 @@ State state_from_json(std::string_view text) {
     if (j.contains("start"))
       r.start = std::make_pair(j["start"]["tile"].get<std::string>(), get_int(j["start"], "rotation", "state.start", 0, 0, 270));
     ordered_json rec;
-    rec["format"] = "carcassonne-record/1";
+    rec["format"] = format == kStateFormatV1 ? kRecordFormatV1 : kRecordFormat;
     rec["setup"] = {{"players", std::vector<std::string>(r.players.size(), "P")}, {"tileset", r.tileset},
                     {"expansions", r.expansions}, {"seed", r.seed}, {"draws", "scripted"}};
     if (r.start) rec["setup"]["start"] = {{"tile", r.start->first}, {"rotation", r.start->second}};
     if (j.contains("fruit")) rec["setup"]["fruit_stacks"] = j["fruit"]["initial_stacks"];
     rec["turns"] = j["history"];
+    if (format == kStateFormat && j.contains("pending")) rec["pending"] = j["pending"];  // replay() restores it
     Record parsed = parse_record(rec.dump());
     Replay rp = replay(parsed, false);
     State s = std::move(rp.state);
-    for (auto& id : j["pending_draws"]) {
-      int t = s.game().type_index(id.get<std::string>());
-      if (t < 0 || !s.is_chance() || s.bag_count(t) == 0) throw RecordError("state: bad pending draw");
-      s.apply_draw(t);
+    if (format == kStateFormatV1) {
+      // Format 1 kept the turn in progress in pending_draws / pending_choice / pending_plague: read
+      // into the one form and restored by the one reader (every decision checked by check_move).
+      PendingTurn p;
+      if (j.contains("pending_draws"))
+        for (auto& id : list_of(j["pending_draws"], "pending_draws", "state", 0, "tile ids")) {
+          if (!id.is_string()) throw RecordError("state: 'pending_draws' must be an array of tile ids");
+          p.draws.push_back(str_of(id, "pending_draws", "state", 0));
+        }
+      if (j.contains("pending_choice")) p.choice = get_int(j, "pending_choice", "state", 0, 0, 255);
+      if (j.contains("pending_plague"))
+        for (auto& pj : list_of(j["pending_plague"], "pending_plague", "state", 0, "{\"x\", \"y\", \"at\"}")) {
+          if (!pj.is_object()) throw RecordError("state: 'pending_plague' entries are {\"x\", \"y\", \"at\"}");
+          p.plague.push_back(ReturnSpec{get_int(pj, "x", "state.pending_plague"), get_int(pj, "y", "state.pending_plague"),
+                                        get_str(pj, "at", "state.pending_plague")});
+        }
+      if (std::string err = apply_pending(s, p); !err.empty()) throw RecordError("state: pending: " + err);
     }
-    if (j.contains("pending_choice")) {
-      Move c;
-      c.kind = MoveKind::Choose;
-      c.choice = uint8_t(get_int(j, "pending_choice", "state", 0, 0, 255));
-      if (!s.check_move(c).empty()) throw RecordError("state: bad pending choice");
-      s.apply(c);
-    }
-    if (j.contains("pending_plague"))
-      for (auto& pj : j["pending_plague"]) {
-        if (s.phase() != Phase::Plague) throw RecordError("state: bad pending plague entry");
-        ReturnSpec at{get_int(pj, "x", "state.pending_plague"), get_int(pj, "y", "state.pending_plague"),
-                      get_str(pj, "at", "state.pending_plague")};
-        Move pm;
-        pm.kind = MoveKind::Plague;
-        const int i = follower_at(s, at, s.plague_player());
-        if (i < 0) throw RecordError("state: bad pending plague entry");
-        pm.ext.set_plague(i);
-        pm.x = int16_t(at.x);
-        pm.y = int16_t(at.y);
-        s.apply(pm);
-      }
     if (j.contains("fruit") && j["fruit"].contains("stacks")) {
       const json& now = j["fruit"]["stacks"];
       if (!now.is_object()) throw RecordError("state: fruit.stacks must be an object {\"apple\": [values top first]}");

@@ -41,6 +41,12 @@ const EventKindInfo* event_kind(const std::string& name) {
 
 const char* score_kind_name(Kind k) { return k == Kind::Field ? "farm" : kind_name(k); }
 
+const char* phase_name(const State& s) {
+  if (s.is_terminal()) return kPhaseNames[size_t(Phase::Terminal)];
+  if (s.is_chance()) return kPhaseNames[size_t(Phase::Chance)];
+  return kPhaseNames[size_t(s.phase() == Phase::Plague ? Phase::Plague : Phase::Place)];
+}
+
 nlohmann::json vocabulary_json() {
   using json = nlohmann::json;  // every list is in order
   json j;
@@ -51,6 +57,7 @@ nlohmann::json vocabulary_json() {
   json cats = json::array();
   for (const ScoreCategory& c : kScoreCategories) cats.push_back({{"name", c.name}, {"label", c.label}});
   j["score_categories"] = cats;
+  j["phases"] = std::vector<std::string>(kPhaseNames.begin(), kPhaseNames.end());
   json kinds = json::array();
   for (const EventKindInfo& k : kEventKinds)
     kinds.push_back({{"name", k.name},

@@ -50,6 +50,15 @@ const EventKindInfo* event_kind(const std::string& name);
 // The score kind of a feature scored (a field scores as a "farm").
 const char* score_kind_name(Kind k);
 
+// The phases of a game, one name each in every JSON form (state JSON, observation, the server's
+// views and legal moves, Python's State.phase): "chance" (a tile is to be drawn), "place" (the
+// turn player places, or chooses a drawn wheel tile), "plague" (Wheel of Fortune: a player takes
+// a follower back), "terminal" (the game is over). Indexed by Phase.
+inline constexpr std::array<const char*, 4> kPhaseNames = {"chance", "place", "plague", "terminal"};
+class State;
+// The phase name of a state (terminal and chance judged by is_terminal()/is_chance()).
+const char* phase_name(const State& s);
+
 // All of the tables above (and feature kinds, fruit kinds, wheel events) as one JSON object:
 // what GET /api/tables serves.
 nlohmann::json vocabulary_json();

@@ -152,7 +152,7 @@ void Table::undo(int seat, uint64_t fresh_seed) {
   }
   if (keep == 0) throw Refused(Refused::Conflict, "there is no move of yours to take back");
   const TurnRecord undone = rec.turns[keep - 1];
-  rec.turns.resize(keep - 1);
+  rec.keep_turns(keep - 1);  // the turn in progress goes too
   // A fresh seed: the generator that decides the coming draws and the order of the fruit
   // tokens still face down are new, so undoing never shows what would have come next. The
   // record replays exactly all the same: it lists every drawn tile and revealed token.
@@ -254,17 +254,8 @@ State Table::hint_position(int seat, uint64_t hidden_seed) const {
 // ---------------------------------------------------------------------------------------
 // Saving
 
-json pending_json(const State& s) {
-  const PendingTurn p = pending_of(s);
-  json j = json::object();
-  if (!p.draws.empty()) j["draws"] = p.draws;
-  if (p.choice >= 0) j["choice"] = p.choice;
-  json plague = json::array();
-  for (const ReturnSpec& r : p.plague) plague.push_back({{"x", r.x}, {"y", r.y}, {"at", r.at}});
-  if (!plague.empty()) j["plague"] = plague;
-  return j;
-}
-
+// Games saved before record format 2 kept their turn in progress in the meta ("pending"); format
+// 2 keeps it in the record, and both are read into the one form (the record's PendingTurn).
 std::string pending_from_json(const json& j, PendingTurn& p) {
   p = PendingTurn{};
   if (j.is_null()) return "";
@@ -300,7 +291,6 @@ json Table::to_json() const {
   for (const Seat& s : seats_)
     seats.push_back({{"name", s.name}, {"type", s.type}, {"ai", s.ai}, {"resigned", s.resigned}});
   return {{"seats", seats},
-          {"pending", pending_json(*state_)},
           {"view_only", view_only_},
           {"end_reason", end_reason_},
           {"allow_hints", allow_hints_}};
@@ -329,22 +319,30 @@ std::unique_ptr<Table> Table::from_json(const json& meta, const std::string& rec
     hints = meta["allow_hints"].get<bool>();
   else
     hints = allow_hints_default ? *allow_hints_default : hints_default(match::people(seats));
-  Record rec = parse_record(record_text);
-  // Replayed without drawing on: the saved turn in progress decides what was drawn.
-  auto t = std::make_unique<Table>(std::move(seats), rec, /*view_only=*/true, hints);
-  t->view_only_ = view_only;
-  t->end_reason_ = meta.contains("end_reason") && meta["end_reason"].is_string() ? meta["end_reason"].get<std::string>() : "";
-  if (!view_only) {
-    // The saved turn in progress is restored exactly or not at all (never half-restored).
-    PendingTurn p;
-    std::string err = pending_from_json(meta.contains("pending") ? meta["pending"] : json(nullptr), p);
-    if (err.empty()) err = apply_pending_draws(*t->state_, p);  // the same tile(s) as before
-    if (err.empty()) {
-      t->advance();
-      err = apply_pending_decisions(*t->state_, p);
-    }
-    if (!err.empty()) throw PendingError("its saved turn in progress does not fit the game (" + err + ")");
+  // The saved turn in progress is in the record (format 2) or, for games saved before it, in the
+  // meta. It is restored exactly, every decision checked, or not at all (never half-restored).
+  Record rec;
+  std::string err;
+  try {
+    rec = parse_record(record_text);
+  } catch (const RecordError& e) {
+    const std::string what = e.what();
+    if (what.rfind("pending", 0) != 0) throw;
+    err = what;  // the record's turn in progress has a bad shape
   }
+  if (err.empty() && view_only) rec.pending = PendingTurn{};
+  else if (err.empty() && rec.pending.empty())
+    err = pending_from_json(meta.contains("pending") ? meta["pending"] : json(nullptr), rec.pending);
+  if (!err.empty()) throw PendingError("its saved turn in progress does not fit the game (" + err + ")");
+  std::unique_ptr<Table> t;
+  try {
+    t = std::make_unique<Table>(std::move(seats), rec, view_only, hints);
+  } catch (const RecordError& e) {
+    const std::string what = e.what();
+    if (what.rfind("pending: ", 0) != 0) throw;
+    throw PendingError("its saved turn in progress does not fit the game (" + what.substr(9) + ")");
+  }
+  t->end_reason_ = meta.contains("end_reason") && meta["end_reason"].is_string() ? meta["end_reason"].get<std::string>() : "";
   return t;
 }
 

@@ -142,13 +142,14 @@ class Table {
   State hint_position(int seat, uint64_t hidden_seed) const;
 
   // --- Saving ---
-  // The table's part of the server's stored meta: seats (name, type, ai, resigned), "pending"
-  // (the turn in progress: its draws, Choose and Plague take-backs so far), "view_only",
-  // "end_reason", "allow_hints". The game itself is record_json().
+  // The table's part of the server's stored meta: seats (name, type, ai, resigned), "view_only",
+  // "end_reason", "allow_hints". The game itself, its turn in progress included (the record's
+  // "pending": draws, Choose and Plague take-backs so far), is record_json().
   nlohmann::json to_json() const;
   std::string record_json() const { return record_to_json(record()); }
   // The table saved by to_json and record_json. Throws std::invalid_argument naming what does
-  // not fit (a bad meta, a record that does not replay, a turn in progress that does not fit).
+  // not fit (a bad meta, a record that does not replay); PendingError when the turn in progress
+  // (the record's, or a meta "pending" of a game saved before record format 2) does not fit.
   // `allow_hints_default` is used when the meta has no "allow_hints" (saved before hints existed).
   static std::unique_ptr<Table> from_json(const nlohmann::json& meta, const std::string& record_text,
                                           std::optional<bool> allow_hints_default = std::nullopt);
@@ -178,9 +179,8 @@ class PendingError : public std::invalid_argument {
   using std::invalid_argument::invalid_argument;
 };
 
-// The turn in progress as the server's meta stores it ("pending": draws, choice, plague), and
-// back ("" or why the JSON is not one; no state involved).
-nlohmann::json pending_json(const State& s);
+// The turn in progress as games saved before record format 2 kept it in their meta ("pending":
+// draws, choice, plague), read into the one form ("" or why the JSON is not one; no state involved).
 std::string pending_from_json(const nlohmann::json& j, PendingTurn& p);
 
 }  // namespace carc::match

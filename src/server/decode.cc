@@ -113,18 +113,6 @@ ReturnSpec place_from(const json& j, const std::string& what) {
   return r;
 }
 
-// A field under its name or (deprecated, kept for one release) its old name; both is a 400.
-const json* field_or_alias(const json& body, const char* name, const char* old_name) {
-  auto it = body.find(name);
-  auto old = body.find(old_name);
-  const bool has = it != body.end() && !it->is_null(), has_old = old != body.end() && !old->is_null();
-  if (has && has_old)
-    fail(400, std::string("give '") + name + "' or its deprecated old name '" + old_name + "', not both");
-  if (has) return &*it;
-  if (has_old) return &*old;
-  return nullptr;
-}
-
 }  // namespace
 
 NamedMove named_move_from(const json& body) {
@@ -155,12 +143,18 @@ NamedMove named_move_from(const json& body) {
   n.y = coordinate(body, "y");
   n.rotation = int_field(body, "rotation", 0, 0, 270);
   if (n.rotation % 90 != 0) fail(400, "'rotation' must be 0, 90, 180 or 270 (degrees clockwise)");
-  if (const json* f = field_or_alias(body, "follower", "meeple")) {
+  // The old names "meeple" and "return" (deprecated aliases until issue #36) are refused with a
+  // message that names the new ones.
+  for (const auto& [old_name, name] : {std::pair{"meeple", "follower"}, std::pair{"return", "take_back"}})
+    if (body.contains(old_name))
+      fail(400, std::string("'") + old_name + "' is no longer accepted: the move object says '" + name + "'");
+  if (auto it = body.find("follower"); it != body.end() && !it->is_null()) {
+    const json* f = &*it;
     if (!f->is_string()) fail(400, "'follower' must be a string: a location (\"N\") or a crown space (\"crown:taxes:0\")");
     n.follower = f->get<std::string>();
     if (n.follower.size() > carc::limits::kMaxRecordStringBytes) fail(400, "'follower' has at most " + std::to_string(carc::limits::kMaxRecordStringBytes) + " bytes");
   }
-  if (const json* t = field_or_alias(body, "take_back", "return")) n.take_back = place_from(*t, "take_back");
+  if (auto it = body.find("take_back"); it != body.end() && !it->is_null()) n.take_back = place_from(*it, "take_back");
   // Fruit-Bearing Trees: the stack put on a tree tile ("fruit_type", default: the first unused
   // one, the choice makes no difference, R-8) and an optional fruit action
   // ("fruit": {"harvest": {"x", "y"}} or {"sell": [types]}).

@@ -34,7 +34,7 @@ std::vector<std::string> expansions_of(const json& j);
 // input limits are checked here (400 for a missing or mistyped field). "kind": "place" (default),
 // "choose" (Wheel of Fortune: a drawn tile named by "choice" or "tile") or "plague"
 // ({"x", "y", "at"}: the follower taken back). A placement names "x", "y", "rotation" (degrees),
-// "follower" (deprecated alias "meeple"), "take_back" (deprecated alias "return"), "fruit_type"
+// "follower", "take_back" (the old names "meeple" and "return" are refused: 400), "fruit_type"
 // and "fruit" ({"harvest": {x, y}} or {"sell": [types]}).
 NamedMove named_move_from(const json& body);
 // A move request -> the engine's Move, through notation::parse_move: 400 when the move is

@@ -14,6 +14,7 @@
 #include "game.h"
 #include "ids.h"
 #include "input_limits.h"
+#include "public_view.h"
 #include "record.h"
 #include "server_limits.h"
 #include "session.h"
@@ -449,10 +450,10 @@ void Api::hint(const Request& req, Response& res, const std::string& id) {
 void Api::record(const Request& req, Response& res, const std::string& id) {
   auto s = games_.find(id);
   std::lock_guard lk(s->m);
-  Record rec = s->table->record();
-  // A running game's seed decides its future draws: hide it (the record still replays
-  // the game so far exactly; the seed only decides draws of a continued game).
-  if (!s->over()) rec.seed = random_seed();
+  // What a player may download (public_view.h): a running game's seed, which decides its future
+  // draws, is covered by a fresh secret one (the record still replays the game so far exactly,
+  // its turn in progress included).
+  const Record rec = public_record(s->table->record(), s->over(), random_seed());
   res.set_header("Content-Disposition", "attachment; filename=\"carcassonne-" + s->id + ".json\"");
   res.status = 200;
   res.body = record_to_json(rec);
@@ -475,7 +476,7 @@ void Api::replay(const Request& req, Response& res, const std::string& id) {
     }
   }
   if (turn < 0 || turn > total) fail(400, "'turn' must be between 0 and " + std::to_string(total));
-  rec.turns.resize(size_t(turn));
+  rec.keep_turns(size_t(turn));
   Replay rp = carc::replay(rec);
   if (turn == total && rp.state.is_chance()) advance(rp.state);
   json j = board_json(rp.state, rp.events, rec.players);
@@ -484,17 +485,10 @@ void Api::replay(const Request& req, Response& res, const std::string& id) {
   j["turns_total"] = total;
   if (turn > 0) {
     const TurnRecord& t = rec.turns[size_t(turn - 1)];
-    j["move"] = {{"player", (turn - 1) % int(rec.players.size())}, {"tile", t.tile}, {"x", t.x}, {"y", t.y},
-                 {"rotation", t.rotation}, {"meeple", t.meeple}};
-    if (!t.fruit_type.empty()) j["move"]["fruit_type"] = t.fruit_type;
-    if (t.harvest) j["move"]["fruit"] = {{"harvest", {{"x", t.harvest->x}, {"y", t.harvest->y}}}};
-    if (!t.sell.empty()) j["move"]["fruit"] = {{"sell", t.sell}};
-    if (t.ret) j["move"]["return"] = t.ret->crown() ? json{{"at", t.ret->at}} : json{{"x", t.ret->x}, {"y", t.ret->y}, {"at", t.ret->at}};
-    if (!t.plague.empty()) {
-      json pl = json::array();
-      for (const auto& p : t.plague) pl.push_back({{"x", p.x}, {"y", p.y}, {"at", p.at}});
-      j["move"]["plague"] = pl;
-    }
+    // The turn's move as a record writes it (the one move object: follower, take_back, fruit...).
+    json mv = json::parse(carc::turn_json(t));
+    mv["player"] = (turn - 1) % int(rec.players.size());
+    j["move"] = mv;
   }
   res.send(j);
 }

@@ -328,6 +328,7 @@ std::shared_ptr<Session> Games::add_session(std::vector<Seat> seats, Record rec,
     // the record would tell its uploader the face-down tokens: they are drawn afresh too.
     rec.seed = random_seed();
     rec.fruit_stacks.reset();
+    rec.pending = PendingTurn{};  // a turn in progress named by the uploader is drawn afresh too
     s->draw_from_turn = int(rec.turns.size());
     s->draw_salt = new_token();
     s->draw_commitment = draw_commitment(s->draw_salt, rec.seed);

@@ -39,7 +39,7 @@ struct GameRow {
   int64_t created = 0;  // unix milliseconds
   int64_t updated = 0;
   std::string meta;     // JSON: seats, status (see server.cc)
-  std::string record;   // the game record (carcassonne-record/1)
+  std::string record;   // the game record (carcassonne-record/2; rows saved before it: /1)
 };
 
 class Store {

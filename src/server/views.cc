@@ -7,7 +7,9 @@
 
 #include "game.h"
 #include "notation.h"
+#include "public_view.h"
 #include "session.h"
+#include "vocabulary.h"
 
 namespace carc::server {
 
@@ -108,15 +110,19 @@ json slot_json(const State& s, uint16_t slot) {
 // Wheel of Fortune, public part: the segments clockwise with their crown spaces (the player on
 // each, -1 when free), the pig's segment, the player deciding the Plague now (-1), and the
 // wheel's log in words: each turn of the wheel and each follower taken back for the Plague.
-json wheel_json(const State& s, const std::vector<std::string>& names, const std::vector<ScoreEvent>& events) {
+json wheel_json(const State& s, const json& pv_wheel, const std::vector<std::string>& names, const std::vector<ScoreEvent>& events) {
   const Game& g = s.game();
   auto who = [&](int p) { return p >= 0 && p < int(names.size()) ? names[p] : std::string("?"); };
   json segs = json::array();
   for (int i = 0; i < int(g.wheel().size()); ++i) {
     json crowns = json::array();
     for (int k = 0; k < kMaxCrownsPerSegment; ++k) {
-      const int c = i * kMaxCrownsPerSegment + k;
-      if (g.crown_exists(c)) crowns.push_back({{"space", g.crown_name(c)}, {"player", s.crown(c)}});
+      const int c = g.crown_at(i, k);
+      if (!g.crown_exists(c)) continue;
+      int who = -1;  // from the public view's crown spaces
+      for (const auto& cj : pv_wheel["crowns"])
+        if (cj["space"] == g.crown_name(c)) who = cj["player"];
+      crowns.push_back({{"space", g.crown_name(c)}, {"player", who}});
     }
     segs.push_back({{"event", kWheelEventNames[int(g.wheel()[i].event)]}, {"name", segment_words(g, i)}, {"crowns", crowns}});
   }
@@ -146,9 +152,9 @@ json wheel_json(const State& s, const std::vector<std::string>& names, const std
     }
   }
   return {{"segments", segs},
-          {"pig", s.pig()},
-          {"pig_event", kWheelEventNames[int(g.wheel()[s.pig()].event)]},
-          {"plague_player", s.phase() == Phase::Plague ? s.plague_player() : -1},
+          {"pig", pv_wheel["pig_segment"]},
+          {"pig_event", pv_wheel["pig"]},
+          {"plague_player", pv_wheel.value("plague_player", -1)},
           {"log", log}};
 }
 
@@ -231,60 +237,54 @@ json fruit_json(const State& s) {
   return {{"trees", trees}, {"held", held}, {"stacks", stacks}};
 }
 
-// The public view of a position (no hidden information: no seed, no bag order).
+// The public view of a position: every field that depends on the state comes from the engine's
+// one public view (public_view.h, the hidden-information policy), never from the State itself;
+// the game's constant tables (tile set, wheel layout) and the narration of the events are added.
 json board_json(const State& s, const std::vector<ScoreEvent>& events, const std::vector<std::string>& names) {
   const Game& g = s.game();
+  const json pv = json(public_view(s, -1));
   json j;
-  j["tileset"] = s.rules().tileset;
-  j["expansions"] = s.rules().expansions();
-  j["turn"] = s.turn();
-  const bool placing = s.phase() == Phase::Place || s.phase() == Phase::Plague;
-  j["phase"] = s.is_terminal() ? "over" : s.is_chance() ? "draw" : s.phase() == Phase::Plague ? "plague" : "place";
+  j["tileset"] = pv["rules"]["tileset"];
+  j["expansions"] = pv["rules"]["expansions"];
+  j["turn"] = pv["turn"];
+  j["phase"] = pv["phase"];
   // The player to decide: during the Plague the player taking a follower back, who may not be
   // the player whose turn it is (turn_player).
-  j["current_player"] = s.is_terminal() ? -1 : s.phase() == Phase::Plague ? s.current_player() : s.turn_player();
-  j["turn_player"] = s.is_terminal() ? -1 : s.turn_player();
-  j["tile"] = placing ? json(g.type(s.current_tile()).id) : json(nullptr);
-  json drawn = json::array();  // Fortune Teller: every tile drawn this turn, the player picks one
-  if (placing)
-    for (int i = 0; i < s.num_drawn(); ++i)
-      drawn.push_back({{"tile", g.type(s.drawn_tile(i)).id},
-                       {"placeable", s.drawn_placeable(i)},
-                       {"wheel", g.type(s.drawn_tile(i)).wheel}});
-  j["drawn"] = drawn;
+  j["current_player"] = pv["current_player"];
+  j["turn_player"] = pv["phase"] == "terminal" ? json(-1) : pv["player"];
+  j["tile"] = pv.contains("tile") ? pv["tile"] : json(nullptr);
+  j["drawn"] = pv["drawn"];  // Fortune Teller: every tile drawn this turn, the player picks one
   // Wheel of Fortune: the drawn tile chosen to turn the wheel (-1: none yet)
-  if (s.has_wheel()) j["chosen"] = placing ? s.chosen() : -1;
-  j["bag"] = s.bag_size();
+  if (s.has_wheel()) j["chosen"] = pv["chosen"];
+  int left = 0;
+  for (const auto& [id, n] : pv["bag"].items()) left += n.get<int>();
+  j["bag"] = left;
   j["total_tiles"] = g.total_tiles();
-  json bag = json::object();  // what is left in the bag (public: every draw is seen)
-  for (int t = 0; t < g.num_types(); ++t)
-    if (s.bag_count(t) > 0) bag[g.type(t).id] = s.bag_count(t);
-  j["bag_counts"] = bag;
-  json board = json::array();
-  for (int i = 0; i < s.num_placed(); ++i) {
-    const PlacedTile& P = s.placed(i);
-    board.push_back({{"x", P.x}, {"y", P.y}, {"tile", g.type(P.type).id}, {"rotation", 90 * P.rot}});
-  }
-  j["board"] = board;
+  j["bag_counts"] = pv["bag"];  // what is left in the bag (public: every draw is seen)
+  j["board"] = pv["board"];
   json fol = json::array();
-  for (int i = 0; i < s.num_followers(); ++i) fol.push_back(follower_json(s, i));
+  for (const auto& f : pv["followers"])
+    fol.push_back({{"player", f["player"]}, {"x", f["x"]}, {"y", f["y"]}, {"seg", f["seg"]}, {"at", f["at"]}, {"kind", f["kind"]}});
   j["followers"] = fol;
-  json scores = json::array(), supply = json::array();
-  for (int p = 0; p < s.num_players(); ++p) {
-    scores.push_back(s.score(p));
-    supply.push_back(s.supply(p));
-  }
-  j["scores"] = scores;
-  j["supply"] = supply;
+  j["scores"] = pv["scores"];
+  j["supply"] = pv["supply"];
   json ev = json::array();
   for (const auto& e : events)
     if (e.kind != "pig" && e.kind != "plague") ev.push_back(event_json(e, names, s));  // those two: in wheel.log
   j["events"] = ev;
-  if (s.rules().fruit_trees()) j["fruit"] = fruit_json(s);
-  if (s.has_wheel()) j["wheel"] = wheel_json(s, names, events);
-  if (s.num_placed() > g.num_setup_tiles()) {
-    const PlacedTile& P = s.placed(s.num_placed() - 1);
-    j["last"] = {{"x", P.x}, {"y", P.y}};
+  if (pv.contains("fruit")) {
+    json stacks = json::array();  // the stacks not yet on a tree
+    for (int f = 0; f < kFruitTypes; ++f) {
+      bool on_tree = false;
+      for (const auto& t : pv["fruit"]["trees"]) on_tree |= t["type"] == kFruitNames[f];
+      if (!on_tree) stacks.push_back(kFruitNames[f]);
+    }
+    j["fruit"] = {{"trees", pv["fruit"]["trees"]}, {"held", pv["fruit"]["held"]}, {"stacks", stacks}};
+  }
+  if (pv.contains("wheel")) j["wheel"] = wheel_json(s, pv["wheel"], names, events);
+  if (pv["board"].size() > size_t(g.num_setup_tiles())) {
+    const json& P = pv["board"].back();
+    j["last"] = {{"x", P["x"]}, {"y", P["y"]}};
   } else {
     j["last"] = nullptr;
   }
@@ -308,7 +308,7 @@ json legal_json(const State& s) {
   json out;
   out["turn"] = s.turn() + 1;
   out["player"] = s.is_terminal() ? -1 : s.phase() == Phase::Plague ? s.current_player() : s.turn_player();
-  out["phase"] = s.phase() == Phase::Plague ? "plague" : "place";
+  out["phase"] = phase_name(s);
   if (s.phase() == Phase::Plague) {
     out["tile"] = s.game().type(s.current_tile()).id;
     out["placements"] = json::array();

@@ -23,9 +23,11 @@ json tile_type_json(const TileType& t);
 json follower_json(const State& s, int i);
 // A follower's place given by its slot, and who put it there.
 json slot_json(const State& s, uint16_t slot);
-json wheel_json(const State& s, const std::vector<std::string>& names, const std::vector<ScoreEvent>& events);
+// `pv_wheel`: the public view's "wheel" (public_view.h).
+json wheel_json(const State& s, const json& pv_wheel, const std::vector<std::string>& names, const std::vector<ScoreEvent>& events);
 json fruit_json(const State& s);
-// The public view of a position (no hidden information: no seed, no bag order).
+// The public view of a position: its state-derived fields come from carc::public_view (the one
+// hidden-information policy: no seed, no generator, no face-down fruit order).
 json board_json(const State& s, const std::vector<ScoreEvent>& events, const std::vector<std::string>& names);
 // The legal moves for the tile to place, grouped by placement (see views.cc).
 json legal_json(const State& s);
@@ -34,7 +36,8 @@ json seats_public(const Session& s);
 std::vector<int> winners(const State& st, const std::vector<match::Seat>& seats);
 // A legal move at `s` as the body of POST /api/games/ID/move names it (for hints): "kind"
 // (place, choose, plague), and for a placement "choice", "tile", "x", "y", "rotation" and,
-// when used, "meeple", "return", "fruit_type", "fruit".
+// when used, "follower", "take_back", "fruit_type", "fruit": the one move object of records,
+// requests, hints and replays (docs/vocabulary.md).
 json move_body_json(const State& s, const Move& m);
 // The game's chat messages, oldest first: {seat, name, text, at (unix ms)}.
 json chat_json(const Session& s);

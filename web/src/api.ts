@@ -128,7 +128,7 @@ export interface GameView {
   tileset: string;
   expansions: string[];
   turn: number;
-  phase: 'place' | 'draw' | 'over' | 'plague';
+  phase: 'chance' | 'place' | 'plague' | 'terminal';  // the engine's one set (GET /api/tables: phases)
   current_player: number;   // the player to decide (during the Plague: the one taking a follower back)
   turn_player?: number;     // the player whose turn it is
   tile: string | null;
@@ -164,9 +164,9 @@ export interface GameView {
   fair_draws?: { from_turn: number; commitment: string; salt?: string; seed?: number };
   replay_turn?: number;
   move?: {
-    player: number; tile: string; x: number; y: number; rotation: number; meeple: string;
+    player: number; tile: string; x: number; y: number; rotation: number; follower?: string;
     fruit_type?: string; fruit?: { harvest?: { x: number; y: number }; sell?: string[] };
-    return?: { x?: number; y?: number; at: string }; plague?: { x: number; y: number; at: string }[];
+    take_back?: { x?: number; y?: number; at: string }; plague?: { x: number; y: number; at: string }[];
   };
   fruit?: FruitView;  // with the Fruit-Bearing Trees
   wheel?: WheelView;  // with the Wheel of Fortune
@@ -218,7 +218,7 @@ export interface Placement {
 export interface Legal {
   turn: number;
   player: number;
-  phase?: 'place' | 'plague';
+  phase?: 'chance' | 'place' | 'plague' | 'terminal';
   tile: string | null;
   placements: Placement[];
   choices?: { choice: number; tile: string; wheel: number }[];  // wheel tiles to choose first
@@ -231,6 +231,7 @@ export interface Legal {
 export interface Tables {
   feature_kinds: { name: string; score_kind: string }[];
   score_categories: { name: string; label: string }[];  // in display order
+  phases: string[];  // the one set of phase names: chance, place, plague, terminal
   // every event kind: scoring ones in display order (`category`), then report-only ones (pig, plague)
   event_kinds: { name: string; category: string | null; stage: string; scores: boolean }[];
   event_stages: string[];  // the order of a turn's events; "final" after every turn

@@ -17,8 +17,8 @@ export interface PendingPlacement {
   x: number;
   y: number;
   rotation: number;
-  meeple: number | null;          // segment index (displayed rotation) chosen for a follower
-  ret: { x: number; y: number; at: string } | null;  // Festival: follower taken back instead (at "crown:..." for a crown space)
+  follower: number | null;        // segment index (displayed rotation) chosen for a follower
+  take_back: { x: number; y: number; at: string } | null;  // Festival: follower taken back instead (at "crown:..." for a crown space)
   crown: string | null;           // Wheel of Fortune: the crown space chosen for the follower instead
 }
 
@@ -269,7 +269,7 @@ export class BoardView {
     if (pl) {
       for (const m of pl.followers) {
         const [px, py] = this.spot(tileId, pending.x, pending.y, pending.rotation, m.seg);
-        const chosen = pending.meeple === m.seg;
+        const chosen = pending.follower === m.seg;
         const spot = el('g', { class: `spot${chosen ? ' chosen' : ''}`, 'data-testid': `spot-${m.at}`, 'data-at': m.at, 'data-kind': m.kind });
         spot.append(el('circle', { cx: px, cy: py, r: 19, fill: 'transparent', class: 'spot-hit' }));  // a finger-sized target
         spot.append(el('circle', { cx: px, cy: py, r: 11, class: 'spot-ring' }));
@@ -289,7 +289,7 @@ export class BoardView {
         const placed = this.placedTiles.get(`${r.x},${r.y}`);
         if (!placed) continue;
         const [px, py] = this.spot(placed.tile, r.x, r.y, placed.rotation, r.seg);
-        const chosen = pending.ret && pending.ret.x === r.x && pending.ret.y === r.y && pending.ret.at === r.at;
+        const chosen = pending.take_back && pending.take_back.x === r.x && pending.take_back.y === r.y && pending.take_back.at === r.at;
         const spot = el('g', { class: `return-spot${chosen ? ' chosen' : ''}`, 'data-testid': `return-${r.x}_${r.y}_${r.at}` });
         spot.append(el('circle', { cx: px, cy: py, r: 14, class: 'return-ring' }));
         const title = el('title');
@@ -325,7 +325,7 @@ export class BoardView {
       for (const r of geo ? pl.take_backs.filter((x) => x.crown) : []) {
         const pos = geo!.crownPos(r.at);
         if (!pos) continue;
-        const chosen = pending.ret?.at === r.at;
+        const chosen = pending.take_back?.at === r.at;
         const spot = el('g', { class: `return-spot${chosen ? ' chosen' : ''}`, 'data-testid': `return-${r.at}` });
         spot.append(el('circle', { cx: pos[0], cy: pos[1], r: 15, class: 'return-ring' }));
         const title = el('title');

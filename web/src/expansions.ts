@@ -21,8 +21,8 @@ const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
 // The tile being placed: its legal entry (position, rotation, offers) and the follower chosen.
 export interface PendingContext {
   placement: Placement;
-  meeple: FollowerOption | null;
-  ret: boolean;  // Festival: a follower is taken back instead
+  follower: FollowerOption | null;
+  takeBack: boolean;  // Festival: a follower is taken back instead
   crown: string | null;  // Wheel of Fortune: the follower goes to this crown space instead
 }
 
@@ -147,7 +147,7 @@ registerExpansionPanel({
       box.append(h('div', { class: 'row' }, h('label', {}, t('fruit.stackFor'), sel)));
     }
     if (!pl.fruit) return box.childNodes.length ? box : null;
-    if (!p.meeple) {
+    if (!p.follower) {
       box.append(h('p', { class: 'hint', 'data-testid': 'fruit-needs-follower' }, t('fruit.needsFollower')));
       return box;
     }

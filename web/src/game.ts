@@ -455,7 +455,7 @@ export class GamePage {
     const crown = mv.follower?.startsWith('crown:') ? mv.follower : null;
     const seg = mv.follower && !crown ? pl.followers.find((x) => x.at === mv.follower)?.seg ?? null : null;
     const ret = mv.take_back ? { x: mv.take_back.x ?? 0, y: mv.take_back.y ?? 0, at: mv.take_back.at } : null;
-    this.pending = { x: mv.x, y: mv.y, rotation: pl.rotation, meeple: seg, ret, crown };
+    this.pending = { x: mv.x, y: mv.y, rotation: pl.rotation, follower: seg, take_back: ret, crown };
     this.previewRot = pl.rotation;
     this.placementFields = mv.fruit ? { fruit: mv.fruit } : {};
     if (mv.fruit_type) this.turnFields.fruit_type = mv.fruit_type;
@@ -530,7 +530,7 @@ export class GamePage {
     }
     const rots = options.map((p) => p.rotation);
     const rotation = rots.includes(this.previewRot) ? this.previewRot : rots[0];
-    this.pending = { x, y, rotation, meeple: null, ret: null, crown: null };
+    this.pending = { x, y, rotation, follower: null, take_back: null, crown: null };
     this.placementFields = {};
     this.previewRot = rotation;
     this.renderPlacement();
@@ -547,8 +547,8 @@ export class GamePage {
       }
       const i = rots.indexOf(this.pending.rotation);
       this.pending.rotation = rots[(i + (dir > 0 ? 1 : rots.length - 1)) % rots.length];
-      this.pending.meeple = null;
-      this.pending.ret = null;
+      this.pending.follower = null;
+      this.pending.take_back = null;
       this.pending.crown = null;
       this.placementFields = {};
       this.previewRot = this.pending.rotation;
@@ -561,8 +561,8 @@ export class GamePage {
 
   private clickSpot(seg: number) {
     if (!this.pending) return;
-    this.pending.meeple = this.pending.meeple === seg ? null : seg;
-    this.pending.ret = null;
+    this.pending.follower = this.pending.follower === seg ? null : seg;
+    this.pending.take_back = null;
     this.pending.crown = null;
     this.placementFields = {};
     this.renderPlacement();
@@ -573,9 +573,9 @@ export class GamePage {
 
   private clickReturn(r: { x: number; y: number; at: string }) {
     if (!this.pending) return;
-    const same = this.pending.ret && this.pending.ret.x === r.x && this.pending.ret.y === r.y && this.pending.ret.at === r.at;
-    this.pending.ret = same ? null : r;
-    this.pending.meeple = null;
+    const same = this.pending.take_back && this.pending.take_back.x === r.x && this.pending.take_back.y === r.y && this.pending.take_back.at === r.at;
+    this.pending.take_back = same ? null : r;
+    this.pending.follower = null;
     this.pending.crown = null;
     this.placementFields = {};
     this.renderPlacement();
@@ -588,8 +588,8 @@ export class GamePage {
     const pl = this.pendingPlacement();
     if (!pl?.crowns?.includes(space)) return;
     this.pending.crown = this.pending.crown === space ? null : space;
-    this.pending.meeple = null;
-    this.pending.ret = null;
+    this.pending.follower = null;
+    this.pending.take_back = null;
     this.placementFields = {};
     this.renderPlacement();
     this.renderSide();
@@ -651,7 +651,7 @@ export class GamePage {
   private pendingContext(): PendingContext | null {
     const pl = this.pendingPlacement();
     if (!this.pending || !pl) return null;
-    return { placement: pl, meeple: pl.followers.find((m) => m.seg === this.pending!.meeple) ?? null, ret: !!this.pending.ret, crown: this.pending.crown };
+    return { placement: pl, follower: pl.followers.find((m) => m.seg === this.pending!.follower) ?? null, takeBack: !!this.pending.take_back, crown: this.pending.crown };
   }
 
   // The fields of the expansions, only those that fit the placement being sent: a fruit stack
@@ -660,7 +660,7 @@ export class GamePage {
     const f: Record<string, unknown> = { ...this.turnFields, ...this.placementFields };
     const pl = this.pendingPlacement();
     if (!pl?.fruit_types?.includes(f.fruit_type as string)) delete f.fruit_type;
-    if (!pl?.fruit || this.pending?.meeple == null) delete f.fruit;
+    if (!pl?.fruit || this.pending?.follower == null) delete f.fruit;
     return f;
   }
 
@@ -671,16 +671,16 @@ export class GamePage {
     if (!token) return;
     const pl = this.placementsFor(this.pending.x, this.pending.y).find((p) => p.rotation === this.pending!.rotation);
     if (!pl) return;
-    if (this.pending.meeple === null && !this.pending.ret && !this.pending.crown && !pl.plain) {
+    if (this.pending.follower === null && !this.pending.take_back && !this.pending.crown && !pl.plain) {
       toast(t('game.chooseSpot'));
       return;
     }
     const body: Record<string, unknown> = {
       token, x: this.pending.x, y: this.pending.y, rotation: this.pending.rotation, turn: v.turn + 1, choice: pl.choice ?? 0, ...this.moveFields(),
     };
-    if (this.pending.meeple !== null) body.follower = pl.followers.find((m) => m.seg === this.pending!.meeple)?.at;
+    if (this.pending.follower !== null) body.follower = pl.followers.find((m) => m.seg === this.pending!.follower)?.at;
     else if (this.pending.crown) body.follower = this.pending.crown;
-    if (this.pending.ret) body.take_back = this.pending.ret.at.startsWith('crown:') ? { at: this.pending.ret.at } : this.pending.ret;
+    if (this.pending.take_back) body.take_back = this.pending.take_back.at.startsWith('crown:') ? { at: this.pending.take_back.at } : this.pending.take_back;
     this.sending = true;
     try {
       const nv = await api.move(this.id, body);
@@ -782,9 +782,9 @@ export class GamePage {
     if (!this.pending || !pl) return;
     const segs = pl.followers.map((m) => m.seg);
     if (!segs.length) return;
-    const i = this.pending.meeple === null ? -1 : segs.indexOf(this.pending.meeple);
-    this.pending.meeple = i + 1 < segs.length ? segs[i + 1] : null;
-    this.pending.ret = null;
+    const i = this.pending.follower === null ? -1 : segs.indexOf(this.pending.follower);
+    this.pending.follower = i + 1 < segs.length ? segs[i + 1] : null;
+    this.pending.take_back = null;
     this.pending.crown = null;
     this.placementFields = {};
     this.renderPlacement();
@@ -807,7 +807,7 @@ export class GamePage {
       const h = (f.fruit as { harvest?: { x: number; y: number } } | undefined)?.harvest ?? null;
       fruit = {
         stack: pl.fruit_types?.length ? (f.fruit_type as string | undefined) ?? pl.fruit_types[0] : null,
-        harvest: this.pending?.meeple != null ? pl.fruit?.harvest ?? [] : [],
+        harvest: this.pending?.follower != null ? pl.fruit?.harvest ?? [] : [],
         chosen: h,
       };
     }
@@ -875,8 +875,8 @@ export class GamePage {
       helpAt = 'wheel';
     } else if (this.myTurn(v)) {
       const who = hotSeat ? t('status.yourTurnNamed', { name: players[v.current_player]?.name ?? '' }) : t('status.yourTurn');
-      const fruitOffered = this.pending?.meeple != null && !!this.pendingPlacement()?.fruit;
-      const what = this.pending ? (fruitOffered ? t('status.fruit') : this.pending.meeple !== null || this.pending.ret || this.pending.crown ? t('status.confirm') : t('status.circle', { tap })) : t('status.square', { tap });
+      const fruitOffered = this.pending?.follower != null && !!this.pendingPlacement()?.fruit;
+      const what = this.pending ? (fruitOffered ? t('status.fruit') : this.pending.follower !== null || this.pending.take_back || this.pending.crown ? t('status.confirm') : t('status.circle', { tap })) : t('status.square', { tap });
       status = h('div', { class: 'status mine', 'data-testid': 'status' }, t('status.what', { who, what }));
       if (fruitOffered) helpAt = 'fruit-trees';
     } else {
@@ -979,13 +979,13 @@ export class GamePage {
       if (canAct && !wheelChoice) {
         const pl = this.pending ? this.placementsFor(this.pending.x, this.pending.y).find((p) => p.rotation === this.pending!.rotation) : undefined;
         let choice = t('choice.none');
-        if (this.pending?.meeple != null && pl) {
-          const m = pl.followers.find((m) => m.seg === this.pending!.meeple);
+        if (this.pending?.follower != null && pl) {
+          const m = pl.followers.find((m) => m.seg === this.pending!.follower);
           choice = m ? t('choice.on', { feature: featureWords(m.kind) }) : choice;
         } else if (this.pending?.crown) {
           choice = t('choice.crown', { seg: segmentWords(crownEvent(this.pending.crown)) });
-        } else if (this.pending?.ret) {
-          choice = this.pending.ret.at.startsWith('crown:') ? t('choice.backWheel') : t('choice.back');
+        } else if (this.pending?.take_back) {
+          choice = this.pending.take_back.at.startsWith('crown:') ? t('choice.backWheel') : t('choice.back');
         }
         body.append(h('div', { class: 'rotate-buttons' },
           iconButton('rotate-left', t('game.turnLeft'), { onclick: () => this.rotate(-1), 'data-testid': 'rotate-left' }),

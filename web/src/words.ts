@@ -92,14 +92,14 @@ export function moveWords(v: GameView, names: string[], tile: (id: string) => Ti
   if (!mv) return '';
   const who = names[mv.player] ?? t('player.n', { n: mv.player + 1 });
   let s = t('move.placed', { who, tile: describeTile(tile(mv.tile)), place: placeWords(mv.x, mv.y) });
-  if (mv.meeple) {
-    if (mv.meeple.startsWith('crown:')) s += t('move.crown', { seg: segmentWords(crownEvent(mv.meeple)) });
+  if (mv.follower) {
+    if (mv.follower.startsWith('crown:')) s += t('move.crown', { seg: segmentWords(crownEvent(mv.follower)) });
     else {
-      const f = v.followers.find((f) => f.x === mv.x && f.y === mv.y && f.at === mv.meeple && f.player === mv.player);
+      const f = v.followers.find((f) => f.x === mv.x && f.y === mv.y && f.at === mv.follower && f.player === mv.player);
       s += f ? t('move.with', { role: followerWords(f.kind) }) : t('move.scoredAtOnce');
     }
   }
-  if (mv.return) s += mv.return.at.startsWith('crown:') ? t('move.backWheel') : t('move.backFestival');
+  if (mv.take_back) s += mv.take_back.at.startsWith('crown:') ? t('move.backWheel') : t('move.backFestival');
   if (mv.fruit_type) s += t('move.stack', { fruit: fruitWords(mv.fruit_type) });
   if (mv.fruit?.harvest) s += t('move.harvest');
   if (mv.fruit?.sell) s += t('move.sell', { list: listWords(mv.fruit.sell.map(fruitWords)) });

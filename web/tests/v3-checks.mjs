@@ -414,8 +414,8 @@ export async function fortuneWheelChecks(browser, url, errors, check, artifacts)
     let meeple;
     for (const pl of legal.placements) for (const m of pl.followers) if (m.kind === 'tent' && !meeple) { pick = pl; meeple = m.at; }
     const mv = { token: tokens[p], x: pick.x, y: pick.y, rotation: pick.rotation, choice: pick.choice ?? 0 };
-    if (meeple) mv.meeple = meeple;
-    else if (!pick.plain) mv.meeple = pick.followers[0].at;
+    if (meeple) mv.follower = meeple;
+    else if (!pick.plain) mv.follower = pick.followers[0].at;
     const r = await call('POST', `/api/games/${id}/move`, mv);
     if (r.status !== 200) { errors.push(`fortune/wheel setup: ${JSON.stringify(r.body)}`); break; }
   }

@@ -16,7 +16,7 @@ namespace carc {
 constexpr int kFruitTypes = 6;
 // Fruit action after deploying a follower next to a tree.
 enum class FruitAction : uint8_t { None = 0, Harvest = 1, Sell = 2 };
-// Wheel of Fortune: crown spaces, numbered segment * kMaxCrownsPerSegment + k.
+// Wheel of Fortune: crown spaces, numbered event * kMaxCrownsPerSegment + k (Game::crown_at).
 constexpr int kMaxCrowns = kWheelEvents * kMaxCrownsPerSegment;
 
 class MoveExt {

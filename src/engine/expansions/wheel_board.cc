@@ -35,14 +35,17 @@ void parse_wheel(const nlohmann::json& w, const std::string& origin, BoardFile& 
   if (b.start_segment < 0) fail("wheel start '" + start + "' is not a segment");
 }
 
-// The names of the crown spaces ("crown:taxes:0"), which records, notation and views use.
-std::string Game::crown_name(int c) const {
-  return std::string("crown:") + kWheelEventNames[int(wheel_[c / kMaxCrownsPerSegment].event)] + ":" +
+// The names of the crown spaces ("crown:taxes:0"), which records, notation and views use; a
+// space's number is event * kMaxCrownsPerSegment + k (Game::crown_at), the same on any wheel.
+std::string crown_space_name(int c) {
+  return std::string("crown:") + kWheelEventNames[size_t(c / kMaxCrownsPerSegment)] + ":" +
          std::to_string(c % kMaxCrownsPerSegment);
 }
 
+std::string Game::crown_name(int c) const { return crown_space_name(c); }
+
 int Game::crown_index(std::string_view name) const {
-  for (int c = 0; c < int(wheel_.size()) * kMaxCrownsPerSegment; ++c)
+  for (int c = 0; c < kWheelEvents * kMaxCrownsPerSegment; ++c)
     if (crown_exists(c) && crown_name(c) == name) return c;
   return -1;
 }

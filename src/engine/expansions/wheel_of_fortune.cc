@@ -212,7 +212,7 @@ void State::score_crowns() {
   const int seg = mods_.wheel.pig, n = game_->wheel()[seg].crowns;
   int occupied[kMaxCrownsPerSegment], k = 0;
   for (int i = 0; i < n; ++i)
-    if (mods_.wheel.crown[seg * kMaxCrownsPerSegment + i] >= 0) occupied[k++] = seg * kMaxCrownsPerSegment + i;
+    if (mods_.wheel.crown[game_->crown_at(seg, i)] >= 0) occupied[k++] = game_->crown_at(seg, i);
   const int points = n == 1 ? 3 : k == 1 ? 6 : 3;
   for (int i = 0; i < k; ++i) {
     const int p = mods_.wheel.crown[occupied[i]];

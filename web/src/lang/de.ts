@@ -254,7 +254,7 @@ export const de: Record<Key, Msg> = {
   'lobby.whoPlays': '{name}: wer spielt',
   'lobby.strengthOf': '{name}: Stärke',
   'lobby.openRecord': 'Ein Spielprotokoll öffnen',
-  'lobby.recordNote': 'Eine Protokolldatei (carcassonne-record/1) von diesem Server oder einem anderen Programm.',
+  'lobby.recordNote': 'Eine Protokolldatei (carcassonne-record/2 oder /1) von diesem Server oder einem anderen Programm.',
   'lobby.chooseFile': 'Wähle zuerst eine Datei',
   'lobby.open': 'Öffnen',
   'lobby.games': 'Spiele',

@@ -261,7 +261,7 @@ export const en = {
   'lobby.whoPlays': '{name}: who plays',
   'lobby.strengthOf': '{name}: strength',
   'lobby.openRecord': 'Open a game record',
-  'lobby.recordNote': 'A record file (carcassonne-record/1) from this server or any other tool.',
+  'lobby.recordNote': 'A record file (carcassonne-record/2 or /1) from this server or any other tool.',
   'lobby.chooseFile': 'Choose a file first',
   'lobby.open': 'Open',
   'lobby.games': 'Games',

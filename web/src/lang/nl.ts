@@ -254,7 +254,7 @@ export const nl: Record<Key, Msg> = {
   'lobby.whoPlays': '{name}: wie speelt',
   'lobby.strengthOf': '{name}: sterkte',
   'lobby.openRecord': 'Een spelverslag openen',
-  'lobby.recordNote': 'Een verslagbestand (carcassonne-record/1) van deze server of een ander programma.',
+  'lobby.recordNote': 'Een verslagbestand (carcassonne-record/2 of /1) van deze server of een ander programma.',
   'lobby.chooseFile': 'Kies eerst een bestand',
   'lobby.open': 'Openen',
   'lobby.games': 'Spellen',
