@@ -98,7 +98,11 @@ TEST(TileParser, RefusesBrokenTilesNamingTheProblem) {
                "touches 'c9', which is not a city segment");
   expect_error(R"({"id": "XA", "count": 1, "edges": "FFFF", "cities": "-", "pennants": "0", "roads": "-",
                    "fields": "f1=Nw+Ne+En+Es+Se+Sw+Ws+Wn", "center": "castle"})",
-               "unknown centre feature 'castle'");
+               "unknown centre feature 'castle' (monastery or tent)");
+  // A symbol no module defines (the Festival's "festival" and the trees' "tree" are known).
+  expect_error(R"({"id": "XD", "count": 1, "edges": "FFFF", "cities": "-", "pennants": "0", "roads": "-",
+                   "fields": "f1=Nw+Ne+En+Es+Se+Sw+Ws+Wn", "symbols": ["festival", "castle"]})",
+               "tile XD: unknown symbol 'castle'");
   expect_error(R"({"id": "XB", "count": 1, "edges": "FFFF", "cities": "-", "pennants": "0", "roads": "-",
                    "fields": "f1=Nw+Ne+En+Es+Se+Sw+Ws+Wn", "wheel": 4})",
                "'wheel' must be 0..3");

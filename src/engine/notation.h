@@ -13,6 +13,7 @@
 #include "input_limits.h"
 #include "record.h"
 #include "state.h"
+#include "expansions/notation_parts.h"
 
 namespace carc {
 
@@ -69,11 +70,5 @@ std::string apply_pending(State& s, const PendingTurn& p);
 
 // Index into s.followers() of `player`'s follower at a named place, or -1.
 int follower_at(const State& s, const ReturnSpec& at, int player);
-
-// Name tables shared by every layer.
-// Fruit kinds: index of a name in kFruitNames, or -1.
-int fruit_index(const std::string& name);
-// "apple, ..." for error messages.
-std::string fruit_list();
 
 }  // namespace carc

@@ -4,6 +4,7 @@
 #include "game.h"
 #include "notation.h"
 #include "vocabulary.h"
+#include "expansions/record_parts.h"
 
 namespace carc {
 
@@ -13,7 +14,7 @@ using nlohmann::ordered_json;
 ordered_json public_view(const State& s, int viewer) {
   (void)viewer;  // nothing is private to one player (public_view.h)
   const Game& g = s.game();
-  const bool deciding = s.phase() == Phase::Place || s.phase() == Phase::Plague;
+  const bool deciding = s.phase() == Phase::Place || modules_pending_phase(s);
   ordered_json j;
   ordered_json rules;
   rules["players"] = s.num_players();
@@ -22,8 +23,8 @@ ordered_json public_view(const State& s, int viewer) {
   j["rules"] = rules;
   j["phase"] = phase_name(s);
   j["player"] = s.turn_player();
-  // The player to decide: during the Plague the player taking a follower back (-1 at the end).
-  j["current_player"] = s.is_terminal() ? -1 : s.phase() == Phase::Plague ? s.current_player() : s.turn_player();
+  // The player to decide: in a module's decision the player deciding (-1 at the end).
+  j["current_player"] = s.is_terminal() ? -1 : modules_pending_phase(s) ? s.current_player() : s.turn_player();
   j["turn"] = s.turn();
   j["scores"] = s.scores();
   std::vector<int> supply;
@@ -34,10 +35,11 @@ ordered_json public_view(const State& s, int viewer) {
   // chosen (Wheel of Fortune: -1 until a drawn wheel tile is chosen).
   ordered_json drawn = ordered_json::array();
   if (deciding)
-    for (int i = 0; i < s.num_drawn(); ++i)
-      drawn.push_back({{"tile", g.type(s.drawn_tile(i)).id},
-                       {"placeable", s.drawn_placeable(i)},
-                       {"wheel", g.type(s.drawn_tile(i)).wheel}});
+    for (int i = 0; i < s.num_drawn(); ++i) {
+      ordered_json d = {{"tile", g.type(s.drawn_tile(i)).id}, {"placeable", s.drawn_placeable(i)}};
+      modules_drawn_json(g.type(s.drawn_tile(i)), d);
+      drawn.push_back(d);
+    }
   j["drawn"] = drawn;
   j["chosen"] = deciding ? s.chosen() : -1;
   // The bag's counts: every draw is seen, so they are public; their order is not.
@@ -61,37 +63,7 @@ ordered_json public_view(const State& s, int viewer) {
                    {"kind", kind_name(tt.rot[P.rot].seg[seg].kind)}, {"seg", seg}});
   }
   j["followers"] = fol;
-  if (s.rules().fruit_trees()) {
-    // Public: the trees with the number of tokens left, and what each player holds. Hidden: the
-    // order (values) of the tokens still face down.
-    ordered_json fruit;
-    ordered_json trees = ordered_json::array();
-    for (int f = 0; f < kFruitTypes; ++f)
-      if (s.fruit_tree(f) >= 0)
-        trees.push_back({{"type", kFruitNames[f]}, {"x", s.placed(s.fruit_tree(f)).x},
-                         {"y", s.placed(s.fruit_tree(f)).y}, {"left", s.fruit_left(f)}});
-    fruit["trees"] = trees;
-    ordered_json held = ordered_json::array();
-    for (int p = 0; p < s.num_players(); ++p) {
-      ordered_json h = ordered_json::object();
-      for (int f = 0; f < kFruitTypes; ++f)
-        if (s.fruit_held(p, f)) h[kFruitNames[f]] = s.fruit_held(p, f);
-      held.push_back(h);
-    }
-    fruit["held"] = held;
-    j["fruit"] = fruit;
-  }
-  if (s.has_wheel()) {
-    ordered_json w;
-    w["pig"] = kWheelEventNames[int(g.wheel()[s.pig()].event)];
-    w["pig_segment"] = s.pig();
-    ordered_json crowns = ordered_json::array();
-    for (int c = 0; c < kMaxCrowns; ++c)
-      if (g.crown_exists(c)) crowns.push_back({{"space", g.crown_name(c)}, {"player", s.crown(c)}});
-    w["crowns"] = crowns;
-    if (s.phase() == Phase::Plague) w["plague_player"] = s.plague_player();
-    j["wheel"] = w;
-  }
+  modules_public_view(s, j);
   // The history (format 2 record turns: every draw already made and every harvested token are
   // public) and the turn in progress, without the record's setup (its seed is hidden).
   const Record rec = record_of(s, {}, false);
@@ -108,7 +80,7 @@ ordered_json public_view(const State& s, int viewer) {
 Record public_record(Record r, bool finished, uint64_t cover_seed) {
   if (finished) return r;
   r.seed = cover_seed;
-  r.fruit_stacks.reset();
+  modules_hide_record(r);
   return r;
 }
 

@@ -9,6 +9,8 @@
 
 #include "input_limits.h"
 #include "vocabulary.h"
+#include "record_json.h"
+#include "expansions/record_parts.h"
 
 namespace carc {
 
@@ -17,17 +19,7 @@ using nlohmann::ordered_json;
 
 namespace {
 
-[[noreturn]] void fail(const std::string& where, const std::string& what, int turn = 0) {
-  throw RecordError(where + ": " + what, turn);
-}
-
-void check_keys(const json& j, const std::string& where, std::initializer_list<const char*> allowed, int turn = 0) {
-  for (auto& [k, v] : j.items()) {
-    bool ok = false;
-    for (const char* a : allowed) ok |= k == a;
-    if (!ok) fail(where, "unknown field '" + k + "'", turn);
-  }
-}
+using namespace record_json;
 
 // What a versioned tile set's version means for old records.
 std::string tileset_version_words(const std::string& tileset, int version) {
@@ -35,55 +27,6 @@ std::string tileset_version_words(const std::string& tileset, int version) {
   std::string w = "the " + tileset + " tile set is version " + std::to_string(version);
   if (!f.version_note.empty()) w += ": " + f.version_note;
   return w;
-}
-
-// An integer in [lo, hi]. Checked on the JSON number itself, so that no value wraps: a number
-// beyond 64 bits or with a fraction/exponent is not an integer, 2^64-1 is not -1.
-int64_t int_in(const json& v, const std::string& field, const std::string& where, int turn, int64_t lo, int64_t hi) {
-  if (!v.is_number_integer()) fail(where, "'" + field + "' must be an integer", turn);
-  bool ok;
-  if (v.is_number_unsigned()) {
-    const uint64_t u = v.get<uint64_t>();
-    ok = hi >= 0 && u <= uint64_t(hi) && int64_t(u) >= lo;
-  } else {
-    const int64_t x = v.get<int64_t>();
-    ok = x >= lo && x <= hi;
-  }
-  if (!ok)
-    fail(where, "'" + field + "' is out of range (" + std::to_string(lo) + " to " + std::to_string(hi) + ", got " + v.dump() + ")",
-         turn);
-  return v.is_number_unsigned() ? int64_t(v.get<uint64_t>()) : v.get<int64_t>();
-}
-
-// A board coordinate, a rotation in degrees, a seat... by default a coordinate's range.
-int get_int(const json& j, const char* key, const std::string& where, int turn = 0, int lo = -limits::kMaxCoordinate,
-            int hi = limits::kMaxCoordinate) {
-  if (!j.contains(key)) fail(where, std::string("missing '") + key + "'", turn);
-  return int(int_in(j[key], key, where, turn, lo, hi));
-}
-
-// A string of at most `max_bytes` bytes.
-std::string str_of(const json& v, const std::string& field, const std::string& where, int turn,
-                   size_t max_bytes = limits::kMaxRecordStringBytes) {
-  if (!v.is_string()) fail(where, "'" + field + "' must be a string", turn);
-  const std::string& s = v.get_ref<const std::string&>();
-  if (s.size() > max_bytes)
-    fail(where, "'" + field + "' has " + std::to_string(s.size()) + " bytes (at most " + std::to_string(max_bytes) + ")", turn);
-  return s;
-}
-
-std::string get_str(const json& j, const char* key, const std::string& where, int turn = 0) {
-  if (!j.contains(key)) fail(where, std::string("missing '") + key + "'", turn);
-  return str_of(j[key], key, where, turn);
-}
-
-// An array of at most limits::kMaxListEntries entries.
-const json& list_of(const json& v, const std::string& field, const std::string& where, int turn, const std::string& what) {
-  if (!v.is_array()) fail(where, "'" + field + "' must be an array of " + what, turn);
-  if (v.size() > limits::kMaxListEntries)
-    fail(where, "'" + field + "' has " + std::to_string(v.size()) + " entries (at most " +
-                    std::to_string(limits::kMaxListEntries) + ")", turn);
-  return v;
 }
 
 // Parses untrusted JSON text: size and nesting depth are checked before the parser runs.
@@ -108,12 +51,6 @@ int rotation_of(int deg, const std::string& where, int turn) {
 }
 
 
-// A follower's place as records write it: {"x", "y", "at"}, or {"at"} for a crown space.
-ordered_json place_json(const ReturnSpec& p) {
-  if (p.crown()) return {{"at", p.at}};
-  return {{"x", p.x}, {"y", p.y}, {"at", p.at}};
-}
-
 }  // namespace
 
 Record parse_record(std::string_view text) {
@@ -130,7 +67,7 @@ Record parse_record(std::string_view text) {
   const char* take_back_key = version == 1 ? "return" : "take_back";
   if (!doc.contains("setup") || !doc["setup"].is_object()) throw RecordError("setup: missing or not an object");
   const json& su = doc["setup"];
-  check_keys(su, "setup", {"players", "tileset", "tileset_version", "expansions", "seed", "draws", "start", "fruit_stacks"});
+  check_keys_with(su, "setup", {"players", "tileset", "tileset_version", "expansions", "seed", "draws", "start"}, kModuleSetupKeys);
   Record r;
   if (!su.contains("players") || !su["players"].is_array()) fail("setup.players", "must be an array of names");
   if (su["players"].size() > 6) fail("setup.players", "2 to 6 players (got " + std::to_string(su["players"].size()) + ")");
@@ -177,32 +114,7 @@ Record parse_record(std::string_view text) {
     rotation_of(rot, "setup.start", 0);
     r.start = std::make_pair(tile, rot);
   }
-  if (su.contains("fruit_stacks")) {
-    const json& fs = su["fruit_stacks"];
-    if (!fs.is_object()) fail("setup.fruit_stacks", "must be an object {\"apple\": [5, 3, 4, 2], ...}");
-    std::array<std::array<uint8_t, 4>, kFruitTypes> stacks{};
-    std::array<bool, kFruitTypes> given{};
-    for (auto& [name, v] : fs.items()) {
-      int f = fruit_index(name);
-      if (f < 0) fail("setup.fruit_stacks", "unknown fruit type '" + name + "' (" + fruit_list() + ")");
-      if (!v.is_array() || v.size() != 4) fail("setup.fruit_stacks." + name, "must list 4 token values, top first");
-      std::vector<int> vals;
-      for (auto& x : v) {
-        const int val = int(int_in(x, "token value", "setup.fruit_stacks." + name, 0, 2, 5));
-        vals.push_back(val);
-        stacks[f][vals.size() - 1] = uint8_t(val);
-      }
-      std::sort(vals.begin(), vals.end());
-      if (vals != std::vector<int>{2, 3, 4, 5}) fail("setup.fruit_stacks." + name, "a stack holds the values 5, 4, 3 and 2");
-      given[f] = true;
-    }
-    for (int f = 0; f < kFruitTypes; ++f)
-      if (!given[f]) {
-        // Stacks not given keep the printed order 5, 4, 3, 2.
-        stacks[f] = {5, 4, 3, 2};
-      }
-    r.fruit_stacks = stacks;
-  }
+  modules_read_setup(su, r);
   if (!doc.contains("turns")) fail("record", "missing 'turns'");
   if (!doc["turns"].is_array()) fail("turns", "must be an array");
   if (doc["turns"].size() > limits::kMaxRecordTurns)
@@ -213,10 +125,8 @@ Record parse_record(std::string_view text) {
     ++n;
     const std::string where = "turn " + std::to_string(n);
     if (!tj.is_object()) fail(where, "must be an object", n);
-    check_keys(tj, where,
-               {"tile", "x", "y", "rotation", follower_key, "player", "discarded", "drawn", take_back_key, "fruit_type",
-                "fruit", "plague"},
-               n);
+    check_keys_with(tj, where, {"tile", "x", "y", "rotation", follower_key, "player", "discarded", "drawn", take_back_key},
+                    kModuleTurnKeys, n);
     TurnRecord t;
     t.tile = get_str(tj, "tile", where, n);
     t.x = get_int(tj, "x", where, n);
@@ -239,54 +149,8 @@ Record parse_record(std::string_view text) {
       if (std::find(t.drawn.begin(), t.drawn.end(), t.tile) == t.drawn.end())
         fail(where, "'drawn' must include the placed tile " + t.tile, n);
     }
-    // A follower's place: {"x", "y", "at"}, or {"at": "crown:SEGMENT:K"}.
-    auto place = [&](const json& rj, const std::string& w) {
-      if (!rj.is_object()) fail(w, "must be {\"x\", \"y\", \"at\"} (or {\"at\": \"crown:SEGMENT:K\"})", n);
-      check_keys(rj, w, {"x", "y", "at"}, n);
-      ReturnSpec rs;
-      rs.at = get_str(rj, "at", w, n);
-      if (!rs.crown() || rj.contains("x") || rj.contains("y")) {
-        rs.x = get_int(rj, "x", w, n);
-        rs.y = get_int(rj, "y", w, n);
-      }
-      return rs;
-    };
-    if (tj.contains(take_back_key)) t.take_back = place(tj[take_back_key], where + " " + take_back_key);
-    if (tj.contains("plague")) {
-      for (auto& pj : list_of(tj["plague"], "plague", where, n, "{\"x\", \"y\", \"at\"}")) {
-        t.plague.push_back(place(pj, where + " plague"));
-        if (t.plague.back().crown()) fail(where, "plague: followers on crown spaces are immune and cannot be named", n);
-      }
-    }
-    if (tj.contains("fruit_type")) {
-      t.fruit_type = get_str(tj, "fruit_type", where, n);
-      if (fruit_index(t.fruit_type) < 0) fail(where, "unknown fruit type '" + t.fruit_type + "' (" + fruit_list() + ")", n);
-    }
-    if (tj.contains("fruit")) {
-      const json& fj = tj["fruit"];
-      if (!fj.is_object() || fj.size() != 1 || !(fj.contains("harvest") || fj.contains("sell")))
-        fail(where, "'fruit' must be {\"harvest\": {\"x\", \"y\"}} or {\"sell\": [types]}", n);
-      if (fj.contains("harvest")) {
-        const json& hj = fj["harvest"];
-        if (!hj.is_object()) fail(where, "'harvest' must be {\"x\", \"y\", \"value\"}", n);
-        check_keys(hj, where + " harvest", {"x", "y", "value"}, n);
-        t.harvest = ReturnSpec{get_int(hj, "x", where + " harvest", n), get_int(hj, "y", where + " harvest", n), ""};
-        if (hj.contains("value")) {
-          t.harvest_value = get_int(hj, "value", where + " harvest", n, 2, 5);
-        }
-      } else {
-        if (!fj["sell"].is_array() || fj["sell"].empty() || fj["sell"].size() > 4)
-          fail(where, "'sell' must list 1 to 4 fruit types", n);
-        for (auto& x : fj["sell"]) {
-          if (!x.is_string() || fruit_index(x.get<std::string>()) < 0)
-            fail(where, "'sell' names an unknown fruit type (" + fruit_list() + ")", n);
-          std::string name = x.get<std::string>();
-          if (std::find(t.sell.begin(), t.sell.end(), name) != t.sell.end())
-            fail(where, "a sale must be of different fruit types: " + name + " appears twice", n);
-          t.sell.push_back(name);
-        }
-      }
-    }
+    if (tj.contains(take_back_key)) t.take_back = place_of(tj[take_back_key], where + " " + take_back_key, n);
+    modules_read_turn(tj, where, n, t);
     r.turns.push_back(std::move(t));
   }
   if (doc.contains("pending")) {
@@ -294,20 +158,14 @@ Record parse_record(std::string_view text) {
     if (version == 1) fail("record", "unknown field 'pending' (format 1 has no turn in progress)");
     const json& pj = doc["pending"];
     if (!pj.is_object()) fail("pending", "must be an object {\"draws\": [ids], \"choice\": k, \"plague\": [{x, y, at}]}");
-    check_keys(pj, "pending", {"draws", "choice", "plague"});
+    check_keys_with(pj, "pending", {"draws", "choice"}, kModulePendingKeys);
     if (pj.contains("draws"))
       for (auto& d : list_of(pj["draws"], "draws", "pending", 0, "tile ids")) {
         if (!d.is_string()) fail("pending", "'draws' must be an array of tile ids");
         r.pending.draws.push_back(str_of(d, "draws", "pending", 0));
       }
     if (pj.contains("choice")) r.pending.choice = get_int(pj, "choice", "pending", 0, 0, 255);
-    if (pj.contains("plague"))
-      for (auto& e : list_of(pj["plague"], "plague", "pending", 0, "{\"x\", \"y\", \"at\"}")) {
-        if (!e.is_object()) fail("pending.plague", "entries are {\"x\", \"y\", \"at\"}");
-        check_keys(e, "pending.plague", {"x", "y", "at"});
-        r.pending.plague.push_back(
-            ReturnSpec{get_int(e, "x", "pending.plague"), get_int(e, "y", "pending.plague"), get_str(e, "at", "pending.plague")});
-      }
+    modules_read_pending(pj, r.pending);
   }
   return r;
 }
@@ -316,11 +174,7 @@ std::string pending_json(const PendingTurn& p) {
   ordered_json j = ordered_json::object();
   if (!p.draws.empty()) j["draws"] = p.draws;
   if (p.choice >= 0) j["choice"] = p.choice;
-  if (!p.plague.empty()) {
-    ordered_json pl = ordered_json::array();
-    for (const ReturnSpec& r : p.plague) pl.push_back(place_json(r));
-    j["plague"] = pl;
-  }
+  modules_write_pending(p, j);
   return j.dump();
 }
 
@@ -335,19 +189,7 @@ std::string turn_json(const TurnRecord& t) {
   tj["rotation"] = t.rotation;
   if (!t.follower.empty()) tj["follower"] = t.follower;
   if (t.take_back) tj["take_back"] = place_json(*t.take_back);
-  if (!t.fruit_type.empty()) tj["fruit_type"] = t.fruit_type;
-  if (t.harvest) {
-    ordered_json h = {{"x", t.harvest->x}, {"y", t.harvest->y}};
-    if (t.harvest_value) h["value"] = *t.harvest_value;
-    tj["fruit"] = {{"harvest", h}};
-  } else if (!t.sell.empty()) {
-    tj["fruit"] = {{"sell", t.sell}};
-  }
-  if (!t.plague.empty()) {
-    ordered_json pl = ordered_json::array();
-    for (auto& p : t.plague) pl.push_back(place_json(p));
-    tj["plague"] = pl;
-  }
+  modules_write_turn(t, tj);
   return tj.dump();
 }
 
@@ -360,12 +202,7 @@ std::string record_to_json(const Record& r) {
   su["seed"] = r.seed;
   su["draws"] = r.scripted ? "scripted" : "random";
   if (r.start) su["start"] = {{"tile", r.start->first}, {"rotation", r.start->second}};
-  if (r.fruit_stacks) {
-    ordered_json fs;
-    for (int f = 0; f < kFruitTypes; ++f)
-      fs[kFruitNames[f]] = std::vector<int>((*r.fruit_stacks)[f].begin(), (*r.fruit_stacks)[f].end());
-    su["fruit_stacks"] = fs;
-  }
+  modules_write_setup(r, su);
   std::ostringstream out;
   out << "{\n  \"format\": \"" << kRecordFormat << "\",\n  \"setup\": " << su.dump() << ",\n  \"turns\": [";
   for (size_t i = 0; i < r.turns.size(); ++i) {
@@ -407,14 +244,11 @@ State initial_state(const Record& r) {
     if (t < 0) fail("setup.start", "unknown tile '" + r.start->first + "'");
     if (g->initial_counts()[t] == 0 && t != g->start_type()) fail("setup.start", "no tile " + r.start->first + " is left for the start");
     State s(g, r.seed, t, r.start->second / 90);
-    if (r.fruit_stacks) s.set_fruit_stacks(*r.fruit_stacks);
+    modules_initial_state(r, s, true);
     return s;
   }
   State s(g, r.seed);
-  if (r.fruit_stacks) {
-    if (!rules.fruit_trees()) fail("setup.fruit_stacks", "given without the fruit-trees expansion");
-    s.set_fruit_stacks(*r.fruit_stacks);
-  }
+  modules_initial_state(r, s, false);
   return s;
 }
 
@@ -463,51 +297,20 @@ void apply_turn_draws(State& s, const TurnRecord& t, int n) {
 void apply_turn(State& s, const TurnRecord& t, int n) {
   apply_turn_draws(s, t, n);
   const std::string where = "turn " + std::to_string(n);
-  const Game& g = s.game();
   // The move, named as the record names it (one converter for every layer: notation.h).
   NamedMove named;
   named.tile = t.tile;
-  // Wheel of Fortune: a wheel tile chosen among several drawn turns the wheel first (T-9).
-  if (const int ty = g.type_index(t.tile); ty >= 0 && g.type(ty).wheel && s.chosen() < 0) {
-    NamedMove choose = named;
-    choose.kind = MoveKind::Choose;
-    const MoveResult c = parse_move(s, choose);
-    if (!c.ok()) fail(where, c.error, n);
-    s.apply(c.move);
-  }
-  // The Plague: each listed follower, in order.
-  size_t pi = 0;
-  while (s.phase() == Phase::Plague) {
-    const int p = s.plague_player();
-    if (pi >= t.plague.size())
-      fail(where, "plague: player " + std::to_string(p) + " has a follower on the land and must take one back ('plague' lists " +
-                      std::to_string(t.plague.size()) + ")", n);
-    NamedMove pm;
-    pm.kind = MoveKind::Plague;
-    pm.take_back = t.plague[pi++];
-    const MoveResult r = parse_move(s, pm);
-    if (!r.ok()) fail(where, "plague: " + r.error, n);
-    s.apply(r.move);
-  }
-  if (pi < t.plague.size())
-    fail(where, "plague: " + std::to_string(t.plague.size()) + " entries, but " + std::to_string(pi) +
-                    " player(s) had to take a follower back" + (pi ? "" : " (the pig did not stop on the Plague)"), n);
+  modules_replay_steps(s, t, where, n);
   named.x = t.x;
   named.y = t.y;
   named.rotation = t.rotation;
   named.follower = t.follower;
   named.take_back = t.take_back;
-  named.fruit_type = t.fruit_type;
-  if (t.harvest) named.harvest = std::make_pair(t.harvest->x, t.harvest->y);
-  named.sell = t.sell;
+  modules_name_turn(t, named);
   const MoveResult r = parse_move(s, named);
   if (!r.ok()) fail(where, r.error, n);
   const Move& m = r.move;
-  // The revealed token of a harvest (random-draw records): put it on top of the tree's stack.
-  if (t.harvest_value && m.ext.harvest() >= 0 && s.fruit_left(m.ext.harvest()) > 0 &&
-      !s.force_fruit_top(m.ext.harvest(), *t.harvest_value))
-    fail(where, std::string("harvest: the ") + kFruitNames[m.ext.harvest()] + " tree has no token worth " +
-                    std::to_string(*t.harvest_value) + " left", n);
+  modules_before_apply(s, t, m, where, n);
   s.apply(m);
 }
 
@@ -573,33 +376,21 @@ TurnRecord turn_of(const State& s, const Move& m) {
   t.rotation = n.rotation;
   t.follower = n.follower;
   t.take_back = n.take_back;
-  t.fruit_type = n.fruit_type;
-  if (n.harvest) t.harvest = ReturnSpec{n.harvest->first, n.harvest->second, ""};
-  t.sell = n.sell;
+  modules_turn_of(n, t);
   return t;
 }
 
 std::string describe_move(const State& s, const Move& m) {
-  if (m.kind == MoveKind::Plague) {
-    const ReturnSpec p = follower_place(s, m.ext.plague());
-    return "Plague: take back the follower at (" + std::to_string(p.x) + "," + std::to_string(p.y) + ") " + p.at;
-  }
+  if (std::string d; modules_describe_step(s, m, d)) return d;
   const TileType& tt = s.game().type(s.drawn_tile(m.choice));
-  if (m.kind == MoveKind::Choose) return "choose " + tt.id + " (the pig moves " + std::to_string(tt.wheel) + ")";
   std::string d = tt.id + " at (" + std::to_string(m.x) + "," + std::to_string(m.y) + ") rot " + std::to_string(90 * m.rot);
-  if (m.ext.crown() >= 0)
-    d += ", follower on " + s.game().crown_name(m.ext.crown());
-  else if (m.meeple >= 0)
+  if (!modules_describe_follower(s, m, d) && m.meeple >= 0)
     d += ", follower on " + std::string(kind_name(tt.rot[m.rot].seg[m.meeple].kind)) + " " + tt.location_name(m.meeple, m.rot);
   TurnRecord t = turn_of(s, m);
-  if (m.ext.take_back_crown() >= 0)
-    d += ", take back the follower on " + t.take_back->at;
-  else if (m.ext.take_back() >= 0)
+  if (!modules_describe_take_back(m, t, d) && m.ext.take_back() >= 0)
     d += ", take back the follower at (" + std::to_string(t.take_back->x) + "," + std::to_string(t.take_back->y) + ") " +
          t.take_back->at;
-  if (!t.fruit_type.empty()) d += ", " + t.fruit_type + " stack on the tree";
-  if (t.harvest) d += ", harvest the " + std::string(kFruitNames[m.ext.harvest()]) + " tree";
-  for (size_t i = 0; i < t.sell.size(); ++i) d += (i ? "+" : ", sell ") + t.sell[i];
+  modules_describe_place(m, t, d);
   return d;
 }
 
@@ -615,7 +406,7 @@ Record record_of(const State& s, const std::vector<std::string>& names, bool scr
   r.expansions = s.rules().expansions();
   r.seed = s.seed();
   r.scripted = scripted;
-  if (scripted && s.rules().fruit_trees()) r.fruit_stacks = s.initial_fruit_stacks();
+  modules_record_setup(s, scripted, r);
   const PlacedTile& start = s.placed(0);
   if (g.board_cells().empty() && (start.type != g.start_type() || start.rot != g.start_rotation()))
     r.start = std::make_pair(g.type(start.type).id, 90 * start.rot);
@@ -639,21 +430,9 @@ Record record_of(const State& s, const std::vector<std::string>& names, bool scr
     t.x = P.x;
     t.y = P.y;
     t.rotation = 90 * P.rot;
-    for (int k = 0; k < tl.nplague; ++k) t.plague.push_back(slot_place(s, tl.plague[k]));
-    if (tl.move.ext.crown() >= 0) t.follower = g.crown_name(tl.move.ext.crown());
-    else if (tl.move.meeple >= 0) t.follower = tt.location_name(tl.move.meeple, P.rot);
+    modules_record_turn(s, tl, t);
+    if (t.follower.empty() && tl.move.meeple >= 0) t.follower = tt.location_name(tl.move.meeple, P.rot);
     if (tl.ret_slot != kNoSlot) t.take_back = slot_place(s, tl.ret_slot);
-    else if (tl.move.ext.take_back_crown() >= 0) t.take_back = ReturnSpec{0, 0, g.crown_name(tl.move.ext.take_back_crown())};
-    const Move& mv = tl.move;
-    if (mv.ext.fruit_type() >= 0) t.fruit_type = kFruitNames[mv.ext.fruit_type()];
-    if (mv.ext.harvest() >= 0) {
-      const PlacedTile& T = s.placed(s.fruit_tree(mv.ext.harvest()));
-      t.harvest = ReturnSpec{T.x, T.y, ""};
-      t.harvest_value = tl.harvested;
-    } else if (const uint32_t sale = mv.ext.sale()) {
-      for (int f = 0; f < kFruitTypes; ++f)
-        if (sale >> f & 1) t.sell.push_back(kFruitNames[f]);
-    }
     r.turns.push_back(std::move(t));
   }
   r.pending = pending_of(s);
@@ -674,17 +453,7 @@ std::string state_to_json(const State& s) {
   std::vector<std::string> rng;
   for (uint64_t w : s.rng().raw()) rng.push_back(std::to_string(w));
   j["rng"] = rng;
-  if (s.rules().fruit_trees()) {
-    ordered_json stacks;
-    for (int f = 0; f < kFruitTypes; ++f)
-      stacks[kFruitNames[f]] = std::vector<int>(s.initial_fruit_stacks()[f].begin(), s.initial_fruit_stacks()[f].end());
-    j["fruit"]["initial_stacks"] = stacks;
-    // The tokens still on each stack in their current order (top first): after resample_hidden
-    // it is no longer the initial order less the harvested tokens.
-    ordered_json now;
-    for (int f = 0; f < kFruitTypes; ++f) now[kFruitNames[f]] = s.fruit_stack(f);
-    j["fruit"]["stacks"] = now;
-  }
+  modules_write_state(s, j);
   return j.dump();
 }
 
@@ -717,7 +486,7 @@ State state_from_json(std::string_view text) {
     rec["setup"] = {{"players", std::vector<std::string>(r.players.size(), "P")}, {"tileset", r.tileset},
                     {"expansions", r.expansions}, {"seed", r.seed}, {"draws", "scripted"}};
     if (r.start) rec["setup"]["start"] = {{"tile", r.start->first}, {"rotation", r.start->second}};
-    if (j.contains("fruit")) rec["setup"]["fruit_stacks"] = j["fruit"]["initial_stacks"];
+    modules_state_setup(j, rec["setup"]);
     rec["turns"] = j["history"];
     if (format == kStateFormat && j.contains("pending")) rec["pending"] = j["pending"];  // replay() restores it
     Record parsed = parse_record(rec.dump());
@@ -733,25 +502,10 @@ State state_from_json(std::string_view text) {
           p.draws.push_back(str_of(id, "pending_draws", "state", 0));
         }
       if (j.contains("pending_choice")) p.choice = get_int(j, "pending_choice", "state", 0, 0, 255);
-      if (j.contains("pending_plague"))
-        for (auto& pj : list_of(j["pending_plague"], "pending_plague", "state", 0, "{\"x\", \"y\", \"at\"}")) {
-          if (!pj.is_object()) throw RecordError("state: 'pending_plague' entries are {\"x\", \"y\", \"at\"}");
-          p.plague.push_back(ReturnSpec{get_int(pj, "x", "state.pending_plague"), get_int(pj, "y", "state.pending_plague"),
-                                        get_str(pj, "at", "state.pending_plague")});
-        }
+      modules_read_pending_v1(j, p);
       if (std::string err = apply_pending(s, p); !err.empty()) throw RecordError("state: pending: " + err);
     }
-    if (j.contains("fruit") && j["fruit"].contains("stacks")) {
-      const json& now = j["fruit"]["stacks"];
-      if (!now.is_object()) throw RecordError("state: fruit.stacks must be an object {\"apple\": [values top first]}");
-      for (auto it = now.begin(); it != now.end(); ++it) {
-        const int f = fruit_index(it.key());
-        if (f < 0) throw RecordError("state: fruit.stacks: unknown fruit type '" + it.key() + "' (" + fruit_list() + ")");
-        if (!it.value().is_array() || !s.set_fruit_order(f, it.value().get<std::vector<int>>()))
-          throw RecordError("state: fruit.stacks." + it.key() + " must list the " + std::to_string(s.fruit_left(f)) +
-                            " tokens still on that stack, top first");
-      }
-    }
+    modules_read_state(j, s);
     if (j.value("finished_scoring", false)) s.finish();
     std::array<uint64_t, 4> raw{};
     auto rng = j["rng"].get<std::vector<std::string>>();

@@ -8,6 +8,7 @@
 #include <sstream>
 #include <tuple>
 
+#include "expansions/tile_fields.h"
 #include "expansions/wheel_board.h"
 #include "input_limits.h"
 
@@ -82,9 +83,11 @@ TileType parse_tile(const json& j, Parser& p, const std::string& set, bool board
   t.set = set;
   if (!j.is_object()) p.fail("entry is not an object");
   static const std::vector<std::string> allowed = {"id", "count", "edges", "cities", "pennants", "roads",
-                                                   "fields", "center", "symbols", "wheel", "note"};
+                                                   "fields", "center", "symbols", "note"};
   for (auto& [k, v] : j.items())
-    if (std::find(allowed.begin(), allowed.end(), k) == allowed.end()) p.fail("unknown field '" + k + "'");
+    if (std::find(allowed.begin(), allowed.end(), k) == allowed.end() &&
+        std::find(kModuleTileKeys.begin(), kModuleTileKeys.end(), k) == kModuleTileKeys.end())
+      p.fail("unknown field '" + k + "'");
   if (!j.contains("id") || !j["id"].is_string()) p.fail("missing string field 'id'");
   t.id = j["id"].get<std::string>();
   p.tile = t.id;
@@ -200,8 +203,8 @@ TileType parse_tile(const json& j, Parser& p, const std::string& set, bool board
     std::string c = j["center"].get<std::string>();
     Segment s;
     if (c == "monastery") s.kind = Kind::Monastery;
-    else if (c == "tent") s.kind = Kind::Tent;
-    else p.fail("unknown centre feature '" + c + "' (monastery or tent)");
+    else if (!modules_centre_kind(c, s.kind))
+      p.fail("unknown centre feature '" + c + "' (monastery or " + modules_centre_names() + ")");
     t.center = n;
     add(s, "");
   }
@@ -209,16 +212,12 @@ TileType parse_tile(const json& j, Parser& p, const std::string& set, bool board
     if (!j["symbols"].is_array()) p.fail("'symbols' must be an array");
     for (auto& s : j["symbols"]) {
       std::string v = s.is_string() ? s.get<std::string>() : "";
-      if (v == "festival") t.festival = true;
-      else if (v == "tree") t.tree = true;
+      if (modules_tile_symbol(v, t)) continue;
+      if (v == "tree") t.tree = true;
       else p.fail("unknown symbol '" + v + "'");
     }
   }
-  if (j.contains("wheel")) {
-    if (!j["wheel"].is_number_integer() || j["wheel"].get<int>() < 0 || j["wheel"].get<int>() > 3)
-      p.fail("'wheel' must be 0..3");
-    t.wheel = j["wheel"].get<int>();
-  }
+  if (std::string err = modules_tile_fields(j, t); !err.empty()) p.fail(err);
 
   // Consistency rules (see docs/tile-format.md).
   uint8_t edge_owner_count[4] = {};
