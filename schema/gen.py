@@ -104,6 +104,7 @@ def gen_ts(schema):
 # ---- Python TypedDicts -------------------------------------------------------------------------
 def py_gen(schema):
     classes = []  # (name, text) in dependency order
+    required_keys = []  # (name, required keys)
     done = set()
 
     def camel(s):
@@ -143,6 +144,7 @@ def py_gen(schema):
             raise SystemExit(f"two shapes named {name}: rename a $defs entry")
         done.add(name)
         req = s.get("required", [])
+        required_keys.append((name, req))
         fields = [(k, py_type(p, name + camel(k)), k in req) for k, p in s["properties"].items()]
         doc = s.get("description", f"the JSON object {name}")
         summary = f"{doc[0].upper() + doc[1:]}. Required keys: {', '.join(req) or 'none'}."
@@ -167,7 +169,11 @@ def py_gen(schema):
             "from typing import Dict, List, Literal, TypedDict, Union", "", "# flake8: noqa", ""]
     body = aliases + [""] + [c for _, c in classes]
     names = [n for n in schema["$defs"]] + [n for n, _ in classes if n not in schema["$defs"]]
-    tail = ["", "__all__ = [" + ", ".join(repr(n) for n in sorted(set(names))) + "]", ""]
+    req_lines = ["", "# The keys each shape requires (a TypedDict here is total=False: every key is optional to the type checker).",
+                 "REQUIRED: Dict[str, frozenset] = {"]
+    req_lines += [f"    {n!r}: frozenset({sorted(r)!r})," for n, r in required_keys]
+    req_lines += ["}"]
+    tail = req_lines + ["", "__all__ = [" + ", ".join(repr(n) for n in sorted(set(names) | {"REQUIRED"})) + "]", ""]
     return "\n".join(head) + "\n" + "\n\n\n".join(body).replace("\n\n\n\n\n", "\n\n\n") + "\n" + "\n".join(tail)
 
 

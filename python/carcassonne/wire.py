@@ -201,7 +201,7 @@ class PublicViewWheel(TypedDict, total=False):
 
 
 class PublicView(TypedDict, total=False):
-    """The engine's public view (carcassonne-observation/2; src/engine/public_view.h, Python State.public_view). Required keys: rules, phase, player, current_player, turn, scores, supply, tile, drawn, chosen, bag, board, followers, history, pending, finished_scoring."""
+    """The engine's public view (carcassonne-observation/2; src/engine/public_view.h, Python State.public_view). Required keys: rules, phase, player, current_player, turn, scores, supply, drawn, chosen, bag, board, followers, history, pending, finished_scoring."""
     format: Literal['carcassonne-observation/2']
     observer: int
     rules: 'PublicViewRules'
@@ -211,7 +211,7 @@ class PublicView(TypedDict, total=False):
     turn: int
     scores: List[int]
     supply: List[int]
-    tile: Union[str, None]
+    tile: str
     drawn: List['DrawnTile']
     chosen: int
     bag: Dict[str, int]
@@ -634,4 +634,76 @@ class Hint(TypedDict, total=False):
     player: int
     moves: List['HintMove']
 
-__all__ = ['ChatLine', 'ChatList', 'CreatedGame', 'CreatedGameSeatsItem', 'CrownTakeBackOption', 'CrownView', 'DrawnTile', 'FollowerOption', 'FollowerView', 'FruitAction', 'FruitActionHarvest', 'FruitTreeView', 'FruitView', 'GameRecord', 'GameSummary', 'GameSummaryPlayersItem', 'GameView', 'GameViewAiFailure', 'GameViewFairDraws', 'GameViewLast', 'GamesList', 'HarvestOption', 'Hint', 'HintMove', 'JoinedGame', 'LandTakeBackOption', 'Legal', 'LegalChoicesItem', 'LevelInfo', 'ModuleInfo', 'MoveRequest', 'Phase', 'PlacedView', 'Placement', 'PlacementFruit', 'PlagueOption', 'PlayersList', 'PlayersListPlayersItem', 'PublicView', 'PublicViewFollowersItem', 'PublicViewFruit', 'PublicViewRules', 'PublicViewWheel', 'PublicViewWheelCrownsItem', 'RecordPending', 'RecordSetup', 'RecordTurn', 'RecordTurnFruit', 'RecordTurnFruitHarvest', 'ReplayMove', 'ScoreEventView', 'ScoreEventViewFruit', 'SeatView', 'SegmentData', 'Spot', 'StartTile', 'Tables', 'TablesEventKindsItem', 'TablesFeatureKindsItem', 'TablesScoreCategoriesItem', 'TakeBack', 'TakeBackOption', 'TileData', 'TileSet', 'TileSetBoard', 'TileSetBoardCellsItem', 'TileSetBoardWheelItem', 'WheelLogEntry', 'WheelSegmentView', 'WheelView']
+# The keys each shape requires (a TypedDict here is total=False: every key is optional to the type checker).
+REQUIRED: Dict[str, frozenset] = {
+    'Spot': frozenset(['at', 'x', 'y']),
+    'TakeBack': frozenset(['at']),
+    'FruitAction': frozenset([]),
+    'FruitActionHarvest': frozenset(['x', 'y']),
+    'MoveRequest': frozenset(['kind']),
+    'ReplayMove': frozenset(['player', 'rotation', 'tile', 'x', 'y']),
+    'RecordTurn': frozenset(['rotation', 'tile', 'x', 'y']),
+    'RecordTurnFruit': frozenset([]),
+    'RecordTurnFruitHarvest': frozenset(['x', 'y']),
+    'RecordPending': frozenset([]),
+    'RecordSetup': frozenset(['draws', 'expansions', 'players', 'seed', 'tileset']),
+    'GameRecord': frozenset(['format', 'setup', 'turns']),
+    'StartTile': frozenset(['rotation', 'tile']),
+    'DrawnTile': frozenset(['placeable', 'tile']),
+    'PlacedView': frozenset(['rotation', 'tile', 'x', 'y']),
+    'FollowerView': frozenset(['at', 'kind', 'player', 'seg', 'x', 'y']),
+    'FruitTreeView': frozenset(['left', 'type', 'x', 'y']),
+    'PublicView': frozenset(['bag', 'board', 'chosen', 'current_player', 'drawn', 'finished_scoring', 'followers', 'history', 'pending', 'phase', 'player', 'rules', 'scores', 'supply', 'turn']),
+    'PublicViewRules': frozenset(['expansions', 'players', 'tileset']),
+    'PublicViewFollowersItem': frozenset(['at', 'kind', 'player', 'seg', 'x', 'y']),
+    'PublicViewFruit': frozenset(['held', 'trees']),
+    'PublicViewWheel': frozenset(['crowns', 'pig', 'pig_segment']),
+    'PublicViewWheelCrownsItem': frozenset(['player', 'space']),
+    'SegmentData': frozenset(['adj_cities', 'at', 'halves', 'kind', 'pennants', 'sides']),
+    'TileData': frozenset(['canonical_rot', 'center', 'count', 'edges', 'id', 'note', 'segments', 'set', 'symbols', 'wheel']),
+    'TileSet': frozenset(['expansions', 'start', 'tiles', 'tileset']),
+    'TileSetBoard': frozenset(['cells', 'pig', 'wheel']),
+    'TileSetBoardCellsItem': frozenset(['tile', 'x', 'y']),
+    'TileSetBoardWheelItem': frozenset(['crowns', 'event']),
+    'SeatView': frozenset(['ai', 'joined', 'name', 'resigned', 'seat', 'type']),
+    'ScoreEventView': frozenset(['final', 'kind', 'player', 'points', 'text', 'turn', 'x', 'y']),
+    'ScoreEventViewFruit': frozenset([]),
+    'FruitView': frozenset(['held', 'stacks', 'trees']),
+    'CrownView': frozenset(['player', 'space']),
+    'WheelSegmentView': frozenset(['crowns', 'event', 'name']),
+    'WheelLogEntry': frozenset(['kind', 'player', 'text', 'turn']),
+    'WheelView': frozenset(['log', 'pig', 'pig_event', 'plague_player', 'segments']),
+    'ChatLine': frozenset(['at', 'name', 'seat', 'text']),
+    'ChatList': frozenset(['chat', 'chat_public']),
+    'GameView': frozenset(['bag', 'board', 'current_player', 'events', 'expansions', 'followers', 'id', 'last', 'phase', 'scores', 'supply', 'tile', 'tileset', 'total_tiles', 'turn', 'turns_total']),
+    'GameViewLast': frozenset(['x', 'y']),
+    'GameViewAiFailure': frozenset(['ai', 'error', 'seat']),
+    'GameViewFairDraws': frozenset(['commitment', 'from_turn']),
+    'FollowerOption': frozenset(['at', 'kind', 'seg']),
+    'LandTakeBackOption': frozenset(['at', 'kind', 'seg', 'x', 'y']),
+    'CrownTakeBackOption': frozenset(['at', 'crown']),
+    'PlagueOption': frozenset(['at', 'kind', 'seg', 'x', 'y']),
+    'HarvestOption': frozenset(['left', 'new', 'type', 'x', 'y']),
+    'Placement': frozenset(['followers', 'plain', 'rotation', 'take_backs', 'x', 'y']),
+    'PlacementFruit': frozenset(['harvest', 'sell']),
+    'Legal': frozenset(['placements', 'player', 'tile', 'turn']),
+    'LegalChoicesItem': frozenset(['choice', 'tile', 'wheel']),
+    'Tables': frozenset(['event_kinds', 'event_stages', 'feature_kinds', 'fruit_kinds', 'fruit_sale_points', 'phases', 'rotations', 'score_categories', 'wheel_events']),
+    'TablesFeatureKindsItem': frozenset(['name', 'score_kind']),
+    'TablesScoreCategoriesItem': frozenset(['label', 'name']),
+    'TablesEventKindsItem': frozenset(['category', 'name', 'scores', 'stage']),
+    'CreatedGame': frozenset(['game', 'id', 'seats']),
+    'CreatedGameSeatsItem': frozenset(['name', 'seat', 'type']),
+    'GameSummary': frozenset(['created', 'current_player', 'expansions', 'id', 'players', 'scores', 'status', 'tileset', 'turn', 'updated']),
+    'GameSummaryPlayersItem': frozenset(['ai', 'name', 'type']),
+    'ModuleInfo': frozenset(['board', 'label', 'name']),
+    'LevelInfo': frozenset(['elo', 'elo_high', 'elo_low', 'games', 'label', 'name', 'spec']),
+    'PlayersList': frozenset(['levels', 'players']),
+    'PlayersListPlayersItem': frozenset(['description', 'name']),
+    'GamesList': frozenset(['games']),
+    'JoinedGame': frozenset(['game', 'name', 'seat']),
+    'HintMove': frozenset(['description', 'move', 'score_diff', 'visits', 'win_probability']),
+    'Hint': frozenset(['moves', 'player', 'turn']),
+}
+
+__all__ = ['ChatLine', 'ChatList', 'CreatedGame', 'CreatedGameSeatsItem', 'CrownTakeBackOption', 'CrownView', 'DrawnTile', 'FollowerOption', 'FollowerView', 'FruitAction', 'FruitActionHarvest', 'FruitTreeView', 'FruitView', 'GameRecord', 'GameSummary', 'GameSummaryPlayersItem', 'GameView', 'GameViewAiFailure', 'GameViewFairDraws', 'GameViewLast', 'GamesList', 'HarvestOption', 'Hint', 'HintMove', 'JoinedGame', 'LandTakeBackOption', 'Legal', 'LegalChoicesItem', 'LevelInfo', 'ModuleInfo', 'MoveRequest', 'Phase', 'PlacedView', 'Placement', 'PlacementFruit', 'PlagueOption', 'PlayersList', 'PlayersListPlayersItem', 'PublicView', 'PublicViewFollowersItem', 'PublicViewFruit', 'PublicViewRules', 'PublicViewWheel', 'PublicViewWheelCrownsItem', 'REQUIRED', 'RecordPending', 'RecordSetup', 'RecordTurn', 'RecordTurnFruit', 'RecordTurnFruitHarvest', 'ReplayMove', 'ScoreEventView', 'ScoreEventViewFruit', 'SeatView', 'SegmentData', 'Spot', 'StartTile', 'Tables', 'TablesEventKindsItem', 'TablesFeatureKindsItem', 'TablesScoreCategoriesItem', 'TakeBack', 'TakeBackOption', 'TileData', 'TileSet', 'TileSetBoard', 'TileSetBoardCellsItem', 'TileSetBoardWheelItem', 'WheelLogEntry', 'WheelSegmentView', 'WheelView']

@@ -153,7 +153,7 @@ export interface PublicView {
   turn: number;
   scores: number[];
   supply: number[];
-  tile: string | null;
+  tile?: string;  // the tile to place, while a player decides (absent at the end)
   drawn: DrawnTile[];
   chosen: number;
   bag: Record<string, number>;
