@@ -14,6 +14,8 @@
 #include <unistd.h>
 
 #include "http_client.h"
+#include "public_view.h"
+#include "record.h"
 #include "server.h"
 
 using json = nlohmann::json;
@@ -88,11 +90,46 @@ class ApiFixtures : public ::testing::Test {
         mv.update({{"kind", "choose"}, {"choice", legal["choices"][0]["choice"]}});
       } else {
         seen["place"] = legal;
-        const json& pl = legal["placements"][size_t(i * 7) % legal["placements"].size()];
+        if (legal.contains("choices") && !legal["choices"].empty()) seen["choose-or-place"] = legal;
+        // The expansions' offers, each kept as its own fixture (schema/gen.py --coverage checks
+        // that every expansion's shape is shown), and taken now and then so that the record and
+        // the views show them too: a Festival take-back, a fruit harvest or sale.
+        const json* harvest = nullptr;
+        const json* sale = nullptr;
+        const json* take_back = nullptr;
+        for (const auto& p : legal["placements"]) {
+          if (!p["take_backs"].empty()) {
+            seen["take-back"] = legal;
+            for (const auto& t : p["take_backs"]) if (t.value("crown", false)) seen["take-back-crown"] = legal;
+            if (!take_back) take_back = &p;
+          }
+          if (p.contains("crowns") && !p["crowns"].empty()) seen["crown"] = legal;
+          if (p.contains("fruit_types")) seen["fruit-type"] = legal;
+          if (p.contains("fruit") && !p["fruit"]["harvest"].empty() && !p["followers"].empty()) {
+            seen["fruit-harvest"] = legal;
+            if (!harvest) harvest = &p;
+          }
+          if (p.contains("fruit") && !p["fruit"]["sell"].empty() && !p["followers"].empty() && !sale) sale = &p;
+        }
+        const json* chosen = &legal["placements"][size_t(i * 7) % legal["placements"].size()];
+        enum { kPlain, kSell, kHarvest, kTakeBack } action = kPlain;  // one placement may offer several
+        if (sale) chosen = sale, action = kSell;
+        else if (harvest && i % 2 == 0) chosen = harvest, action = kHarvest;
+        else if (take_back && i % 3 == 0) chosen = take_back, action = kTakeBack;
+        const json& pl = *chosen;
         mv.update({{"x", pl["x"]}, {"y", pl["y"]}, {"rotation", pl["rotation"]}});
         if (pl.contains("choice")) mv["choice"] = pl["choice"];
-        if (!pl["followers"].empty()) mv["follower"] = pl["followers"][0]["at"];
-        else if (pl.contains("crowns") && !pl["crowns"].empty()) mv["follower"] = pl["crowns"][0];
+        if (pl.contains("fruit_types")) mv["fruit_type"] = pl["fruit_types"][0];
+        if (action == kTakeBack) {
+          const json& t = pl["take_backs"][0];
+          mv["take_back"] = t.value("crown", false) ? json{{"at", t["at"]}} : json{{"x", t["x"]}, {"y", t["y"]}, {"at", t["at"]}};
+        } else if (!pl["followers"].empty()) {
+          mv["follower"] = pl["followers"][0]["at"];
+          if (action == kHarvest) mv["fruit"] = {{"harvest", {{"x", pl["fruit"]["harvest"][0]["x"]}, {"y", pl["fruit"]["harvest"][0]["y"]}}}};
+          else if (action == kSell) mv["fruit"] = {{"sell", json::array({pl["fruit"]["sell"][0]})}};
+        } else if (pl.contains("crowns") && !pl["crowns"].empty()) {
+          mv["follower"] = pl["crowns"][0];
+        }
       }
       post("/api/games/" + id + "/move", mv);
     }
@@ -117,10 +154,13 @@ TEST_F(ApiFixtures, WriteRealResponses) {
     std::string name, tileset;
     std::vector<std::string> expansions;
     int turns;
+    int seed = 5;
   };
   for (const Setup& su : {Setup{"base", "base", {}, 30},
-                          Setup{"wheel", "wheel-of-fortune", {"festival", "fortune-teller", "fruit-trees"}, 40}}) {
-    json created = post("/api/games", {{"players", seats}, {"seed", 5}, {"tileset", su.tileset}, {"expansions", su.expansions}}, 201);
+                          Setup{"wheel", "wheel-of-fortune", {"festival", "fortune-teller", "fruit-trees"}, 60},
+                          Setup{"fruit", "base", {"festival", "fruit-trees"}, 50},
+                          Setup{"wheel2", "wheel-of-fortune", {"festival", "fortune-teller"}, 70, 1}}) {
+    json created = post("/api/games", {{"players", seats}, {"seed", su.seed}, {"tileset", su.tileset}, {"expansions", su.expansions}}, 201);
     write("created-" + su.name, "CreatedGame", created);
     const std::string id = created["id"];
     json tokens = json::array();
@@ -133,6 +173,12 @@ TEST_F(ApiFixtures, WriteRealResponses) {
       write("hint-" + su.name, "Hint", post("/api/games/" + id + "/hint", {{"token", tokens[view["current_player"].get<int>()]}}));
     write("replay-" + su.name, "GameView", get("/api/games/" + id + "/replay?turn=3"));
     write("join-" + su.name, "JoinedGame", post("/api/games/" + id + "/join", {{"token", tokens[1]}}));
+    // The record (format 2) as downloaded, and the engine's public view of its position.
+    auto rec = testhttp::get(port_, "/api/games/" + id + "/record");
+    ASSERT_EQ(rec.status, 200) << rec.body;
+    write("record-" + su.name, "GameRecord", json::parse(rec.body));
+    const carc::Replay rp = carc::replay(carc::parse_record(rec.body));
+    write("public-view-" + su.name, "PublicView", json::parse(carc::public_view(rp.state, 0).dump()));
   }
   write("games", "GamesList", get("/api/games"));
   EXPECT_GE(written_, 15);

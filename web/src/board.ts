@@ -286,6 +286,7 @@ export class BoardView {
       }
       // Festival: own followers that may be taken back instead
       for (const r of pl.take_backs) {
+        if (r.crown) continue;  // crown followers: below (no x, y, seg)
         const placed = this.placedTiles.get(`${r.x},${r.y}`);
         if (!placed) continue;
         const [px, py] = this.spot(placed.tile, r.x, r.y, placed.rotation, r.seg);
