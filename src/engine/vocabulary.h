@@ -30,11 +30,14 @@ inline constexpr int kEventStages = 6;
 extern const std::array<const char*, kEventStages> kEventStageNames;
 
 // One kind of event: its name (ScoreEvent::kind), the score category it counts for in a
-// breakdown ("" for report-only events), and its stage within a turn.
+// breakdown ("" for report-only events), its stage within a turn, and where a client shows it:
+// "wheel" for what happens to the Wheel of Fortune as a whole (the pig's move, Fortuna, the
+// storm, the crown spaces), "board" for what happens at a tile (x, y).
 struct EventKindInfo {
   const char* name;
   const char* category;
   EventStage stage;
+  const char* where;
 };
 // Every event kind the engine emits, scoring kinds in display order, then the report-only ones.
 extern const std::array<EventKindInfo, 14> kEventKinds;

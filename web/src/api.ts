@@ -42,17 +42,28 @@ export interface SeatView {
   chat_public?: boolean;  // this seat lets spectators read the chat
 }
 
+// One entry of the view's one event log (`events`, in the engine's order): a scoring, the pig's
+// move (kind "pig", points 0) or a follower taken back for the Plague (kind "plague", points 0).
 export interface ScoreEventView {
   turn: number;
   player: number;
   points: number;
   kind: string;
   final: boolean;
+  where: 'wheel' | 'board';  // where a client shows it: over the Wheel of Fortune, or at x, y
   x: number;
   y: number;
-  text: string;
+  text: string;  // the server's English line (the web client narrates from the data instead)
+  tile?: string;  // on the board: the tile at x, y; the pig: the drawn tile that turned the wheel
+  feature?: string;  // on the board: the kind of feature scored ("city", "field"), or the Plague's
   fruit?: { harvest?: string; sell?: string[] };  // Fruit-Bearing Trees: what was harvested or sold
-  segment?: string;  // Wheel of Fortune scorings: the pig's segment (its event, "taxes")
+  segment?: string;  // Wheel of Fortune scorings and the pig: the pig's segment (its event, "taxes")
+  from?: string;     // the pig: the segment it left
+  to?: string;       // the pig: the segment it moved to
+  steps?: number;    // the pig: how many segments
+  seg?: number;      // the Plague: the tile's segment the follower stood on
+  at?: string;       // the Plague: its location ("N", "NE")
+  follower?: string; // the Plague: the follower's role ("knight")
 }
 
 // Fruit-Bearing Trees, public part of a view: trees with the tokens left on each, the tokens
@@ -70,8 +81,8 @@ export interface FruitView {
 }
 
 // Wheel of Fortune, public part of a view: the segments clockwise with their crown spaces
-// (player -1 when free), the pig's segment, the player deciding the Plague (-1), and the
-// wheel's log (each turn of the wheel, each follower taken back for the Plague).
+// (player -1 when free), the pig's segment, the player deciding the Plague (-1). The pig's moves
+// and the Plague's take-backs are entries of the view's one event log (GameView.events).
 export interface CrownView {
   space: string;   // "crown:taxes:0"
   player: number;
@@ -81,27 +92,11 @@ export interface WheelSegmentView {
   name: string;    // "Fortuna", "the Plague"
   crowns: CrownView[];
 }
-export interface WheelLogEntry {
-  turn: number;
-  player: number;
-  kind: 'pig' | 'plague';
-  text: string;
-  tile?: string;
-  steps?: number;
-  from?: string;
-  to?: string;
-  x?: number;
-  y?: number;
-  seg?: number;
-  at?: string;
-  follower?: string;
-}
 export interface WheelView {
   segments: WheelSegmentView[];
   pig: number;
   pig_event: string;
   plague_player: number;
-  log: WheelLogEntry[];
 }
 
 export interface FollowerView {
@@ -233,7 +228,7 @@ export interface Tables {
   score_categories: { name: string; label: string }[];  // in display order
   phases: string[];  // the one set of phase names: chance, place, plague, terminal
   // every event kind: scoring ones in display order (`category`), then report-only ones (pig, plague)
-  event_kinds: { name: string; category: string | null; stage: string; scores: boolean }[];
+  event_kinds: { name: string; category: string | null; stage: string; scores: boolean; where: 'wheel' | 'board' }[];
   event_stages: string[];  // the order of a turn's events; "final" after every turn
   fruit_kinds: string[];
   fruit_sale_points: number[];  // index: number of different fruit types sold

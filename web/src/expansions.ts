@@ -14,7 +14,7 @@ import { icon } from './icons';
 import { h } from './ui';
 import { listWords, t, tParts } from './i18n';
 import { pigIcon, wheelEventHelp, wheelEventLabel } from './wheel';
-import { crownWords, fruitWords, wheelLine } from './words';
+import { crownWords, eventWords, fruitWords } from './words';
 
 const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
 
@@ -217,8 +217,8 @@ registerExpansionPanel({
     const here = w.segments[w.pig];
     box.append(h('div', { class: 'wheel-pig', 'data-testid': 'wheel-pig', 'data-event': w.pig_event },
       pigIcon(18), ...tParts('wheel.pigOn', { seg: h('b', {}, wheelEventLabel(w.pig_event)), help: h('small', {}, ` (${wheelEventHelp(w.pig_event)})`) })));
-    const last = [...w.log].reverse().find((e) => e.kind === 'pig');
-    if (last) box.append(h('div', { class: 'wheel-last', 'data-testid': 'wheel-last' }, h('small', {}, t('wheel.lastTurn', { n: last.turn, text: wheelLine(ctx.view, last).text }))));
+    const last = [...ctx.view.events].reverse().find((e) => e.kind === 'pig');
+    if (last) box.append(h('div', { class: 'wheel-last', 'data-testid': 'wheel-last' }, h('small', {}, t('wheel.lastTurn', { n: last.turn, text: eventWords(ctx.view, last) }))));
     if (ctx.view.phase === 'plague') {
       const who = ctx.view.players?.[ctx.view.current_player]?.name ?? '…';
       box.append(h('p', { class: 'hint plague-hint', 'data-testid': 'plague-hint' }, ctx.myTurn ? t('wheel.plagueMine') : t('wheel.plagueOther', { who })));

@@ -32,10 +32,9 @@ export function categories(): { name: string; label: string }[] {
   return tables().score_categories;
 }
 
-// An event's rank within its turn (the engine's order: the pig, the wheel's event, the Plague,
-// the crown spaces, the placement; the end-of-game scoring after every turn).
-export function stageOf(e: { kind: string; final?: boolean }): number {
-  const t = tables();
-  const stage = e.final ? 'final' : t.event_kinds.find((k) => k.name === e.kind)?.stage ?? 'placement';
-  return t.event_stages.indexOf(stage);
+// Whether an event kind scores points (false for the report-only kinds: the pig's move, the
+// Plague's take-back).
+export function scores(kind: string): boolean {
+  return tables().event_kinds.find((k) => k.name === kind)?.scores ?? true;
 }
+
