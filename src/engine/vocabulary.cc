@@ -71,6 +71,7 @@ nlohmann::json vocabulary_json() {
   for (const char* f : kFruitNames) fruits.push_back(f);
   j["fruit_kinds"] = fruits;
   j["fruit_sale_points"] = kFruitSalePoints;
+  j["fruit_token_values"] = kFruitTokenValues;  // what a harvest may score
   json wheel = json::array();
   for (const char* w : kWheelEventNames) wheel.push_back(w);
   j["wheel_events"] = wheel;

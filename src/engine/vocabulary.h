@@ -13,6 +13,8 @@
 
 namespace carc {
 
+// The values of a fruit stack's tokens, top first as printed (a harvest scores the top one).
+inline constexpr std::array<int, 4> kFruitTokenValues = {5, 4, 3, 2};
 // The points of a sale of n different fruit types (n = 1..4; index 0 unused).
 inline constexpr std::array<int, 5> kFruitSalePoints = {0, 3, 6, 10, 15};
 

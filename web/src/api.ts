@@ -232,6 +232,7 @@ export interface Tables {
   event_stages: string[];  // the order of a turn's events; "final" after every turn
   fruit_kinds: string[];
   fruit_sale_points: number[];  // index: number of different fruit types sold
+  fruit_token_values: number[];  // a stack's token values, top first: what a harvest may score
   wheel_events: string[];
   rotations: number[];
 }

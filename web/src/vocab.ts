@@ -15,6 +15,13 @@ export function tables(): Tables {
   return loaded;
 }
 
+// What a harvest may score (the lowest and highest token value) and the points of a sale of
+// 1, 2, 3, 4 different fruit types, as message parameters ({min}, {max}, {sale}: "3/6/10/15").
+export function fruitPoints(): { min: number; max: number; sale: string } {
+  const vals = tables().fruit_token_values;
+  return { min: Math.min(...vals), max: Math.max(...vals), sale: tables().fruit_sale_points.slice(1).join('/') };
+}
+
 // Points of a sale of n different fruit types (1..4).
 export function salePoints(n: number): number {
   const pts = tables().fruit_sale_points;
