@@ -13,7 +13,9 @@
 #include <chrono>
 #include <filesystem>
 #include <nlohmann/json.hpp>
+#include <map>
 #include <set>
+#include <tuple>
 #include <thread>
 
 #include "record.h"
@@ -833,10 +835,10 @@ TEST_F(ServerTest, WheelOfFortuneThroughTheApi) {
       EXPECT_EQ(land_followers(r.body, p), before - 1);
       EXPECT_GE(r.body["supply"][p].get<int>(), v["supply"][p].get<int>() + 1);
       bool logged = false;
-      for (const auto& e : r.body["wheel"]["log"])
+      for (const auto& e : r.body["events"])
         if (e["kind"] == "plague" && e["turn"] == legal["turn"] && e["x"] == f["x"] && e["y"] == f["y"] && e["player"] == p)
           logged = e["text"].get<std::string>().find("for the Plague") != std::string::npos;
-      EXPECT_TRUE(logged) << r.body["wheel"]["log"].dump();
+      EXPECT_TRUE(logged) << r.body["events"].dump();
       ++plague_decisions;
       plague_turn = legal["turn"];
       if (tp != p) nonactive_plague = true;
@@ -881,7 +883,7 @@ TEST_F(ServerTest, WheelOfFortuneThroughTheApi) {
   json v = get("/api/games/" + id).body;
   // the log in words: the pig's moves, wheel scorings
   bool pig_line = false;
-  for (const auto& e : v["wheel"]["log"])
+  for (const auto& e : v["events"])
     if (e["kind"] == "pig") pig_line |= e["text"].get<std::string>().rfind("The pig moves ", 0) == 0;
   EXPECT_TRUE(pig_line);
   for (const auto& e : v["events"]) {
@@ -889,14 +891,39 @@ TEST_F(ServerTest, WheelOfFortuneThroughTheApi) {
     if (k == "fortuna") EXPECT_NE(text.find(": Fortuna"), std::string::npos) << text;
     if (k == "storm") EXPECT_NE(text.find("in the storm for"), std::string::npos) << text;
     if (k == "crown") EXPECT_NE(text.find("for a crown space of "), std::string::npos) << text;
-    // the wheel's scorings name the pig's segment; the pig's own moves are in wheel.log only
-    static const std::set<std::string> wheel_kinds = {"fortuna", "taxes", "famine", "storm", "inquisition", "crown"};
+    // the wheel's scorings name the pig's segment; the pig's moves are in the same one log
+    static const std::set<std::string> wheel_kinds = {"fortuna", "taxes", "famine", "storm", "inquisition", "crown", "pig"};
     if (wheel_kinds.count(k)) EXPECT_TRUE(e.contains("segment")) << e.dump();
     if (k == "storm") EXPECT_EQ(e["segment"], "storm");
-    EXPECT_NE(k, "pig");
-    EXPECT_NE(k, "plague");
   }
-  for (const auto& e : v["wheel"]["log"])
+  // The view's log is ONE list in the engine's event order: within a turn the stages of
+  // GET /api/tables (pig, wheel event, Plague, crown, placement), the final scoring after every
+  // turn; each entry says where a client shows it: "wheel" for the pig, Fortuna, the storm and
+  // the crown spaces, "board" (with the tile at x, y) for the rest.
+  {
+    const json tables = get("/api/tables").body;
+    std::map<std::string, int> stage_rank;
+    std::map<std::string, std::string> stage_of;
+    for (size_t i = 0; i < tables["event_stages"].size(); ++i) stage_rank[tables["event_stages"][i]] = int(i);
+    for (const auto& k : tables["event_kinds"]) stage_of[k["name"]] = k["stage"];
+    static const std::set<std::string> wheel_wide = {"pig", "fortuna", "storm", "crown"};
+    std::tuple<int, int, int> prev{0, 0, 0};
+    std::set<std::string> kinds;
+    for (const auto& e : v["events"]) {
+      const std::string k = e["kind"];
+      kinds.insert(k);
+      ASSERT_TRUE(e.contains("where")) << e.dump();
+      EXPECT_EQ(e["where"], wheel_wide.count(k) ? "wheel" : "board") << e.dump();
+      if (e["where"] == "board") EXPECT_TRUE(e.contains("tile")) << e.dump();
+      const bool fin = e["final"];
+      const std::tuple<int, int, int> key{fin ? 1 : 0, fin ? 0 : e["turn"].get<int>(), stage_rank[fin ? "final" : stage_of[k]]};
+      EXPECT_LE(prev, key) << "out of order: " << e.dump();
+      prev = key;
+    }
+    EXPECT_TRUE(kinds.count("pig")) << "the pig's moves are in the one log";
+    EXPECT_FALSE(v["wheel"].contains("log")) << "no second log";
+  }
+  for (const auto& e : v["events"])
     if (e["kind"] == "pig") {
       EXPECT_TRUE(e["steps"].get<int>() >= 1 && e["steps"].get<int>() <= 3) << e.dump();
       EXPECT_NE(e["tile"].get<std::string>().find('@'), std::string::npos) << e.dump();
@@ -981,7 +1008,10 @@ TEST_F(ServerTest, WheelOfFortuneChooseThroughTheApi) {
       ASSERT_EQ(r.status, 200) << r.text;
       EXPECT_EQ(r.body["chosen"], c["choice"]);
       EXPECT_EQ(r.body["tile"], tile);
-      const json& last = r.body["wheel"]["log"].back();
+      json last;  // the pig's move of this turn (the wheel's event may score after it)
+      for (const auto& e : r.body["events"])
+        if (e["kind"] == "pig") last = e;
+      ASSERT_TRUE(last.is_object()) << r.body["events"].dump();
       EXPECT_EQ(last["turn"], legal["turn"]);
       EXPECT_EQ(last["tile"], tile);
       EXPECT_EQ(last["steps"], c["wheel"]);
@@ -1105,10 +1135,10 @@ TEST_F(ServerTest, LoadsGamesSavedInFormat1) {
     if (pending.contains("plague")) {
       EXPECT_EQ(v["phase"], "plague");
       bool logged = false;  // the take-back saved in the meta is in the wheel's log of this turn
-      for (const auto& e : v["wheel"]["log"])
+      for (const auto& e : v["events"])
         logged |= e["kind"] == "plague" && e["turn"] == v["turn"].get<int>() + 1 && e["x"] == pending["plague"][0]["x"] &&
                   e["y"] == pending["plague"][0]["y"] && e["at"] == pending["plague"][0]["at"];
-      EXPECT_TRUE(logged) << v["wheel"]["log"].dump();
+      EXPECT_TRUE(logged) << v["events"].dump();
     }
     // The game goes on: one legal move by the seat to decide.
     const json legal = get("/api/games/" + id + "/legal").body;

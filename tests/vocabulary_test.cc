@@ -86,6 +86,13 @@ TEST(Vocabulary, FeatureAndScoreKindNames) {
   EXPECT_EQ(std::string(kScoreCategories[0].name), "road");
   const nlohmann::json j = vocabulary_json();
   EXPECT_EQ(j["fruit_sale_points"], nlohmann::json({0, 3, 6, 10, 15}));
+  // the values a harvest may score: a new game's stacks hold exactly these (shuffled)
+  EXPECT_EQ(j["fruit_token_values"], nlohmann::json({5, 4, 3, 2}));
+  // where a client shows each event kind: the wheel as a whole, or a tile of the board
+  for (const auto& k : j["event_kinds"]) {
+    static const std::set<std::string> wheel = {"pig", "fortuna", "storm", "crown"};
+    EXPECT_EQ(k["where"], wheel.count(k["name"].get<std::string>()) ? "wheel" : "board") << k.dump();
+  }
   EXPECT_EQ(j["fruit_kinds"].size(), size_t(kFruitTypes));
   EXPECT_EQ(j["event_kinds"].size(), kEventKinds.size());
   EXPECT_EQ(j["feature_kinds"][int(Kind::Field)]["name"], "field");

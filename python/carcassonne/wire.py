@@ -295,18 +295,8 @@ class ScoreEventViewFruit(TypedDict, total=False):
     sell: List[str]
 
 
-class ScoreEventView(TypedDict, total=False):
-    """An event of the game view's log. Required keys: turn, player, points, kind, final, x, y, text."""
-    turn: int
-    player: int
-    points: int
-    kind: str
-    final: bool
-    x: int
-    y: int
-    text: str
-    fruit: 'ScoreEventViewFruit'
-    segment: str
+# An entry of the game view's one event log (events, in the engine's order): a scoring, the pig's move (kind pig, points 0) or a follower taken back for the Plague (kind plague, points 0). Required keys: turn, player, points, kind, final, where, x, y, text.
+ScoreEventView = TypedDict('ScoreEventView', {'turn': int, 'player': int, 'points': int, 'kind': str, 'final': bool, 'where': Literal['wheel', 'board'], 'x': int, 'y': int, 'text': str, 'tile': str, 'feature': str, 'fruit': 'ScoreEventViewFruit', 'segment': str, 'from': str, 'to': str, 'steps': int, 'seg': int, 'at': str, 'follower': str}, total=False)
 
 
 class FruitView(TypedDict, total=False):
@@ -329,17 +319,12 @@ class WheelSegmentView(TypedDict, total=False):
     crowns: List['CrownView']
 
 
-# The JSON object WheelLogEntry. Required keys: turn, player, kind, text.
-WheelLogEntry = TypedDict('WheelLogEntry', {'turn': int, 'player': int, 'kind': Literal['pig', 'plague'], 'text': str, 'tile': str, 'steps': int, 'from': str, 'to': str, 'x': int, 'y': int, 'seg': int, 'at': str, 'follower': str}, total=False)
-
-
 class WheelView(TypedDict, total=False):
-    """The JSON object WheelView. Required keys: segments, pig, pig_event, plague_player, log."""
+    """Wheel of Fortune, public part: the segments clockwise with their crown spaces, the pig's segment, the player deciding the Plague (-1); the pig's moves and the Plague's take-backs are entries of GameView.events. Required keys: segments, pig, pig_event, plague_player."""
     segments: List['WheelSegmentView']
     pig: int
     pig_event: str
     plague_player: int
-    log: List['WheelLogEntry']
 
 
 class ChatLine(TypedDict, total=False):
@@ -515,15 +500,16 @@ class TablesScoreCategoriesItem(TypedDict, total=False):
 
 
 class TablesEventKindsItem(TypedDict, total=False):
-    """The JSON object TablesEventKindsItem. Required keys: name, category, stage, scores."""
+    """The JSON object TablesEventKindsItem. Required keys: name, category, stage, scores, where."""
     name: str
     category: Union[str, None]
     stage: str
     scores: bool
+    where: Literal['wheel', 'board']
 
 
 class Tables(TypedDict, total=False):
-    """The engine's vocabulary tables (GET /api/tables). Required keys: feature_kinds, score_categories, phases, event_kinds, event_stages, fruit_kinds, fruit_sale_points, wheel_events, rotations."""
+    """The engine's vocabulary tables (GET /api/tables). Required keys: feature_kinds, score_categories, phases, event_kinds, event_stages, fruit_kinds, fruit_sale_points, fruit_token_values, wheel_events, rotations."""
     feature_kinds: List['TablesFeatureKindsItem']
     score_categories: List['TablesScoreCategoriesItem']
     phases: List[str]
@@ -531,6 +517,7 @@ class Tables(TypedDict, total=False):
     event_stages: List[str]
     fruit_kinds: List[str]
     fruit_sale_points: List[int]
+    fruit_token_values: List[int]
     wheel_events: List[str]
     rotations: List[int]
 
@@ -666,13 +653,12 @@ REQUIRED: Dict[str, frozenset] = {
     'TileSetBoardCellsItem': frozenset(['tile', 'x', 'y']),
     'TileSetBoardWheelItem': frozenset(['crowns', 'event']),
     'SeatView': frozenset(['ai', 'joined', 'name', 'resigned', 'seat', 'type']),
-    'ScoreEventView': frozenset(['final', 'kind', 'player', 'points', 'text', 'turn', 'x', 'y']),
+    'ScoreEventView': frozenset(['final', 'kind', 'player', 'points', 'text', 'turn', 'where', 'x', 'y']),
     'ScoreEventViewFruit': frozenset([]),
     'FruitView': frozenset(['held', 'stacks', 'trees']),
     'CrownView': frozenset(['player', 'space']),
     'WheelSegmentView': frozenset(['crowns', 'event', 'name']),
-    'WheelLogEntry': frozenset(['kind', 'player', 'text', 'turn']),
-    'WheelView': frozenset(['log', 'pig', 'pig_event', 'plague_player', 'segments']),
+    'WheelView': frozenset(['pig', 'pig_event', 'plague_player', 'segments']),
     'ChatLine': frozenset(['at', 'name', 'seat', 'text']),
     'ChatList': frozenset(['chat', 'chat_public']),
     'GameView': frozenset(['bag', 'board', 'current_player', 'events', 'expansions', 'followers', 'id', 'last', 'phase', 'scores', 'supply', 'tile', 'tileset', 'total_tiles', 'turn', 'turns_total']),
@@ -688,10 +674,10 @@ REQUIRED: Dict[str, frozenset] = {
     'PlacementFruit': frozenset(['harvest', 'sell']),
     'Legal': frozenset(['placements', 'player', 'tile', 'turn']),
     'LegalChoicesItem': frozenset(['choice', 'tile', 'wheel']),
-    'Tables': frozenset(['event_kinds', 'event_stages', 'feature_kinds', 'fruit_kinds', 'fruit_sale_points', 'phases', 'rotations', 'score_categories', 'wheel_events']),
+    'Tables': frozenset(['event_kinds', 'event_stages', 'feature_kinds', 'fruit_kinds', 'fruit_sale_points', 'fruit_token_values', 'phases', 'rotations', 'score_categories', 'wheel_events']),
     'TablesFeatureKindsItem': frozenset(['name', 'score_kind']),
     'TablesScoreCategoriesItem': frozenset(['label', 'name']),
-    'TablesEventKindsItem': frozenset(['category', 'name', 'scores', 'stage']),
+    'TablesEventKindsItem': frozenset(['category', 'name', 'scores', 'stage', 'where']),
     'CreatedGame': frozenset(['game', 'id', 'seats']),
     'CreatedGameSeatsItem': frozenset(['name', 'seat', 'type']),
     'GameSummary': frozenset(['created', 'current_player', 'expansions', 'id', 'players', 'scores', 'status', 'tileset', 'turn', 'updated']),
@@ -706,4 +692,4 @@ REQUIRED: Dict[str, frozenset] = {
     'Hint': frozenset(['moves', 'player', 'turn']),
 }
 
-__all__ = ['ChatLine', 'ChatList', 'CreatedGame', 'CreatedGameSeatsItem', 'CrownTakeBackOption', 'CrownView', 'DrawnTile', 'FollowerOption', 'FollowerView', 'FruitAction', 'FruitActionHarvest', 'FruitTreeView', 'FruitView', 'GameRecord', 'GameSummary', 'GameSummaryPlayersItem', 'GameView', 'GameViewAiFailure', 'GameViewFairDraws', 'GameViewLast', 'GamesList', 'HarvestOption', 'Hint', 'HintMove', 'JoinedGame', 'LandTakeBackOption', 'Legal', 'LegalChoicesItem', 'LevelInfo', 'ModuleInfo', 'MoveRequest', 'Phase', 'PlacedView', 'Placement', 'PlacementFruit', 'PlagueOption', 'PlayersList', 'PlayersListPlayersItem', 'PublicView', 'PublicViewFollowersItem', 'PublicViewFruit', 'PublicViewRules', 'PublicViewWheel', 'PublicViewWheelCrownsItem', 'REQUIRED', 'RecordPending', 'RecordSetup', 'RecordTurn', 'RecordTurnFruit', 'RecordTurnFruitHarvest', 'ReplayMove', 'ScoreEventView', 'ScoreEventViewFruit', 'SeatView', 'SegmentData', 'Spot', 'StartTile', 'Tables', 'TablesEventKindsItem', 'TablesFeatureKindsItem', 'TablesScoreCategoriesItem', 'TakeBack', 'TakeBackOption', 'TileData', 'TileSet', 'TileSetBoard', 'TileSetBoardCellsItem', 'TileSetBoardWheelItem', 'WheelLogEntry', 'WheelSegmentView', 'WheelView']
+__all__ = ['ChatLine', 'ChatList', 'CreatedGame', 'CreatedGameSeatsItem', 'CrownTakeBackOption', 'CrownView', 'DrawnTile', 'FollowerOption', 'FollowerView', 'FruitAction', 'FruitActionHarvest', 'FruitTreeView', 'FruitView', 'GameRecord', 'GameSummary', 'GameSummaryPlayersItem', 'GameView', 'GameViewAiFailure', 'GameViewFairDraws', 'GameViewLast', 'GamesList', 'HarvestOption', 'Hint', 'HintMove', 'JoinedGame', 'LandTakeBackOption', 'Legal', 'LegalChoicesItem', 'LevelInfo', 'ModuleInfo', 'MoveRequest', 'Phase', 'PlacedView', 'Placement', 'PlacementFruit', 'PlagueOption', 'PlayersList', 'PlayersListPlayersItem', 'PublicView', 'PublicViewFollowersItem', 'PublicViewFruit', 'PublicViewRules', 'PublicViewWheel', 'PublicViewWheelCrownsItem', 'REQUIRED', 'RecordPending', 'RecordSetup', 'RecordTurn', 'RecordTurnFruit', 'RecordTurnFruitHarvest', 'ReplayMove', 'ScoreEventView', 'ScoreEventViewFruit', 'SeatView', 'SegmentData', 'Spot', 'StartTile', 'Tables', 'TablesEventKindsItem', 'TablesFeatureKindsItem', 'TablesScoreCategoriesItem', 'TakeBack', 'TakeBackOption', 'TileData', 'TileSet', 'TileSetBoard', 'TileSetBoardCellsItem', 'TileSetBoardWheelItem', 'WheelSegmentView', 'WheelView']

@@ -7,20 +7,20 @@ namespace carc {
 const std::array<const char*, kEventStages> kEventStageNames = {"pig", "wheel-event", "plague", "crown", "placement", "final"};
 
 const std::array<EventKindInfo, 14> kEventKinds = {{
-    {"road", "road", EventStage::Placement},
-    {"city", "city", EventStage::Placement},
-    {"monastery", "monastery", EventStage::Placement},
-    {"farm", "farm", EventStage::Placement},
-    {"tent", "tent", EventStage::Placement},
-    {"fruit", "fruit", EventStage::Placement},
-    {"fortuna", "wheel", EventStage::WheelEvent},
-    {"taxes", "wheel", EventStage::WheelEvent},
-    {"famine", "wheel", EventStage::WheelEvent},
-    {"storm", "wheel", EventStage::WheelEvent},
-    {"inquisition", "wheel", EventStage::WheelEvent},
-    {"crown", "wheel", EventStage::Crown},
-    {"pig", "", EventStage::Pig},
-    {"plague", "", EventStage::Plague},
+    {"road", "road", EventStage::Placement, "board"},
+    {"city", "city", EventStage::Placement, "board"},
+    {"monastery", "monastery", EventStage::Placement, "board"},
+    {"farm", "farm", EventStage::Placement, "board"},
+    {"tent", "tent", EventStage::Placement, "board"},
+    {"fruit", "fruit", EventStage::Placement, "board"},
+    {"fortuna", "wheel", EventStage::WheelEvent, "wheel"},
+    {"taxes", "wheel", EventStage::WheelEvent, "board"},
+    {"famine", "wheel", EventStage::WheelEvent, "board"},
+    {"storm", "wheel", EventStage::WheelEvent, "wheel"},
+    {"inquisition", "wheel", EventStage::WheelEvent, "board"},
+    {"crown", "wheel", EventStage::Crown, "wheel"},
+    {"pig", "", EventStage::Pig, "wheel"},
+    {"plague", "", EventStage::Plague, "board"},
 }};
 
 const std::array<ScoreCategory, 7> kScoreCategories = {{
@@ -63,6 +63,7 @@ nlohmann::json vocabulary_json() {
     kinds.push_back({{"name", k.name},
                      {"category", k.category[0] ? json(k.category) : json(nullptr)},
                      {"stage", kEventStageNames[size_t(k.stage)]},
+                     {"where", k.where},
                      {"scores", k.category[0] != 0}});
   j["event_kinds"] = kinds;
   j["event_stages"] = kEventStageNames;
@@ -70,6 +71,7 @@ nlohmann::json vocabulary_json() {
   for (const char* f : kFruitNames) fruits.push_back(f);
   j["fruit_kinds"] = fruits;
   j["fruit_sale_points"] = kFruitSalePoints;
+  j["fruit_token_values"] = kFruitTokenValues;  // what a harvest may score
   json wheel = json::array();
   for (const char* w : kWheelEventNames) wheel.push_back(w);
   j["wheel_events"] = wheel;

@@ -13,6 +13,8 @@
 
 namespace carc {
 
+// The values of a fruit stack's tokens, top first as printed (a harvest scores the top one).
+inline constexpr std::array<int, 4> kFruitTokenValues = {5, 4, 3, 2};
 // The points of a sale of n different fruit types (n = 1..4; index 0 unused).
 inline constexpr std::array<int, 5> kFruitSalePoints = {0, 3, 6, 10, 15};
 
@@ -30,11 +32,14 @@ inline constexpr int kEventStages = 6;
 extern const std::array<const char*, kEventStages> kEventStageNames;
 
 // One kind of event: its name (ScoreEvent::kind), the score category it counts for in a
-// breakdown ("" for report-only events), and its stage within a turn.
+// breakdown ("" for report-only events), its stage within a turn, and where a client shows it:
+// "wheel" for what happens to the Wheel of Fortune as a whole (the pig's move, Fortuna, the
+// storm, the crown spaces), "board" for what happens at a tile (x, y).
 struct EventKindInfo {
   const char* name;
   const char* category;
   EventStage stage;
+  const char* where;
 };
 // Every event kind the engine emits, scoring kinds in display order, then the report-only ones.
 extern const std::array<EventKindInfo, 14> kEventKinds;

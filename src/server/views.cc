@@ -38,6 +38,17 @@ std::string segment_words(const Game& g, int seg) {
   return k[int(g.wheel()[seg].event)];
 }
 
+// The kind of feature an event scores (a farm scores a field; taxes pay for knights in a city,
+// the famine for farmers, the inquisition for monks), or nullptr (Fortuna, the storm, ...).
+const char* event_feature(const std::string& kind) {
+  static const std::pair<const char*, const char*> k[] = {{"road", "road"},    {"city", "city"},         {"monastery", "monastery"},
+                                                          {"tent", "tent"},    {"farm", "field"},        {"famine", "field"},
+                                                          {"taxes", "city"},   {"inquisition", "monastery"}};
+  for (const auto& [event, feature] : k)
+    if (kind == event) return feature;
+  return nullptr;
+}
+
 // A follower's role by the kind of feature it stands on.
 std::string follower_role(const std::string& kind) {
   if (kind == "road") return "thief";
@@ -108,11 +119,10 @@ json slot_json(const State& s, uint16_t slot) {
 }
 
 // Wheel of Fortune, public part: the segments clockwise with their crown spaces (the player on
-// each, -1 when free), the pig's segment, the player deciding the Plague now (-1), and the
-// wheel's log in words: each turn of the wheel and each follower taken back for the Plague.
-json wheel_json(const State& s, const json& pv_wheel, const std::vector<std::string>& names, const std::vector<ScoreEvent>& events) {
+// each, -1 when free), the pig's segment and the player deciding the Plague now (-1). The
+// pig's moves and the Plague's take-backs are in the view's one event log (event_json).
+json wheel_json(const State& s, const json& pv_wheel) {
   const Game& g = s.game();
-  auto who = [&](int p) { return p >= 0 && p < int(names.size()) ? names[p] : std::string("?"); };
   json segs = json::array();
   for (int i = 0; i < int(g.wheel().size()); ++i) {
     json crowns = json::array();
@@ -126,36 +136,10 @@ json wheel_json(const State& s, const json& pv_wheel, const std::vector<std::str
     }
     segs.push_back({{"event", kWheelEventNames[int(g.wheel()[i].event)]}, {"name", segment_words(g, i)}, {"crowns", crowns}});
   }
-  // The engine's wheel events: each turn of the wheel ("pig": from, to, steps, tile) and each
-  // follower taken back for the Plague ("plague": the deciding player, where, which follower).
-  json log = json::array();
-  for (const ScoreEvent& e : events) {
-    if (e.kind == "pig") {
-      log.push_back({{"turn", e.turn},
-                     {"player", e.player},
-                     {"kind", "pig"},
-                     {"tile", e.tile},
-                     {"steps", e.steps},
-                     {"from", kWheelEventNames[int(g.wheel()[e.from].event)]},
-                     {"to", kWheelEventNames[int(g.wheel()[e.segment].event)]},
-                     {"text", "The pig moves " + std::to_string(e.steps) + " to " + segment_words(g, e.segment) +
-                                  " (tile " + e.tile + " drawn by " + who(e.player) + ")"}});
-    } else if (e.kind == "plague") {
-      const int pi = s.tile_at(e.x, e.y);
-      const TileType& t = g.type(s.placed(pi).type);
-      const int seg = t.segment_at(e.at, s.placed(pi).rot);
-      const std::string role = follower_role(kind_name(t.rot[s.placed(pi).rot].seg[seg].kind));
-      log.push_back({{"turn", e.turn}, {"player", e.player}, {"kind", "plague"}, {"x", e.x}, {"y", e.y},
-                     {"seg", seg}, {"at", e.at}, {"follower", role},
-                     {"text", who(e.player) + " takes back a " + role + " from (" + std::to_string(e.x) + "," +
-                                  std::to_string(e.y) + ") for the Plague"}});
-    }
-  }
   return {{"segments", segs},
           {"pig", pv_wheel["pig_segment"]},
           {"pig_event", pv_wheel["pig"]},
-          {"plague_player", pv_wheel.value("plague_player", -1)},
-          {"log", log}};
+          {"plague_player", pv_wheel.value("plague_player", -1)}};
 }
 
 // "an apple", "a cherry".
@@ -187,6 +171,9 @@ json event_json(const ScoreEvent& e, const std::vector<std::string>& names, cons
     text = who + " scores " + pts + " in the inquisition for a monk";
   } else if (e.kind == "crown") {
     text = who + " scores " + pts + " for a crown space of " + segment_words(s.game(), e.segment);
+  } else if (e.kind == "pig") {
+    text = "The pig moves " + std::to_string(e.steps) + " to " + segment_words(s.game(), e.segment) + " (tile " + e.tile +
+           " drawn by " + who + ")";
   } else if (e.kind == "fruit" && e.final) {
     text = who + " scores " + std::to_string(e.points) + " for " + std::to_string(e.points) + " fruit token" +
            (e.points == 1 ? "" : "s") + " held";
@@ -209,10 +196,38 @@ json event_json(const ScoreEvent& e, const std::vector<std::string>& names, cons
     }
   }
   if (e.final) text += " (final scoring)";
-  json j = {{"turn", e.turn}, {"player", e.player}, {"points", e.points}, {"kind", e.kind},
-            {"final", e.final}, {"x", x},           {"y", y},           {"text", text}};
+  const EventKindInfo* info = event_kind(e.kind);
+  const std::string where = info ? info->where : "board";
+  json j = {{"turn", e.turn}, {"player", e.player}, {"points", e.points}, {"kind", e.kind}, {"final", e.final},
+            {"where", where}, {"x", x},           {"y", y},           {"text", text}};
   if (!fruit.is_null()) j["fruit"] = fruit;
-  if (e.segment >= 0) j["segment"] = kWheelEventNames[int(s.game().wheel()[e.segment].event)];  // wheel scorings
+  const Game& g = s.game();
+  if (e.segment >= 0) j["segment"] = kWheelEventNames[int(g.wheel()[e.segment].event)];  // wheel scorings, the pig
+  if (e.kind == "pig") {  // the pig's move: from which segment, how many steps, the drawn tile that turned it
+    j["from"] = kWheelEventNames[int(g.wheel()[e.from].event)];
+    j["to"] = kWheelEventNames[int(g.wheel()[e.segment].event)];
+    j["steps"] = e.steps;
+    j["tile"] = e.tile;
+  }
+  // On the board: the tile at x, y, the feature scored (its kind) and, for the Plague, the
+  // location of the follower taken back and its role.
+  const int pi = where == "board" ? s.tile_at(x, y) : -1;
+  if (pi >= 0) {
+    const PlacedTile& P = s.placed(pi);
+    const TileType& t = g.type(P.type);
+    j["tile"] = t.id;
+    if (e.kind == "plague") {
+      const int seg = t.segment_at(e.at, P.rot);
+      j["seg"] = seg;
+      j["at"] = e.at;
+      j["feature"] = kind_name(t.rot[P.rot].seg[seg].kind);
+      j["follower"] = follower_role(kind_name(t.rot[P.rot].seg[seg].kind));
+      j["text"] = who + " takes back a " + j["follower"].get<std::string>() + " from (" + std::to_string(e.x) + "," +
+                  std::to_string(e.y) + ") for the Plague";
+    } else if (const char* f = event_feature(e.kind)) {
+      j["feature"] = f;
+    }
+  }
   return j;
 }
 
@@ -268,9 +283,10 @@ json board_json(const State& s, const std::vector<ScoreEvent>& events, const std
   j["followers"] = fol;
   j["scores"] = pv["scores"];
   j["supply"] = pv["supply"];
+  // The one event log, in the engine's order (the table's log): scorings, the pig's moves and
+  // the Plague's take-backs, each with where to show it ("wheel" or "board").
   json ev = json::array();
-  for (const auto& e : events)
-    if (e.kind != "pig" && e.kind != "plague") ev.push_back(event_json(e, names, s));  // those two: in wheel.log
+  for (const auto& e : events) ev.push_back(event_json(e, names, s));
   j["events"] = ev;
   if (pv.contains("fruit")) {
     json stacks = json::array();  // the stacks not yet on a tree
@@ -281,7 +297,7 @@ json board_json(const State& s, const std::vector<ScoreEvent>& events, const std
     }
     j["fruit"] = {{"trees", pv["fruit"]["trees"]}, {"held", pv["fruit"]["held"]}, {"stacks", stacks}};
   }
-  if (pv.contains("wheel")) j["wheel"] = wheel_json(s, pv["wheel"], names, events);
+  if (pv.contains("wheel")) j["wheel"] = wheel_json(s, pv["wheel"]);
   if (pv["board"].size() > size_t(g.num_setup_tiles())) {
     const json& P = pv["board"].back();
     j["last"] = {{"x", P["x"]}, {"y", P["y"]}};

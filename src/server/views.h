@@ -24,7 +24,7 @@ json follower_json(const State& s, int i);
 // A follower's place given by its slot, and who put it there.
 json slot_json(const State& s, uint16_t slot);
 // `pv_wheel`: the public view's "wheel" (public_view.h).
-json wheel_json(const State& s, const json& pv_wheel, const std::vector<std::string>& names, const std::vector<ScoreEvent>& events);
+json wheel_json(const State& s, const json& pv_wheel);
 json fruit_json(const State& s);
 // The public view of a position: its state-derived fields come from carc::public_view (the one
 // hidden-information policy: no seed, no generator, no face-down fruit order).

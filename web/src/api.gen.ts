@@ -237,21 +237,30 @@ export interface SeatView {
   chat_public?: boolean;
 }
 
-// an event of the game view's log
+// an entry of the game view's one event log (events, in the engine's order): a scoring, the pig's move (kind pig, points 0) or a follower taken back for the Plague (kind plague, points 0)
 export interface ScoreEventView {
   turn: number;
   player: number;
   points: number;
   kind: string;
   final: boolean;
+  where: 'wheel' | 'board';  // where a client shows it: over the Wheel of Fortune, or at x, y (GET /api/tables: event_kinds[].where)
   x: number;
   y: number;
-  text: string;
+  text: string;  // the server's English line (the web client narrates from the data instead)
+  tile?: string;  // on the board: the tile at x, y; the pig: the drawn tile that turned the wheel
+  feature?: string;  // on the board: the kind of feature scored, or the Plague's
   fruit?: {
     harvest?: string;
     sell?: string[];
   };
-  segment?: string;
+  segment?: string;  // Wheel of Fortune scorings and the pig: the pig's segment (its event)
+  from?: string;  // the pig: the segment it left
+  to?: string;  // the pig: the segment it moved to
+  steps?: number;  // the pig: how many segments
+  seg?: number;  // the Plague: the tile's segment the follower stood on
+  at?: string;  // the Plague: its location
+  follower?: string;  // the Plague: the follower's role
 }
 
 export interface FruitView {
@@ -271,28 +280,12 @@ export interface WheelSegmentView {
   crowns: CrownView[];
 }
 
-export interface WheelLogEntry {
-  turn: number;
-  player: number;
-  kind: 'pig' | 'plague';
-  text: string;
-  tile?: string;
-  steps?: number;
-  from?: string;
-  to?: string;
-  x?: number;
-  y?: number;
-  seg?: number;
-  at?: string;
-  follower?: string;
-}
-
+// Wheel of Fortune, public part: the segments clockwise with their crown spaces, the pig's segment, the player deciding the Plague (-1); the pig's moves and the Plague's take-backs are entries of GameView.events
 export interface WheelView {
   segments: WheelSegmentView[];
   pig: number;
   pig_event: string;
   plague_player: number;
-  log: WheelLogEntry[];
 }
 
 export interface ChatLine {
@@ -453,10 +446,12 @@ export interface Tables {
     category: string | null;
     stage: string;
     scores: boolean;
+    where: 'wheel' | 'board';
   })[];
   event_stages: string[];
   fruit_kinds: string[];
   fruit_sale_points: number[];
+  fruit_token_values: number[];  // a stack's token values, top first: what a harvest may score
   wheel_events: string[];
   rotations: number[];
 }

@@ -8,13 +8,13 @@
 // (the wheel and crown spaces on the board, the pig, the Plague choice, the wheel tile choice).
 import type { GameView, Legal, FollowerOption, Placement } from './api';
 import { fruitArticle, fruitIcon } from './fruit';
-import { salePoints } from './vocab';
+import { fruitPoints, salePoints } from './vocab';
 import { PLAYER_COLORS } from './tiles';
 import { icon } from './icons';
 import { h } from './ui';
 import { listWords, t, tParts } from './i18n';
 import { pigIcon, wheelEventHelp, wheelEventLabel } from './wheel';
-import { crownWords, fruitWords, wheelLine } from './words';
+import { crownWords, eventWords, fruitWords } from './words';
 
 const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
 
@@ -89,8 +89,9 @@ registerExpansionPanel({
 });
 
 // The Fruit-Bearing Trees: the stack put on a new tree tile, and after a follower is placed on
-// a tile in the 3x3 block of a tree, one fruit action: harvest a tree (score its top token,
-// 2 to 5, and keep it) or sell a set of 1 to 4 held tokens of different kinds (3/6/10/15).
+// a tile in the 3x3 block of a tree, one fruit action: harvest a tree (score its top token and
+// keep it) or sell a set of held tokens of different kinds (the points: GET /api/tables,
+// fruit_token_values and fruit_sale_points; the options: the legal moves).
 // The trees' tokens are drawn on the board; each player's tokens are in the scoreboard.
 function fruitChip(type: string, text: string, extra: Record<string, unknown> = {}) {
   const chip = h('span', { class: 'fruit-chip', title: fruitWords(type), ...extra }, text);
@@ -165,14 +166,14 @@ registerExpansionPanel({
       const type = typeOf(tr);
       const chosen = !!action?.harvest && action.harvest.x === tr.x && action.harvest.y === tr.y;
       radio(`fruit-harvest-${type}`, chosen,
-        tParts(tr.new ? 'fruit.harvestNew' : 'fruit.harvestOld', { icon: fruitIcon(type), fruit: fruitWords(type), n: tr.left }),
+        tParts(tr.new ? 'fruit.harvestNew' : 'fruit.harvestOld', { icon: fruitIcon(type), fruit: fruitWords(type), n: tr.left, ...fruitPoints() }),
         () => ctx.setMoveFields({ fruit: { harvest: { x: tr.x, y: tr.y } } }, 'placement'));
     }
     if (pl.fruit.sell.length) {
       const sold = action?.sell ?? [];
       const pts = salePoints(sold.length);
       radio('fruit-sell', !!action?.sell,
-        [action?.sell ? t('fruit.sellN', { n: sold.length, pts }) : t('fruit.sellAny')],
+        [action?.sell ? t('fruit.sellN', { n: sold.length, pts }) : t('fruit.sellAny', fruitPoints())],
         // picking "sell" offers the best set: one of each kind held, at most 4
         () => ctx.setMoveFields({ fruit: { sell: pl.fruit!.sell.slice(0, 4) } }, 'placement'));
       const boxes = h('div', { class: 'fruit-sell' });
@@ -217,8 +218,8 @@ registerExpansionPanel({
     const here = w.segments[w.pig];
     box.append(h('div', { class: 'wheel-pig', 'data-testid': 'wheel-pig', 'data-event': w.pig_event },
       pigIcon(18), ...tParts('wheel.pigOn', { seg: h('b', {}, wheelEventLabel(w.pig_event)), help: h('small', {}, ` (${wheelEventHelp(w.pig_event)})`) })));
-    const last = [...w.log].reverse().find((e) => e.kind === 'pig');
-    if (last) box.append(h('div', { class: 'wheel-last', 'data-testid': 'wheel-last' }, h('small', {}, t('wheel.lastTurn', { n: last.turn, text: wheelLine(ctx.view, last).text }))));
+    const last = [...ctx.view.events].reverse().find((e) => e.kind === 'pig');
+    if (last) box.append(h('div', { class: 'wheel-last', 'data-testid': 'wheel-last' }, h('small', {}, t('wheel.lastTurn', { n: last.turn, text: eventWords(ctx.view, last) }))));
     if (ctx.view.phase === 'plague') {
       const who = ctx.view.players?.[ctx.view.current_player]?.name ?? '…';
       box.append(h('p', { class: 'hint plague-hint', 'data-testid': 'plague-hint' }, ctx.myTurn ? t('wheel.plagueMine') : t('wheel.plagueOther', { who })));

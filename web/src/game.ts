@@ -1,15 +1,15 @@
 // The game page: board, drawn tile, scoreboard, log, controls, live updates (server-sent
 // events), and the final scoring shown step by step.
-import { api, ApiError, tokens, type GameView, type HintMove, type Legal, type TileSet, type WheelLogEntry } from './api';
+import { api, ApiError, tokens, type GameView, type HintMove, type Legal, type TileSet } from './api';
 import { BoardView, tilePreview, type PendingFruit, type PendingPlacement } from './board';
 import { activePanels, type ExpansionContext, type PendingContext } from './expansions';
 import { helpButton, openHelp } from './help';
 import { icon, iconButton } from './icons';
 import { meeple, PLAYER_COLORS } from './tiles';
 import { coarsePointer, copyText, h, prefersReducedMotion, toast } from './ui';
-import { breakdown, categoryLabel, crownEvent, describeTile, eventWords, featureWords, followerWords, fruitWords, moveWords, placeWords, segmentWords, spotWords, wheelLine } from './words';
+import { breakdown, categoryLabel, crownEvent, describeTile, eventWords, featureWords, followerWords, fruitWords, moveWords, placeWords, segmentWords, spotWords } from './words';
 import { currentLang, listWords, t } from './i18n';
-import { stageOf } from './vocab';
+import { scores } from './vocab';
 import { wheelEventHelp } from './wheel';
 import { computerWords, loadLevels, type Level } from './levels';
 import { ChatPanel, goToRematch, startRematch, TurnAlert } from './table';
@@ -19,35 +19,6 @@ import { ChatPanel, goToRematch, startRematch, TurnAlert } from './table';
 function words(text: string): string {
   if (currentLang() !== 'en') return text;
   return text.replace(/^You (scores|harvests|sells|takes) /, (_m, verb: string) => `You ${verb.slice(0, -1)} `);
-}
-
-// Wheel of Fortune event kinds scored for the wheel as a whole (shown over the wheel).
-const WHEEL_WIDE = new Set(['fortuna', 'storm', 'crown']);
-
-// The log: the scoring events with the Wheel of Fortune's lines (the pig's moves, the Plague's
-// take-backs) in the engine's order (vocab.ts stageOf, from /api/tables): within a turn the pig
-// moves, the wheel's event scores, the Plague takes followers back, the crown spaces score, then
-// the placement; the end-of-game scoring comes after every turn. Both lists are in the engine's
-// order already; they are merged by (final, turn, stage), the view's events first on a tie.
-type LogLine = { turn: number; player: number; text: string; kind: string; final?: boolean };
-export function mergeLog(v: GameView): LogLine[] {
-  const wheel: WheelLogEntry[] = (v.wheel?.log ?? []).map((e) => wheelLine(v, e));
-  const events = v.events.map((e) => ({ ...e, text: eventWords(v, e) }));
-  if (!wheel.length) return events;
-  const key = (e: LogLine) => [e.final ? 1 : 0, e.final ? 0 : e.turn, stageOf(e)];
-  const before = (a: LogLine, b: LogLine) => {
-    const ka = key(a), kb = key(b);
-    for (let i = 0; i < ka.length; ++i) if (ka[i] !== kb[i]) return ka[i] < kb[i];
-    return false;
-  };
-  const out: LogLine[] = [];
-  let w = 0;
-  for (const e of events) {
-    while (w < wheel.length && before(wheel[w], e)) out.push(wheel[w++]);
-    out.push(e);
-  }
-  while (w < wheel.length) out.push(wheel[w++]);
-  return out;
 }
 
 const cap = (w: string) => w[0].toUpperCase() + w.slice(1);
@@ -336,8 +307,8 @@ export class GamePage {
       const wgeo = this.board.wheelGeometry;
       let onWheel = 0;
       for (const ev of v.events.slice(this.seenEvents)) {
-        if (ev.final) continue;
-        if (wgeo && WHEEL_WIDE.has(ev.kind)) {  // Fortuna, the storm, crown spaces: over the wheel
+        if (ev.final || !scores(ev.kind)) continue;  // the pig's move is said below, the Plague's on the board
+        if (wgeo && ev.where === 'wheel') {  // Fortuna, the storm, crown spaces: over the wheel (the server says so)
           this.board.floatAt(wgeo.cx, wgeo.cy - wgeo.r - 14 - 30 * onWheel++, `+${ev.points}`, PLAYER_COLORS[ev.player % PLAYER_COLORS.length]);
           continue;
         }
@@ -1044,14 +1015,14 @@ export class GamePage {
     parts.push(h('div', { class: 'panel-head' }, h('h4', {}, t('game.byKind')), helpButton('roads', sets, t('help.scores'))), this.breakdownTable(v, true));
     // log
     const log = h('div', { class: 'log', 'data-testid': 'log', tabindex: 0, role: 'log', 'aria-label': t('game.scoring') });
-    const evs = mergeLog(v).reverse();
+    const evs = [...v.events].reverse();  // the server's one log, in the engine's order
     if (!evs.length) log.append(h('div', { class: 'muted' }, t('game.noPoints')));
     for (const e of evs.slice(0, 60)) {
-      const kind = 'kind' in e && (e.kind === 'pig' || e.kind === 'plague') ? ` wheel-${e.kind}` : '';
-      const final = 'final' in e && e.final;
+      const kind = scores(e.kind) ? '' : ` wheel-${e.kind}`;  // the pig's moves, the Plague's take-backs
+      const final = e.final;
       log.append(h('div', { class: `ev${final ? ' final' : ''}${kind}` },
         h('span', { class: 'dot', style: `background:${e.kind === 'pig' ? '#f48fb1' : PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }),
-        words(e.text), h('small', {}, final ? '' : t('game.atTurn', { n: e.turn }))));
+        words(eventWords(v, e)), h('small', {}, final ? '' : t('game.atTurn', { n: e.turn }))));
     }
     parts.push(h('h4', {}, t('game.scoring')), log);
     if (v.status === 'finished') parts.push(h('div', { class: 'row' }, h('button', { class: 'btn', 'data-testid': 'show-final', onclick: () => this.showFinal(v) }, t('game.showFinal')),

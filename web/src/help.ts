@@ -4,6 +4,7 @@
 // breakdown and the wheel). Only the sections of the game's rule set are listed.
 import { icon } from './icons';
 import { t, type Key } from './i18n';
+import { fruitPoints } from './vocab';
 import { h } from './ui';
 
 interface Section { id: string; when?: string; paras: number }
@@ -25,7 +26,8 @@ const SECTIONS: Section[] = [
   { id: 'keys', paras: 1 },
 ];
 const title = (s: Section) => t(`help.${s.id}.title` as Key);
-const paragraphs = (s: Section) => Array.from({ length: s.paras }, (_, i) => t(`help.${s.id}.${i + 1}` as Key));
+// The points in the rules come from the engine's tables (the fruit's token values and sale points).
+const paragraphs = (s: Section) => Array.from({ length: s.paras }, (_, i) => t(`help.${s.id}.${i + 1}` as Key, s.id === 'fruit-trees' ? fruitPoints() : {}));
 
 // Opens the rules help at a section; `expansions` limits it to the sections of the game.
 export function openHelp(section = 'turn', expansions: string[] = []) {

@@ -1,12 +1,12 @@
 // The client's entry point: a hash router over the lobby, the game page and the replay page.
 import { api, type GameView } from './api';
 import { BoardView, tilePreview } from './board';
-import { GamePage, mergeLog, prefetchGame } from './game';
+import { GamePage, prefetchGame } from './game';
 import { joinSeat, renderLobby } from './lobby';
 import { icon, iconButton } from './icons';
 import { PLAYER_COLORS } from './tiles';
 import { h } from './ui';
-import { describeTile, moveWords } from './words';
+import { describeTile, eventWords, moveWords } from './words';
 import { setTables } from './vocab';
 import { loadLang, t } from './i18n';
 
@@ -52,7 +52,7 @@ async function replayPage(id: string, atEnd = false) {
         iconButton('last', t('replay.last'), { onclick: () => show(total), 'data-testid': 'replay-last' })),
       h('input', { type: 'range', min: 0, max: total, value: turn, class: 'slider', 'aria-label': t('lobby.colTurn'), 'data-testid': 'replay-slider', onchange: (e: Event) => show(Number((e.target as HTMLInputElement).value)) }),
       h('h4', {}, t('replay.scoringSoFar')),
-      h('div', { class: 'log' }, ...mergeLog({ ...v, players: v.players ?? full.players }).reverse().map((e) => h('div', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }), e.text))),
+      h('div', { class: 'log' }, ...[...v.events].reverse().map((e) => h('div', { class: 'ev' }, h('span', { class: 'dot', style: `background:${PLAYER_COLORS[e.player % PLAYER_COLORS.length]}` }), eventWords({ ...v, players: v.players ?? full.players }, e)))),
     );
   };
   await show(atEnd ? total : 0);

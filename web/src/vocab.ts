@@ -15,6 +15,13 @@ export function tables(): Tables {
   return loaded;
 }
 
+// What a harvest may score (the lowest and highest token value) and the points of a sale of
+// 1, 2, 3, 4 different fruit types, as message parameters ({min}, {max}, {sale}: "3/6/10/15").
+export function fruitPoints(): { min: number; max: number; sale: string } {
+  const vals = tables().fruit_token_values;
+  return { min: Math.min(...vals), max: Math.max(...vals), sale: tables().fruit_sale_points.slice(1).join('/') };
+}
+
 // Points of a sale of n different fruit types (1..4).
 export function salePoints(n: number): number {
   const pts = tables().fruit_sale_points;
@@ -32,10 +39,9 @@ export function categories(): { name: string; label: string }[] {
   return tables().score_categories;
 }
 
-// An event's rank within its turn (the engine's order: the pig, the wheel's event, the Plague,
-// the crown spaces, the placement; the end-of-game scoring after every turn).
-export function stageOf(e: { kind: string; final?: boolean }): number {
-  const t = tables();
-  const stage = e.final ? 'final' : t.event_kinds.find((k) => k.name === e.kind)?.stage ?? 'placement';
-  return t.event_stages.indexOf(stage);
+// Whether an event kind scores points (false for the report-only kinds: the pig's move, the
+// Plague's take-back).
+export function scores(kind: string): boolean {
+  return tables().event_kinds.find((k) => k.name === kind)?.scores ?? true;
 }
+

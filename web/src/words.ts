@@ -3,10 +3,10 @@
 // log's lines (scorings, the pig, the Plague) from the events' data. Built from the server's data
 // (tile segments, follower kinds, event kinds), no engine rules; every word from the message
 // table of the player's language (i18n.ts).
-import type { GameView, ScoreEventView, SeatView, TileData, WheelLogEntry } from './api';
+import type { GameView, ScoreEventView, SeatView, TileData } from './api';
 import { listWords, serverText, t, type Key } from './i18n';
 import { fruitArticle } from './fruit';
-import { categories, categoryOf } from './vocab';
+import { categories, categoryOf, scores } from './vocab';
 
 // "a tile with a city (pennant) and a road".
 export function describeTile(tile: TileData | undefined): string {
@@ -122,6 +122,7 @@ export function breakdown(v: GameView): { cats: string[]; points: Record<string,
   const n = v.scores.length;
   const points: Record<string, number[]> = {};
   for (const e of v.events) {
+    if (!scores(e.kind)) continue;  // the pig's moves, the Plague's take-backs
     const c = categoryOf(e.kind);
     (points[c] ??= new Array(n).fill(0))[e.player] += e.points;
   }
@@ -141,7 +142,8 @@ const SCORED: Record<string, Key> = {
   road: 'scored.road', city: 'scored.city', monastery: 'scored.monastery', farm: 'scored.farm', tent: 'scored.tent',
 };
 
-// One scoring of the log in words, from the event's data (not the server's English text):
+// One entry of the view's event log in words, from the event's data (not the server's English
+// text), keyed by its kind:
 // "Ann scores 8 for a city", "Ben harvests an apple worth 4", "Ann scores 3: Fortuna", with
 // "(final scoring)" for the end-of-game scoring unless `bare`.
 export function eventWords(v: GameView, e: ScoreEventView, bare = false): string {
@@ -155,6 +157,10 @@ export function eventWords(v: GameView, e: ScoreEventView, bare = false): string
     case 'storm': s = t('ev.storm', { who, n }); break;
     case 'inquisition': s = t('ev.inquisition', { who, n }); break;
     case 'crown': s = t('ev.crown', { who, n, seg: segmentWords(e.segment) }); break;
+    // the report-only kinds: the pig's move (without the tile's internal name), a follower
+    // taken back for the Plague
+    case 'pig': s = t('wheel.pigMoves', { n: e.steps ?? 0, seg: segmentWords(e.to), who }); break;
+    case 'plague': s = t('wheel.plagueBack', { who, role: followerWords(e.feature ?? ''), place: placeWords(e.x, e.y) }); break;
     case 'fruit':
       if (e.final) s = t('ev.fruitHeld', { who, n });
       else if (e.fruit?.harvest) s = t('ev.harvest', { who, n, fruit: fruitArticle(e.fruit.harvest) });
@@ -167,14 +173,3 @@ export function eventWords(v: GameView, e: ScoreEventView, bare = false): string
   return e.final && !bare ? t('ev.final', { text: s }) : s;
 }
 
-// A wheel log line for players: the pig's move without the tile's internal name
-// ("The pig moves 2 to the Famine (Ben's tile)"), a follower taken back for the Plague.
-export function wheelLine(v: GameView, e: WheelLogEntry): WheelLogEntry {
-  if (e.kind === 'pig' && e.steps !== undefined)
-    return { ...e, text: t('wheel.pigMoves', { n: e.steps, seg: segmentWords(e.to), who: nameOf(v.players, e.player) }) };
-  if (e.kind === 'plague')
-    return { ...e, text: t('wheel.plagueBack', { who: nameOf(v.players, e.player), role: followerWords(ROLE_KIND[e.follower ?? ''] ?? ''), place: placeWords(e.x ?? 0, e.y ?? 0) }) };
-  return e;
-}
-// The server names a Plague's follower by its role ("knight"): its feature kind.
-const ROLE_KIND: Record<string, string> = { knight: 'city', thief: 'road', monk: 'monastery', farmer: 'field', 'fortune teller': 'tent' };

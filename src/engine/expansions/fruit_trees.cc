@@ -18,12 +18,12 @@ using internal::kDy8;
 
 const std::array<const char*, kFruitTypes> kFruitNames = {"apple", "apricot", "cherry", "elder", "plum", "quince"};
 
-// New game: each fruit type's stack of 5, 4, 3, 2 shuffled face down, from the game's seed
+// New game: each fruit type's stack of 5, 4, 3, 2 (kFruitTokenValues) shuffled face down, from the game's seed
 // (its own generator, so the tile draws are the same as without the expansion).
 void State::init_fruit_stacks(uint64_t seed) {
   Rng fr(seed ^ 0xF2017F2017ull);
   for (auto& st : mods_.fruit.stack) {
-    st = {5, 4, 3, 2};
+    for (int i = 0; i < 4; ++i) st[size_t(i)] = uint8_t(kFruitTokenValues[size_t(i)]);
     for (int i = 3; i > 0; --i) std::swap(st[i], st[fr.below(uint32_t(i + 1))]);
   }
   mods_.fruit.init_stacks = mods_.fruit.stack;

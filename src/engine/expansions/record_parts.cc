@@ -188,8 +188,8 @@ void modules_read_setup(const json& su, Record& r) {
     }
     for (int f = 0; f < kFruitTypes; ++f)
       if (!given[f]) {
-        // Stacks not given keep the printed order 5, 4, 3, 2.
-        stacks[f] = {5, 4, 3, 2};
+        // Stacks not given keep the printed order 5, 4, 3, 2 (kFruitTokenValues).
+        for (int i = 0; i < 4; ++i) stacks[f][size_t(i)] = uint8_t(kFruitTokenValues[size_t(i)]);
       }
     r.fruit_stacks = stacks;
   }
