@@ -431,6 +431,52 @@ TEST(Mcts, WideningChangesTheTreeAndStaysDeterministic) {
   EXPECT_THROW(make_player("mcts:pwk=1001"), std::invalid_argument);
 }
 
+// wsd=K (session 16): a rollout cut before the end counts its win share as the chance that the
+// heuristic lead survives the draws still to come, Phi(lead / (K sqrt(tiles left))) for two players,
+// instead of all of it to the leader. The shares: half each at a tie, Phi(1) at a lead of one
+// standard deviation, normalised over several players and ordered like the values.
+TEST(Mcts, SoftWinSharesFollowTheNormalCurve) {
+  double v2[2] = {10, 10}, w2[2];
+  soft_win_shares(v2, 2, 6, w2);
+  EXPECT_DOUBLE_EQ(w2[0], 0.5);
+  EXPECT_DOUBLE_EQ(w2[1], 0.5);
+  v2[0] = 16;  // a lead of one standard deviation
+  soft_win_shares(v2, 2, 6, w2);
+  EXPECT_NEAR(w2[0], 0.841345, 1e-6);
+  EXPECT_NEAR(w2[0] + w2[1], 1.0, 1e-12);
+  double v3[3] = {30, 20, 0}, w3[3];
+  soft_win_shares(v3, 3, 10, w3);
+  EXPECT_NEAR(w3[0] + w3[1] + w3[2], 1.0, 1e-12);
+  EXPECT_GT(w3[0], w3[1]);
+  EXPECT_GT(w3[1], w3[2]);
+  EXPECT_GT(w3[2], 0.0);
+}
+
+// The search with wsd: wsd=0 is the search without it, visit for visit; wsd=3 changes it and stays
+// deterministic; the parameter is named and bounded.
+TEST(Mcts, WinSdChangesTheSearchAndStaysDeterministic) {
+  const State s = random_position(Game::get(Rules{}), 71, 14);
+  ASSERT_FALSE(s.is_chance());
+  const auto off = make_player("mcts:iterations=2000:prior=0", 9)->analyse(s);
+  const auto zero = make_player("mcts:iterations=2000:prior=0:wsd=0", 9)->analyse(s);
+  const auto on = make_player("mcts:iterations=2000:prior=0:wsd=3", 9)->analyse(s);
+  const auto again = make_player("mcts:iterations=2000:prior=0:wsd=3", 9)->analyse(s);
+  ASSERT_EQ(off.size(), on.size());
+  bool differs = false;
+  for (size_t i = 0; i < off.size(); ++i) {
+    EXPECT_EQ(off[i].visits, zero[i].visits);
+    EXPECT_EQ(off[i].win_probability, zero[i].win_probability);
+    EXPECT_EQ(on[i].visits, again[i].visits);
+    EXPECT_EQ(on[i].win_probability, again[i].win_probability);
+    differs = differs || on[i].win_probability != off[i].win_probability;
+  }
+  EXPECT_TRUE(differs);
+  EXPECT_EQ(make_player("mcts:iterations=10:wsd=3")->name(), "mcts:iterations=10:wsd=3");
+  EXPECT_NO_THROW(make_player("mcts:wsd=1000"));  // at the cap (kMaxSpecWeight)
+  EXPECT_THROW(make_player("mcts:wsd=1001"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:wsd=-1"), std::invalid_argument);
+}
+
 // pmode=2 values the root prior's virtual visits at the mean real reward plus the move's
 // offset. In a position that the player to move is winning (win estimate about 0.96 here), the
 // fixed prior (the best move at 0.5, a move 5 points worse at 0.12) looks worse than any real

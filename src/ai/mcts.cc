@@ -41,14 +41,33 @@ struct Outcome {
   double margin[kMaxPlayers];
 };
 
-Outcome outcome_of(const Values& v, int np, const MctsConfig& cfg) {
+}  // namespace
+
+void soft_win_shares(const double* v, int np, double sd, double* out) {
+  double sum = 0;
+  for (int p = 0; p < np; ++p) {
+    double w = 1;
+    for (int q = 0; q < np; ++q)
+      if (q != p) w *= 0.5 * std::erfc(-(v[p] - v[q]) / (sd * std::sqrt(2.0)));
+    out[p] = w;
+    sum += w;
+  }
+  for (int p = 0; p < np; ++p) out[p] = sum > 0 ? out[p] / sum : 1.0 / np;
+}
+
+namespace {
+
+// `tiles_left`: the tiles still in the bag when the rollout was cut (0 at the game's end).
+Outcome outcome_of(const Values& v, int np, const MctsConfig& cfg, int tiles_left = 0) {
   Outcome o{};
   double best = -1e300;
   for (int p = 0; p < np; ++p) best = std::max(best, v[p]);
   int nbest = 0;
   for (int p = 0; p < np; ++p) nbest += v[p] == best;
+  const bool soft = cfg.win_sd > 0 && tiles_left > 0;
+  if (soft) soft_win_shares(v.data(), np, cfg.win_sd * std::sqrt(double(tiles_left)), o.win);
   for (int p = 0; p < np; ++p) {
-    o.win[p] = v[p] == best ? 1.0 / nbest : 0.0;
+    if (!soft) o.win[p] = v[p] == best ? 1.0 / nbest : 0.0;
     o.margin[p] = margin(v, p, np);
     o.reward[p] = cfg.win_weight * o.win[p] + (1 - cfg.win_weight) * (0.5 + 0.5 * std::tanh(o.margin[p] / cfg.margin_scale));
   }
@@ -520,8 +539,9 @@ class Tree {
       s.apply(m);
       --left;
     }
+    const int tiles_left = s.is_terminal() ? 0 : s.bag_size();
     const Values v = evaluate_consuming(s, cfg_.eval);
-    const Outcome o = outcome_of(v, s.num_players(), cfg_);
+    const Outcome o = outcome_of(v, s.num_players(), cfg_, tiles_left);
     for (uint32_t n : path_) {
       Node& nd = nodes_[n];
       ++nd.visits;
@@ -777,6 +797,8 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
         if (c.prior_scale <= 0) throw std::invalid_argument("pscale must be > 0");
       } else if (k == "win") {
         c.win_weight = parse_real_in(v, "win", 0, 1);
+      } else if (k == "wsd") {
+        c.win_sd = parse_real_in(v, "wsd", 0, kMaxSpecWeight);
       } else if (k == "scale") {
         c.margin_scale = parse_real_in(v, "scale", 0, kMaxSpecWeight);
         if (c.margin_scale <= 0) throw std::invalid_argument("scale must be > 0");
@@ -788,7 +810,7 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else {
         throw std::invalid_argument(
             "unknown parameter '" + k +
-            "' (allowed: time, iterations, threads, level, early, c, depth, rf, rk, rkf, fk, rr, tb, prior, pmode, tprior, tpmin, pw, pwa, pwk, pscale, win, scale, " + kEvalParamNames +
+            "' (allowed: time, iterations, threads, level, early, c, depth, rf, rk, rkf, fk, rr, tb, prior, pmode, tprior, tpmin, pw, pwa, pwk, pscale, win, wsd, scale, " + kEvalParamNames +
             ", nodes, seed)");
       }
     } catch (const std::invalid_argument& e) {
@@ -834,6 +856,7 @@ std::string MctsPlayer::name() const {
   if (cfg_.c != d.c) s += ":c=" + num(cfg_.c);
   if (cfg_.win_weight != d.win_weight) s += ":win=" + num(cfg_.win_weight);
   if (cfg_.margin_scale != d.margin_scale) s += ":scale=" + num(cfg_.margin_scale);
+  if (cfg_.win_sd != d.win_sd) s += ":wsd=" + num(cfg_.win_sd);
   s += eval_param_suffix(cfg_.eval, d.eval);
   return s;
 }

@@ -37,6 +37,11 @@ class Evaluator {
                         std::vector<std::vector<double>>& values) = 0;
 };
 
+// The win shares of np players whose heuristic values are v when the luck still to come has
+// standard deviation sd (points): P(p) proportional to the product over q != p of
+// Phi((v_p - v_q) / sd), normalised to sum 1 (MctsConfig::win_sd). sd > 0.
+void soft_win_shares(const double* v, int np, double sd, double* out);
+
 struct MctsConfig {
   double time = 0;              // seconds per decision, 0 = no time limit
   long long iterations = 0;     // iterations per decision (all threads together), 0 = no limit
@@ -85,6 +90,10 @@ struct MctsConfig {
   double prior_scale = 5;       // pmode=0: prior reward = 0.5 + 0.5 tanh((margin - best margin) / prior_scale)
   double win_weight = 0.5;      // reward = w * win + (1 - w) * squashed score margin
   double margin_scale = 20;     // points for which the squashed margin reaches tanh(1)
+  // wsd > 0: a rollout cut before the end counts a win as likely as the heuristic lead is against
+  // the luck still to come: P(p wins) = prod over q of Phi((v_p - v_q) / (wsd sqrt(tiles left))),
+  // normalised (mcts.cc, outcome_of); 0 = the step function (the leader wins).
+  double win_sd = 0;
   EvalWeights eval = EvalWeights::expected();  // heuristic at the rollout cut
   long long max_nodes = 4'000'000;  // per tree; beyond it leaves are not expanded
   uint64_t seed = 0;
