@@ -639,6 +639,17 @@ TEST(Specs, ParseAndName) {
   EXPECT_EQ(make_player("mcts:level=hard")->name(), "mcts:level=hard");
   EXPECT_EQ(make_player("mcts:level=easy")->name(), "mcts:level=easy");
   EXPECT_EQ(make_player("mcts:level=easy:prior=10")->name(), "mcts:level=easy:prior=10");
+  EXPECT_EQ(make_player("mcts:level=expert")->name(), "mcts:level=expert");
+  {  // expert: the whole machine for kExpertSeconds, no root prior; a parameter overrides it
+    const MctsConfig e = mcts_config_from({{"level", "expert"}}, 0);
+    EXPECT_DOUBLE_EQ(e.time, kExpertSeconds);
+    EXPECT_EQ(e.iterations, 0);
+    EXPECT_EQ(e.prior, 0);
+    EXPECT_GE(e.threads, 1);
+    EXPECT_LE(e.threads, kExpertMaxThreads);
+    EXPECT_EQ(mcts_config_from({{"level", "expert"}, {"threads", "1"}}, 0).threads, 1);
+    EXPECT_THROW(make_player("mcts:level=grandmaster"), std::invalid_argument);
+  }
   EXPECT_EQ(make_player("mcts:time=100ms")->name(), "mcts:time=100ms");
   EXPECT_EQ(make_player("mcts")->name(), "mcts:time=1s");
   EXPECT_EQ(make_player("greedy")->name(), "greedy");

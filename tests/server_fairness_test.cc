@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "ai_pool.h"
+#include "mcts.h"
 #include "store.h"
 #include "quota.h"
 #include "record.h"
@@ -25,7 +26,10 @@
 #include "server_limits.h"
 
 using json = nlohmann::json;
+using carc::server::AiLimits;
 using carc::server::AiPool;
+using carc::server::make_ai;
+namespace ai = carc::ai;
 using carc::server::AiPriority;
 using namespace std::chrono_literals;
 
@@ -96,6 +100,25 @@ TEST(AiPoolFairness, BackgroundTasksKeepToTheirShareAndComeLast) {
   ASSERT_TRUE(probe.first_start.count("human"));
   EXPECT_LT(probe.first_start["human"] - posted, 100ms);
   EXPECT_EQ(probe.background_peak, 1);
+}
+
+// The expert level on a server: every AI thread the server allows and at most its time per move,
+// whatever the machine's cores; an explicit parameter beyond a cap is refused as in any spec.
+TEST(AiLevels, ExpertTakesTheServersThreadsAndTime) {
+  AiLimits limits;
+  limits.max_threads = 3;
+  limits.max_seconds = 2;
+  auto p = make_ai("mcts:level=expert", 1, limits);
+  const auto* m = dynamic_cast<const ai::MctsPlayer*>(p.get());
+  ASSERT_NE(m, nullptr);
+  EXPECT_EQ(m->config().threads, 3);
+  EXPECT_DOUBLE_EQ(m->config().time, 2.0);
+  EXPECT_EQ(m->config().prior, 0);
+  limits.max_seconds = 10;
+  auto q = make_ai("mcts:level=expert", 1, limits);
+  EXPECT_DOUBLE_EQ(dynamic_cast<const ai::MctsPlayer*>(q.get())->config().time, ai::kExpertSeconds);
+  EXPECT_THROW(make_ai("mcts:level=expert:threads=4", 1, limits), std::invalid_argument);
+  EXPECT_THROW(make_ai("mcts:level=expert:time=11s", 1, limits), std::invalid_argument);
 }
 
 TEST(Quota, TokenBucketRefusesWithTheWaitAndRefills) {

@@ -725,11 +725,17 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       c.iterations = 3000;
     } else if (v == "hard") {
       c.iterations = 30000;
+    } else if (v == "expert") {
+      // The whole machine for a fixed time per move, without the root prior, which caps large
+      // budgets (docs/ai.md, "Levels" and "Session 13"); the server gives it its AI thread cap.
+      c.time = kExpertSeconds;
+      c.prior = 0;
+      c.threads = int(std::clamp(std::thread::hardware_concurrency(), 1u, unsigned(kExpertMaxThreads)));
     } else {
-      throw std::invalid_argument("mcts: unknown level '" + v + "' (allowed: easy, medium, hard)");
+      throw std::invalid_argument("mcts: unknown level '" + v + "' (allowed: easy, medium, hard, expert)");
     }
   }
-  bool limited = c.iterations > 0;
+  bool limited = c.iterations > 0 || c.time > 0;
   for (const auto& [k, v] : params) {
     try {
       if (k == "level") {
@@ -826,15 +832,18 @@ MctsPlayer::MctsPlayer(const MctsConfig& cfg) : cfg_(cfg), rng_(cfg.seed ^ 0x6d6
 
 std::string MctsPlayer::name() const {
   std::string s = "mcts";
+  // Parameters are named where they differ from the level's (or the defaults).
+  const MctsConfig d = cfg_.level.empty() ? MctsConfig{} : mcts_config_from({{"level", cfg_.level}}, 0);
   if (!cfg_.level.empty()) {
     s += ":level=" + cfg_.level;
+    if (cfg_.time != d.time && cfg_.time > 0) s += ":time=" + format_seconds(cfg_.time);
+    if (cfg_.iterations != d.iterations && cfg_.iterations > 0) s += ":iterations=" + std::to_string(cfg_.iterations);
+    if (cfg_.threads != d.threads) s += ":threads=" + std::to_string(cfg_.threads);
   } else {
     if (cfg_.time > 0) s += ":time=" + format_seconds(cfg_.time);
     if (cfg_.iterations > 0) s += ":iterations=" + std::to_string(cfg_.iterations);
+    if (cfg_.threads != 1) s += ":threads=" + std::to_string(cfg_.threads);
   }
-  if (cfg_.threads != 1) s += ":threads=" + std::to_string(cfg_.threads);
-  // Parameters are named where they differ from the level's (or the defaults).
-  const MctsConfig d = cfg_.level.empty() ? MctsConfig{} : mcts_config_from({{"level", cfg_.level}}, 0);
   const auto num = format_real;
   if (cfg_.depth != d.depth) s += ":depth=" + (cfg_.depth < 0 ? std::string("end") : std::to_string(cfg_.depth));
   if (cfg_.prior != d.prior) s += ":prior=" + std::to_string(cfg_.prior);

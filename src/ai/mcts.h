@@ -42,6 +42,10 @@ class Evaluator {
 // Phi((v_p - v_q) / sd), normalised to sum 1 (MctsConfig::win_sd). sd > 0.
 void soft_win_shares(const double* v, int np, double sd, double* out);
 
+// level=expert: seconds per move, and at most this many threads (the machine's cores otherwise).
+inline constexpr double kExpertSeconds = 3.0;
+inline constexpr int kExpertMaxThreads = 16;
+
 struct MctsConfig {
   double time = 0;              // seconds per decision, 0 = no time limit
   long long iterations = 0;     // iterations per decision (all threads together), 0 = no limit

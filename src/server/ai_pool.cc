@@ -29,15 +29,19 @@ std::unique_ptr<ai::Player> make_ai(const std::string& spec, uint64_t seed, cons
   auto over = [&](const std::string& what, const std::string& got, const std::string& cap) {
     throw std::invalid_argument(what + "=" + got + " is beyond this server's limit of " + cap);
   };
+  auto names = [&](const char* key) {
+    return std::any_of(sp.params.begin(), sp.params.end(), [&](const auto& kv) { return kv.first == key; });
+  };
+  // The hard and expert levels search on every thread this server allows an AI, and expert's time
+  // is at most the server's (unless the spec says otherwise, which is then checked like any spec).
+  if ((cfg.level == "hard" || cfg.level == "expert") && !names("threads")) cfg.threads = std::max(1, limits.max_threads);
+  if (cfg.level == "expert" && !names("time")) cfg.time = std::min(cfg.time, limits.max_seconds);
   if (cfg.time > limits.max_seconds) over("time", ai::format_seconds(cfg.time), ai::format_seconds(limits.max_seconds));
   if (cfg.iterations > limits.max_iterations)
     over("iterations", std::to_string(cfg.iterations), std::to_string(limits.max_iterations));
   if (cfg.threads > limits.max_threads) over("threads", std::to_string(cfg.threads), std::to_string(limits.max_threads));
   if (cfg.max_nodes > limits.max_nodes) over("nodes", std::to_string(cfg.max_nodes), std::to_string(limits.max_nodes));
   if (cfg.time <= 0) cfg.time = limits.max_seconds;  // an iteration budget still has a deadline
-  // The hard level searches on every thread this server allows an AI (unless the spec says).
-  if (cfg.level == "hard" && std::none_of(sp.params.begin(), sp.params.end(), [](const auto& kv) { return kv.first == "threads"; }))
-    cfg.threads = std::max(1, limits.max_threads);
   if (time_cap > 0) {
     cfg.time = std::min(cfg.time, time_cap);
     cfg.threads = 1;

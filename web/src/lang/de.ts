@@ -463,6 +463,8 @@ export const deServer: Record<string, string> = {
   'Thinks two turns ahead: its own move, every tile you may draw, and your best reply.': 'Denkt zwei Züge voraus: den eigenen Zug, jedes Plättchen, das du ziehen kannst, und deine beste Antwort.',
   'Hard': 'Schwer',
   'Plays thousands of games in its head before every move.': 'Spielt vor jedem Zug Tausende Partien im Kopf durch.',
+  'Expert': 'Experte',
+  'Uses every core for seconds per move: for players who want to lose honourably.': 'Nutzt jeden Kern für Sekunden pro Zug: für alle, die ehrenvoll verlieren wollen.',
   'Quick': 'Schnell',
   'Takes the move that is worth most right now, without looking further.': 'Nimmt den Zug, der jetzt am meisten bringt, ohne weiter zu schauen.',
   'Random': 'Zufällig',

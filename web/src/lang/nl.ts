@@ -463,6 +463,8 @@ export const nlServer: Record<string, string> = {
   'Thinks two turns ahead: its own move, every tile you may draw, and your best reply.': 'Denkt twee beurten vooruit: zijn eigen zet, elke tegel die jij kunt trekken, en jouw beste antwoord.',
   'Hard': 'Moeilijk',
   'Plays thousands of games in its head before every move.': 'Speelt voor elke zet duizenden spellen in zijn hoofd.',
+  'Expert': 'Expert',
+  'Uses every core for seconds per move: for players who want to lose honourably.': 'Gebruikt elke kern seconden per zet: voor wie eervol wil verliezen.',
   'Quick': 'Snel',
   'Takes the move that is worth most right now, without looking further.': 'Kiest de zet die nu het meest oplevert, zonder verder te kijken.',
   'Random': 'Willekeurig',
