@@ -144,7 +144,7 @@ registerExpansionPanel({
       const sel = h('select', {
         'data-testid': 'fruit-stack', 'aria-label': t('fruit.stackLabel'),
         onchange: (e: Event) => ctx.setMoveFields({ fruit_type: (e.target as HTMLSelectElement).value }, 'turn'),
-      }, ...stacks.map((f) => h('option', { value: f, selected: f === stack }, t('fruit.stackOption', { fruit: fruitWords(f) }))));
+      }, ...stacks.map((f) => h('option', { value: f, selected: f === stack }, t('fruit.stackOption', { fruit: fruitWords(f), tokens: fruitPoints().tokens }))));
       box.append(h('div', { class: 'row' }, h('label', {}, t('fruit.stackFor'), sel)));
     }
     // The options are the server's (GET .../legal), for the chosen stack: a tree tile's harvests
