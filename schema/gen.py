@@ -283,12 +283,26 @@ def run_validate(schema, args):
 # Coverage: each expansion shape must appear in some fixture (path-ish probes over the fixture values).
 def shapes_seen(value, name, defs, seen, path=""):
     seen.add(f"{name}{path}")
+    value_probes(value, name, path, seen)
     if isinstance(value, dict):
         for k, x in value.items():
             shapes_seen(x, name, defs, seen, f"{path}.{k}")
     elif isinstance(value, list):
         for x in value:
             shapes_seen(x, name, defs, seen, f"{path}[]")
+
+
+# Probes a key path cannot express: they look at values (here: a tree tile's harvest offered with a
+# stack other than the default, the first of its fruit_types).
+NON_DEFAULT_STACK_HARVEST = "Legal.placements[].fruit.harvest[].fruit_type != fruit_types[0]"
+
+
+def value_probes(value, name, path, seen):
+    if name == "Legal" and path == ".placements[]" and isinstance(value, dict):
+        stacks = value.get("fruit_types") or []
+        harvests = (value.get("fruit") or {}).get("harvest") or []
+        if stacks and any(h.get("fruit_type", stacks[0]) != stacks[0] for h in harvests if isinstance(h, dict)):
+            seen.add(NON_DEFAULT_STACK_HARVEST)
 
 
 REQUIRED_SHAPES = {
@@ -300,6 +314,9 @@ REQUIRED_SHAPES = {
     "crown spaces in the public view": "PublicView.wheel.crowns[].space",
     "fruit types offered": "Legal.placements[].fruit_types[]",
     "fruit harvest offered": "Legal.placements[].fruit.harvest[].type",
+    "fruit harvest offered with a stack (tree tile)": "Legal.placements[].fruit.harvest[].fruit_type",
+    "fruit harvest offered with a stack other than the default": NON_DEFAULT_STACK_HARVEST,
+    "fruit sale's largest set offered": "Legal.placements[].fruit.sell_max",
     "fruit harvest in a record": "GameRecord.turns[].fruit.harvest.value",
     "fruit sale in a record": "GameRecord.turns[].fruit.sell[]",
     "fruit in a game view": "GameView.fruit.trees[].type",

@@ -108,6 +108,9 @@ class ApiFixtures : public ::testing::Test {
           if (p.contains("fruit") && !p["fruit"]["harvest"].empty() && !p["followers"].empty()) {
             seen["fruit-harvest"] = legal;
             if (!harvest) harvest = &p;
+            // a tree tile: a harvest offered with a stack other than the default (the first)
+            for (const auto& h : p["fruit"]["harvest"])
+              if (h.contains("fruit_type") && h["fruit_type"] != p["fruit_types"][0]) seen["fruit-harvest-stack"] = legal;
           }
           if (p.contains("fruit") && !p["fruit"]["sell"].empty() && !p["followers"].empty() && !sale) sale = &p;
         }
@@ -125,7 +128,12 @@ class ApiFixtures : public ::testing::Test {
           mv["take_back"] = t.value("crown", false) ? json{{"at", t["at"]}} : json{{"x", t["x"]}, {"y", t["y"]}, {"at", t["at"]}};
         } else if (!pl["followers"].empty()) {
           mv["follower"] = pl["followers"][0]["at"];
-          if (action == kHarvest) mv["fruit"] = {{"harvest", {{"x", pl["fruit"]["harvest"][0]["x"]}, {"y", pl["fruit"]["harvest"][0]["y"]}}}};
+          if (action == kHarvest) {
+            // the last harvest offered: on a tree tile, one with the last stack (not the default)
+            const json& h = pl["fruit"]["harvest"].back();
+            mv["fruit"] = {{"harvest", {{"x", h["x"]}, {"y", h["y"]}}}};
+            if (h.contains("fruit_type")) mv["fruit_type"] = h["fruit_type"];
+          }
           else if (action == kSell) mv["fruit"] = {{"sell", json::array({pl["fruit"]["sell"][0]})}};
         } else if (pl.contains("crowns") && !pl["crowns"].empty()) {
           mv["follower"] = pl["crowns"][0];

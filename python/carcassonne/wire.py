@@ -438,18 +438,20 @@ class PlagueOption(TypedDict, total=False):
 
 
 class HarvestOption(TypedDict, total=False):
-    """The JSON object HarvestOption. Required keys: type, x, y, left, new."""
+    """A tree a follower deployed with this placement may harvest (the tree's fruit type, its cell, the tokens left, new: the tree of this tree tile). Required keys: type, x, y, left, new."""
     type: str
     x: int
     y: int
     left: int
     new: bool
+    fruit_type: str
 
 
 class PlacementFruit(TypedDict, total=False):
-    """The JSON object PlacementFruit. Required keys: harvest, sell."""
+    """The fruit actions a follower deployed on any of followers may add (one of them, or none); none with a crown space or a take-back. Required keys: harvest, sell, sell_max."""
     harvest: List['HarvestOption']
     sell: List[str]
+    sell_max: int
 
 
 class Placement(TypedDict, total=False):
@@ -671,7 +673,7 @@ REQUIRED: Dict[str, frozenset] = {
     'PlagueOption': frozenset(['at', 'kind', 'seg', 'x', 'y']),
     'HarvestOption': frozenset(['left', 'new', 'type', 'x', 'y']),
     'Placement': frozenset(['followers', 'plain', 'rotation', 'take_backs', 'x', 'y']),
-    'PlacementFruit': frozenset(['harvest', 'sell']),
+    'PlacementFruit': frozenset(['harvest', 'sell', 'sell_max']),
     'Legal': frozenset(['placements', 'player', 'tile', 'turn']),
     'LegalChoicesItem': frozenset(['choice', 'tile', 'wheel']),
     'Tables': frozenset(['event_kinds', 'event_stages', 'feature_kinds', 'fruit_kinds', 'fruit_sale_points', 'fruit_token_values', 'phases', 'rotations', 'score_categories', 'wheel_events']),

@@ -360,24 +360,24 @@ json legal_json(const State& s) {
     std::vector<int> rets;
     std::vector<int> crowns;      // free crown spaces for the follower
     std::vector<int> crown_rets;  // Festival: own crown followers that may be taken back
-    uint32_t fruit_types = 0;  // stacks that may go on a tree tile
-    int8_t first_type = -1;    // the default stack (the first listed)
-    uint32_t harvest = 0;      // with the default stack: trees that may be harvested
-    uint32_t sell = 0;         // fruit types that may be sold
+    uint32_t fruit_types = 0;     // stacks that may go on a tree tile
+    // Fruit-Bearing Trees: every (stack, tree) harvest the engine lists, in its order (stack -1:
+    // not a tree tile), the fruit types sold in some sale and the largest sale.
+    std::vector<std::pair<int, int>> harvests;
+    uint32_t sell = 0;
+    int sell_max = 0;
   };
-  auto add = [](std::vector<int>& v, int x) {
+  auto add = [](auto& v, const auto& x) {
     if (std::find(v.begin(), v.end(), x) == v.end()) v.push_back(x);
   };
   std::map<std::tuple<int, int, int, int>, Group> groups;  // (choice, x, y, rot)
   for (const Move& m : moves) {
     if (m.kind != MoveKind::Place) continue;
     Group& g = groups[{m.choice, m.x, m.y, m.rot}];
-    if (const int f = m.ext.fruit_type(); f >= 0) {
-      g.fruit_types |= 1u << f;
-      if (g.first_type < 0) g.first_type = f;
-    }
-    if (m.ext.harvest() >= 0 && m.ext.fruit_type() == g.first_type) g.harvest |= 1u << m.ext.harvest();
+    if (const int f = m.ext.fruit_type(); f >= 0) g.fruit_types |= 1u << f;
+    if (m.ext.harvest() >= 0) add(g.harvests, std::pair<int, int>{m.ext.fruit_type(), m.ext.harvest()});
     g.sell |= m.ext.sale();
+    g.sell_max = std::max(g.sell_max, __builtin_popcount(m.ext.sale()));
     if (m.ext.crown() >= 0)
       add(g.crowns, m.ext.crown());
     else if (m.meeple >= 0)
@@ -394,16 +394,20 @@ json legal_json(const State& s) {
     const auto [choice, x, y, cr] = key;
     const TileType& t = s.game().type(s.drawn_tile(choice));
     json fruit;
-    if (g.harvest || g.sell) {
+    if (!g.harvests.empty() || g.sell) {
       json harvest = json::array(), sell = json::array();
-      for (int f = 0; f < kFruitTypes; ++f) {
+      for (int f = 0; f < kFruitTypes; ++f)
         if (g.sell >> f & 1) sell.push_back(kFruitNames[f]);
-        if (!(g.harvest >> f & 1)) continue;
-        const bool own = t.tree && f == g.first_type;
+      for (const auto& [stack, f] : g.harvests) {
+        // The new tree (a tree tile's own, of the chosen stack) or one already on the board.
+        const bool own = t.tree && f == stack;
         const int tx = own ? x : s.placed(s.fruit_tree(f)).x, ty = own ? y : s.placed(s.fruit_tree(f)).y;
-        harvest.push_back({{"type", kFruitNames[f]}, {"x", tx}, {"y", ty}, {"left", own ? 4 : s.fruit_left(f)}, {"new", own}});
+        const int left = own ? int(kFruitTokenValues.size()) : s.fruit_left(f);
+        json h = {{"type", kFruitNames[f]}, {"x", tx}, {"y", ty}, {"left", left}, {"new", own}};
+        if (stack >= 0) h["fruit_type"] = kFruitNames[stack];
+        harvest.push_back(h);
       }
-      fruit = {{"harvest", harvest}, {"sell", sell}};
+      fruit = {{"harvest", harvest}, {"sell", sell}, {"sell_max", g.sell_max}};
     }
     for (int r = 0; r < 4; ++r) {
       if (t.canonical_rot[r] != cr) continue;

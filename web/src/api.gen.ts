@@ -388,12 +388,14 @@ export interface PlagueOption {
   kind: string;
 }
 
+// a tree a follower deployed with this placement may harvest (the tree's fruit type, its cell, the tokens left, new: the tree of this tree tile)
 export interface HarvestOption {
   type: string;
   x: number;
   y: number;
   left: number;
   new: boolean;
+  fruit_type?: string;  // a tree tile only: the stack (one of the placement's fruit_types) with which this harvest is offered; each (stack, tree) the engine offers is one entry
 }
 
 export interface Placement {
@@ -408,8 +410,9 @@ export interface Placement {
   fruit_types?: string[];
   fruit?: {
     harvest: HarvestOption[];
-    sell: string[];
-  };
+    sell: string[];  // the fruit types that may be sold: a sale is any set of 1 to sell_max of them
+    sell_max: number;  // the most fruit types one sale may name (0: no sale)
+  };  // the fruit actions a follower deployed on any of followers may add (one of them, or none); none with a crown space or a take-back
   crowns?: string[];
 }
 

@@ -1,7 +1,7 @@
 // The board: an SVG with pan (drag) and zoom (wheel, buttons), placed tiles, followers, the
 // legal places for the drawn tile, the tile being placed (ghost) and its follower spots.
 import type { FollowerView, GameView, HarvestOption, Placement, PlagueOption, TileData, TileSet } from './api';
-import { treeBadge } from './fruit';
+import { stackSize, treeBadge } from './fruit';
 import { anchors, drawTile, el, meeple, PLAYER_COLORS, rotatePt, treeSpot, type Pt } from './tiles';
 import { WheelDrawing, WheelGeometry } from './wheel';
 import { t } from './i18n';
@@ -343,7 +343,7 @@ export class BoardView {
     if (fruit?.stack) {
       // the stack put on the tree of the tile being placed
       const [bx, by] = this.fruitSpot(tileId, pending.x, pending.y, pending.rotation);
-      const b = treeBadge(fruit.stack, 4, bx, by);
+      const b = treeBadge(fruit.stack, stackSize(), bx, by);
       b.setAttribute('data-testid', 'pending-stack');
       g.append(b);
     }

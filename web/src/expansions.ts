@@ -7,7 +7,7 @@
 // on a new tree, harvest or sale after a follower, tokens held and left), the Wheel of Fortune
 // (the wheel and crown spaces on the board, the pig, the Plague choice, the wheel tile choice).
 import type { GameView, Legal, FollowerOption, Placement } from './api';
-import { fruitArticle, fruitIcon } from './fruit';
+import { fruitArticle, fruitIcon, harvestsFor } from './fruit';
 import { fruitPoints, salePoints } from './vocab';
 import { PLAYER_COLORS } from './tiles';
 import { icon } from './icons';
@@ -144,10 +144,14 @@ registerExpansionPanel({
       const sel = h('select', {
         'data-testid': 'fruit-stack', 'aria-label': t('fruit.stackLabel'),
         onchange: (e: Event) => ctx.setMoveFields({ fruit_type: (e.target as HTMLSelectElement).value }, 'turn'),
-      }, ...stacks.map((f) => h('option', { value: f, selected: f === stack }, t('fruit.stackOption', { fruit: fruitWords(f) }))));
+      }, ...stacks.map((f) => h('option', { value: f, selected: f === stack }, t('fruit.stackOption', { fruit: fruitWords(f), tokens: fruitPoints().tokens }))));
       box.append(h('div', { class: 'row' }, h('label', {}, t('fruit.stackFor'), sel)));
     }
-    if (!pl.fruit) return box.childNodes.length ? box : null;
+    // The options are the server's (GET .../legal), for the chosen stack: a tree tile's harvests
+    // each name the stack they go with (fruit_type); a sale is a set of 1 to sell_max of `sell`.
+    const fruit = pl.fruit;
+    const harvests = harvestsFor(pl, stack);
+    if (!fruit || (!harvests.length && !fruit.sell.length)) return box.childNodes.length ? box : null;
     if (!p.follower) {
       box.append(h('p', { class: 'hint', 'data-testid': 'fruit-needs-follower' }, t('fruit.needsFollower')));
       return box;
@@ -161,26 +165,25 @@ registerExpansionPanel({
       choice.append(h('label', { class: 'fruit-option' }, input, h('span', {}, ...label)));
     };
     radio('fruit-none', !action, [t('fruit.none')], () => ctx.setMoveFields({ fruit: undefined }, 'placement'));
-    const typeOf = (t: { type: string; new: boolean }) => (t.new ? stack ?? t.type : t.type);
-    for (const tr of pl.fruit.harvest) {
-      const type = typeOf(tr);
+    for (const tr of harvests) {
+      const type = tr.type;
       const chosen = !!action?.harvest && action.harvest.x === tr.x && action.harvest.y === tr.y;
       radio(`fruit-harvest-${type}`, chosen,
         tParts(tr.new ? 'fruit.harvestNew' : 'fruit.harvestOld', { icon: fruitIcon(type), fruit: fruitWords(type), n: tr.left, ...fruitPoints() }),
         () => ctx.setMoveFields({ fruit: { harvest: { x: tr.x, y: tr.y } } }, 'placement'));
     }
-    if (pl.fruit.sell.length) {
+    if (fruit.sell.length) {
       const sold = action?.sell ?? [];
       const pts = salePoints(sold.length);
       radio('fruit-sell', !!action?.sell,
         [action?.sell ? t('fruit.sellN', { n: sold.length, pts }) : t('fruit.sellAny', fruitPoints())],
-        // picking "sell" offers the best set: one of each kind held, at most 4
-        () => ctx.setMoveFields({ fruit: { sell: pl.fruit!.sell.slice(0, 4) } }, 'placement'));
+        // picking "sell" offers the best set: one of each kind held, as many as a sale may name
+        () => ctx.setMoveFields({ fruit: { sell: fruit.sell.slice(0, fruit.sell_max) } }, 'placement'));
       const boxes = h('div', { class: 'fruit-sell' });
-      for (const type of pl.fruit.sell) {
+      for (const type of fruit.sell) {
         const on = sold.includes(type);
         const cb = h('input', {
-          type: 'checkbox', checked: on, disabled: !on && sold.length >= 4, 'data-testid': `fruit-sell-${type}`,
+          type: 'checkbox', checked: on, disabled: !on && sold.length >= fruit.sell_max, 'data-testid': `fruit-sell-${type}`,
           onchange: (e: Event) => {
             const next = (e.target as HTMLInputElement).checked ? [...sold, type] : sold.filter((f) => f !== type);
             ctx.setMoveFields({ fruit: next.length ? { sell: next } : undefined }, 'placement');
@@ -191,7 +194,7 @@ registerExpansionPanel({
       choice.append(boxes);
     }
     const outcome = action?.harvest
-      ? t('fruit.willHarvest', { fruit: fruitArticle(typeOf(pl.fruit.harvest.find((x) => x.x === action.harvest!.x && x.y === action.harvest!.y) ?? { type: 'fruit', new: false })) })
+      ? t('fruit.willHarvest', { fruit: fruitArticle(harvests.find((x) => x.x === action.harvest!.x && x.y === action.harvest!.y)?.type ?? 'fruit') })
       : action?.sell ? t('fruit.willSell', { n: salePoints(action.sell.length), list: listWords(action.sell.map(fruitWords)) }) : t('fruit.choose');
     choice.append(h('small', { class: 'fruit-outcome', 'data-testid': 'fruit-outcome' }, outcome));
     box.append(choice);

@@ -1,6 +1,8 @@
 // Fruit-Bearing Trees: fruit names and colours, token chips for the side panel, token badges
 // for the board (the fruit kinds and the points of a sale are the engine's: vocab.ts).
+import type { HarvestOption, Placement } from './api';
 import { t, type Key } from './i18n';
+import { tables } from './vocab';
 import { fruitWords } from './words';
 import { el } from './tiles';
 
@@ -21,6 +23,17 @@ export function fruitInk(type: string): string {
 const FRUIT_A: Record<string, Key> = { apple: 'fruitA.apple', apricot: 'fruitA.apricot', cherry: 'fruitA.cherry', elder: 'fruitA.elder', plum: 'fruitA.plum', quince: 'fruitA.quince' };
 export function fruitArticle(type: string): string {
   return FRUIT_A[type] ? t(FRUIT_A[type]) : type;
+}
+
+// The harvests a placement offers with the chosen stack, as the server lists them (GET .../legal:
+// a tree tile's harvests each name the stack they go with, `fruit_type`; other tiles' name none).
+export function harvestsFor(pl: Placement, stack: string | null | undefined): HarvestOption[] {
+  return pl.fruit?.harvest.filter((h) => h.fruit_type === undefined || h.fruit_type === stack) ?? [];
+}
+
+// The tokens on a new stack (the engine's: one per token value, GET /api/tables).
+export function stackSize(): number {
+  return tables().fruit_token_values.length;
 }
 
 // A fruit token as a small inline SVG (side panel).

@@ -1,7 +1,8 @@
 // The game page: board, drawn tile, scoreboard, log, controls, live updates (server-sent
 // events), and the final scoring shown step by step.
-import { api, ApiError, tokens, type GameView, type HintMove, type Legal, type TileSet } from './api';
+import { api, ApiError, tokens, type GameView, type HintMove, type Legal, type Placement, type TileSet } from './api';
 import { BoardView, tilePreview, type PendingFruit, type PendingPlacement } from './board';
+import { harvestsFor } from './fruit';
 import { activePanels, type ExpansionContext, type PendingContext } from './expansions';
 import { helpButton, openHelp } from './help';
 import { icon, iconButton } from './icons';
@@ -632,7 +633,15 @@ export class GamePage {
     const pl = this.pendingPlacement();
     if (!pl?.fruit_types?.includes(f.fruit_type as string)) delete f.fruit_type;
     if (!pl?.fruit || this.pending?.follower == null) delete f.fruit;
+    // a harvest only where the list offers it with the stack chosen
+    const h = (f.fruit as { harvest?: { x: number; y: number } } | undefined)?.harvest;
+    if (pl && h && !harvestsFor(pl, this.stackOf(pl, f)).some((o) => o.x === h.x && o.y === h.y)) delete f.fruit;
     return f;
+  }
+
+  // The stack a tree tile's placement gets: the one chosen, else the default (the first listed).
+  private stackOf(pl: Placement, f: Record<string, unknown>): string | null {
+    return pl.fruit_types?.length ? (f.fruit_type as string | undefined) ?? pl.fruit_types[0] : null;
   }
 
   private async confirm() {
@@ -776,9 +785,10 @@ export class GamePage {
     if (pl && (pl.fruit_types?.length || pl.fruit)) {
       const f = this.moveFields();
       const h = (f.fruit as { harvest?: { x: number; y: number } } | undefined)?.harvest ?? null;
+      const stack = this.stackOf(pl, f);
       fruit = {
-        stack: pl.fruit_types?.length ? (f.fruit_type as string | undefined) ?? pl.fruit_types[0] : null,
-        harvest: this.pending?.follower != null ? pl.fruit?.harvest ?? [] : [],
+        stack,
+        harvest: this.pending?.follower != null ? harvestsFor(pl, stack) : [],
         chosen: h,
       };
     }

@@ -15,11 +15,17 @@ export function tables(): Tables {
   return loaded;
 }
 
-// What a harvest may score (the lowest and highest token value) and the points of a sale of
-// 1, 2, 3, 4 different fruit types, as message parameters ({min}, {max}, {sale}: "3/6/10/15").
-export function fruitPoints(): { min: number; max: number; sale: string } {
+// The fruit's numbers as message parameters, all from the engine's tables: what a harvest may
+// score ({min}, {max}: the lowest and highest token value), the tokens of a stack ({tokens}: one
+// per token value), the points of a sale of 1, 2, ... different fruit types ({sale}: "3/6/10/15"),
+// those numbers of types ({kinds}: "1/2/3/4") and the most a sale may name ({sellMax}).
+export function fruitPoints(): { min: number; max: number; tokens: number; sale: string; kinds: string; sellMax: number } {
   const vals = tables().fruit_token_values;
-  return { min: Math.min(...vals), max: Math.max(...vals), sale: tables().fruit_sale_points.slice(1).join('/') };
+  const sale = tables().fruit_sale_points.slice(1);
+  return {
+    min: Math.min(...vals), max: Math.max(...vals), tokens: vals.length,
+    sale: sale.join('/'), kinds: sale.map((_, i) => i + 1).join('/'), sellMax: sale.length,
+  };
 }
 
 // Points of a sale of n different fruit types (1..4).

@@ -121,6 +121,9 @@ async function fruitGame(browser, url, errors) {
   check(!/PROVISIONAL|FB\d\d|\(quince\)/.test(tileBox) && /a fruit tree/.test(tileBox), `#5: the tile box describes the tree tile in words, not the engine's note (${tileBox.replace(/\s+/g, ' ').slice(0, 90)})`);
   const treePl = legal.placements.find((p) => p.fruit_types && p.followers.length && p.fruit?.harvest.some((t) => t.new));
   check(!!treePl, 'the legal moves offer a harvest of the new tree');
+  // issue #36: each stack's harvests are listed with the stack (cherry is not the default stack)
+  check(treePl.fruit_types[0] !== 'cherry' && treePl.fruit.harvest.some((h) => h.new && h.type === 'cherry' && h.fruit_type === 'cherry'),
+    `the legal moves list the new cherry tree's harvest with the cherry stack (${treePl.fruit.harvest.map((h) => `${h.fruit_type}:${h.type}`).join(' ')})`);
   check(await placeAt(treePl), `the tree tile is on (${treePl.x}, ${treePl.y}) turned ${treePl.rotation}`);
   await page.getByTestId('fruit-stack').selectOption('cherry');
   check(await page.getByTestId('pending-stack').getAttribute('data-testid') === 'pending-stack' &&
@@ -132,6 +135,11 @@ async function fruitGame(browser, url, errors) {
   check(/fruit action/.test(await page.getByTestId('status').textContent()), 'the status asks for a fruit action');
   const harvestLabel = await page.getByTestId('fruit-action').textContent();
   check(/Harvest the new\s+cherry tree \(4 left\)/.test(harvestLabel), `the panel offers to harvest the new cherry tree (${harvestLabel.slice(0, 80)}…)`);
+  // exactly the options listed for the cherry stack: its new tree and the trees already in range (none yet)
+  const shown = await page.locator('[data-testid^="fruit-harvest-"]').evaluateAll((xs) => xs.map((x) => x.getAttribute('data-testid')));
+  const listed = treePl.fruit.harvest.filter((h) => h.fruit_type === 'cherry').map((h) => `fruit-harvest-${h.type}`);
+  check(JSON.stringify(shown) === JSON.stringify(listed), `the panel shows exactly the harvests listed for the cherry stack (${shown.join(', ')})`);
+  check(await page.locator('.harvest-spot').count() === listed.length, 'the board rings exactly those trees');
   await page.getByTestId('fruit-harvest-cherry').check();
   check(await page.locator('.harvest-spot.chosen').count() === 1, 'the tree to harvest is ringed on the board');
   await page.screenshot({ path: join(artifacts, 'fruit-choice.png') });
