@@ -166,7 +166,7 @@ bool State::apply_draw(int type) {
 
 bool State::draw_random() {
   assert(phase_ == Phase::Chance && bag_total_ > 0);
-  static_assert(sizeof(drawn_) >= 1 + kMaxTents, "room for every tile of a turn's draw");
+  static_assert(sizeof(drawn_) >= 1 + kMaxExtraDraws, "room for every tile of a turn's draw");
   uint32_t k = rng_.below(uint32_t(bag_total_));
   // The k-th tile of the bag in type order: 8 types' counts summed at a time; in the word that
   // holds it, the type is found from the counts' running sums (one byte each, exact when the
@@ -232,7 +232,7 @@ bool State::draw_internal(int type) {
   mods_.wheel.chosen = -1;
   // Wheel of Fortune: a single drawn wheel tile turns the wheel now, before it is placed; with
   // several drawn tiles the player first chooses (a Choose decision, T-9).
-  if (ndrawn_ == 1 && has_wheel() && game_->type(drawn_[0]).wheel) {
+  if (ndrawn_ == 1 && game_->has_wheel() && game_->type(drawn_[0]).wheel) {
     mods_.wheel.chosen = 0;
     start_wheel(drawn_[0]);
   }

@@ -29,33 +29,6 @@ void State::init_fruit_stacks(uint64_t seed) {
   mods_.fruit.init_stacks = mods_.fruit.stack;
 }
 
-std::vector<int> State::fruit_stack(int f) const {
-  return std::vector<int>(mods_.fruit.stack[f].begin() + mods_.fruit.taken[f], mods_.fruit.stack[f].end());
-}
-
-void State::set_fruit_stacks(const std::array<std::array<uint8_t, 4>, kFruitTypes>& stacks) {
-  mods_.fruit.stack = mods_.fruit.init_stacks = stacks;
-}
-
-bool State::force_fruit_top(int f, int value) {
-  for (int i = mods_.fruit.taken[f]; i < 4; ++i)
-    if (mods_.fruit.stack[f][i] == value) {
-      std::swap(mods_.fruit.stack[f][i], mods_.fruit.stack[f][mods_.fruit.taken[f]]);
-      return true;
-    }
-  return false;
-}
-
-bool State::set_fruit_order(int f, const std::vector<int>& top_first) {
-  if (f < 0 || f >= kFruitTypes) return false;
-  std::vector<int> have = fruit_stack(f), want = top_first;
-  std::sort(have.begin(), have.end());
-  std::sort(want.begin(), want.end());
-  if (have != want) return false;
-  for (size_t i = 0; i < top_first.size(); ++i) mods_.fruit.stack[f][size_t(mods_.fruit.taken[f]) + i] = uint8_t(top_first[i]);
-  return true;
-}
-
 // Search: the order of the face-down tokens is hidden. Shuffled from a canonical (sorted)
 // order, so the result does not depend on the old hidden order. (Called without the
 // expansion too, where it shuffles empty stacks: search draws from `rng` the same way in

@@ -13,12 +13,6 @@
 
 namespace carc {
 
-int State::crowns_of(int p) const {
-  int n = 0;
-  for (int c = 0; c < kMaxCrowns; ++c) n += mods_.wheel.crown[c] == p;
-  return n;
-}
-
 // Move generation: a follower may go on any free crown space instead of on the placed tile.
 uint32_t State::free_crown_mask() const {
   static_assert(kMaxCrowns <= 32, "crown spaces fit a mask");
