@@ -159,17 +159,9 @@ class StateTables {
   // Per frontier cell (same index), the edge types its neighbours require, 2 bits per side.
   // Kept apart from frontier_ so the scans over all cells read one dense byte each.
   std::array<uint8_t, 512> need_;
-  // Per frontier cell (same index), Fruit-Bearing Trees: the fruit types of the trees in range
-  // (on its 8 neighbours); 0 without the expansion. Kept up to date by apply (after place_tile)
-  // and as stacks go on trees, for the move sampler's walk (sample_placement<true>). Read, kept and
-  // copied only when fruit_ (the rules have the expansion).
-  std::array<uint8_t, 512> near_;
-  bool fruit_ = false;
-  // With fruit_: the board cells of the frontier cells with a tree in range (near_ non-zero),
-  // in no order; the fruit types whose stack is on a tree.
-  std::array<uint16_t, kFruitTypes * 8> near_cells_;
-  uint8_t nnear_ = 0;
-  uint8_t tree_types_ = 0;
+  // A module's table per frontier cell (same index), for the sampler's per-cell weights
+  // (expansions/blocks.h).
+  NearTrees near_;
   int nfrontier_ = 0;
   // Per tile type, the number of its placements (cell, distinct rotation) on the frontier:
   // the sum of popcount(fit[need_[i]]) over the frontier cells, 16 bits per type, 4 types to
@@ -410,8 +402,8 @@ class State : private StateTables {
   bool offered(const Move& m) const;
   // The sampler of the plain rule set (Game::plain_moves(): one group, no module options).
   Move sample_plain(Rng& rng) const;
-  // The sampler of a placement decision; kFruit: with the Fruit-Bearing Trees' per-cell weights.
-  template <bool kFruit>
+  // The sampler of a placement decision; kCellWeights: with the Fruit-Bearing Trees' per-cell weights.
+  template <bool kCellWeights>
   Move sample_placement(Rng& rng) const;
 
   void init(uint64_t seed, int start_type, int start_rot);

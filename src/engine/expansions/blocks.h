@@ -112,6 +112,36 @@ struct FruitBlock {
   }
 };
 
+// The Fruit-Bearing Trees' per-frontier-cell table (StateTables::near_, next to the frontier):
+// per frontier cell (same index as the frontier's), the fruit types of the trees in range (on its
+// 8 neighbours), kept up to date by apply (after place_tile) and as stacks go on trees, for the
+// sampler's per-cell weights (sample_placement<true>); the board cells of the frontier cells with
+// a tree in range, in no order; the fruit types whose stack is on a tree. Read, kept and copied
+// only when `on` (the rules have the expansion). Trivial: a state copy copies its used part.
+struct NearTrees {
+  std::array<uint8_t, 512> cell;  // per frontier cell; 512 = the frontier's size
+  bool on;
+  std::array<uint16_t, kFruitTypes * 8> cells;
+  uint8_t ncells;
+  uint8_t types;
+  // A new game: nothing in range (`with`: the expansion is in play).
+  void reset(bool with) {
+    on = with;
+    ncells = types = 0;
+    if (on) cell.fill(0);
+  }
+  // A state copy with `nfrontier` frontier cells.
+  void copy_from(const NearTrees& o, int nfrontier) {
+    on = o.on;
+    if (on) {
+      std::copy_n(o.cell.begin(), nfrontier, cell.begin());
+      ncells = o.ncells;
+      types = o.types;
+      std::copy_n(o.cells.begin(), ncells, cells.begin());
+    }
+  }
+};
+
 // Every module's block, in table order.
 struct ModuleBlocks {
   FortuneTellerBlock fortune;
