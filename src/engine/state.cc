@@ -203,7 +203,7 @@ bool State::draw_internal(int type) {
     placeable_ = has_placement(type) ? 1 : 0;  // one tile per turn
     if (placeable_ && game_->plain_moves()) [[likely]] {  // no wheel either
       phase_ = Phase::Place;
-      mods_.wheel.chosen = -1;
+      clear_choice();
       return true;
     }
   }
@@ -219,13 +219,10 @@ bool State::draw_internal(int type) {
     return false;
   }
   phase_ = Phase::Place;
-  mods_.wheel.chosen = -1;
-  // Wheel of Fortune: a single drawn wheel tile turns the wheel now, before it is placed; with
-  // several drawn tiles the player first chooses (a Choose decision, T-9).
-  if (ndrawn_ == 1 && game_->has_wheel() && game_->type(drawn_[0]).wheel) {
-    mods_.wheel.chosen = 0;
-    start_wheel(drawn_[0]);
-  }
+  clear_choice();
+  // A single drawn tile may start a module's step before it is placed (the Wheel of Fortune:
+  // a wheel tile turns the wheel; with several drawn tiles the player first chooses, T-9).
+  if (ndrawn_ == 1) single_tile_drawn(drawn_[0]);
   return true;
 }
 
@@ -737,8 +734,7 @@ std::string State::check_move(const Move& m) const {
   const int t = drawn_[m.choice];
   const TileType& tt = game_->type(t);
   if (m.kind == MoveKind::Choose) return check_choose(m, tt);  // Wheel of Fortune
-  if (mods_.wheel.chosen < 0 && tt.wheel)
-    return "tile " + tt.id + " is a wheel tile: choose it first (the wheel turns before it is placed)";
+  if (std::string e = why_not_place_yet(tt); !e.empty()) return e;  // a tile to choose first
   const std::string where = "(" + std::to_string(m.x) + "," + std::to_string(m.y) + ")";
   if (m.rot > 3) return "bad rotation";
   if (tt.canonical_rot[m.rot] != m.rot)
@@ -802,7 +798,7 @@ void State::apply(const Move& m) {
     place_tile(drawn_[0], m.x, m.y, m.rot);
     const PlacedTile& P = placed_[nplaced_ - 1];
     history_.push_back(TurnLog{m, kNoSlot});
-    mods_.wheel.chosen = -1;
+    clear_choice();
     if (m.meeple >= 0) add_follower(player_, uint16_t(P.slot_base + m.meeple));
     score_completed(P);
     end_turn();
@@ -827,7 +823,7 @@ void State::apply(const Move& m) {
   const PlacedTile& P = placed_[nplaced_ - 1];
   history_.push_back(TurnLog{m, m.ext.take_back() >= 0 ? followers_[m.ext.take_back()].slot : kNoSlot});
   if (mods_.wheel.nplague) log_plague(history_.back());  // Wheel of Fortune
-  mods_.wheel.chosen = -1;
+  clear_choice();
   if (m.ext.takes_back()) apply_take_back(m);  // Festival
   if (m.ext.crown() >= 0) {
     apply_crown(m);  // Wheel of Fortune

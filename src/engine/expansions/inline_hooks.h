@@ -5,3 +5,4 @@
 #include "fortune_teller.h"
 #include "fruit_trees_sample.h"
 #include "options.h"
+#include "wheel_of_fortune.h"

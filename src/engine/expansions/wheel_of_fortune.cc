@@ -13,6 +13,12 @@
 
 namespace carc {
 
+std::string State::why_not_place_yet(const TileType& tt) const {
+  if (mods_.wheel.chosen < 0 && tt.wheel)
+    return "tile " + tt.id + " is a wheel tile: choose it first (the wheel turns before it is placed)";
+  return "";
+}
+
 // Move generation: a follower may go on any free crown space instead of on the placed tile.
 uint32_t State::free_crown_mask() const {
   static_assert(kMaxCrowns <= 32, "crown spaces fit a mask");
