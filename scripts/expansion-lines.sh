@@ -2,8 +2,11 @@
 # Prints how many code lines of the engine outside the expansions' folder name an expansion
 # concept (issue 35's measure): the .h/.cc files under src/engine except src/engine/expansions/,
 # comments stripped (// to the end of the line and /* ... */, outside string literals), blank
-# lines dropped, lines matching festival|fortune|tent|fruit|harvest|sale|wheel|crown|plague|pig
-# case-insensitively (string literals count: they are code).
+# lines dropped, lines naming festival|fortune|tent|fruit|harvest|sale|wheel|crown|plague|pig
+# (string literals count: they are code). A word counts where it begins a word or a camel-case
+# part: any case after the line's start or a character other than a letter or digit (`tent`,
+# `Tent`, `_tent`, `TENT`, `crowns_of`), and capitalised after a lower-case letter or digit (`kTent`,
+# `kMaxTents`, `isFruit`); not inside a word (`content`, `intent`, `kMaxListEntries`).
 #   scripts/expansion-lines.sh            the total
 #   scripts/expansion-lines.sh --files    per file, then the total
 #   scripts/expansion-lines.sh --lines    every counted line (file:line: text)
@@ -40,7 +43,8 @@ for f in "${files[@]}"; do
         if (c == "\"" || c == "\047") q = c
         out = out c; i++
       }
-      if (out ~ /[^ \t]/ && tolower(out) ~ /festival|fortune|tent|fruit|harvest|sale|wheel|crown|plague|pig/)
+      if (out ~ /[^ \t]/ && (tolower(out) ~ /(^|[^a-z0-9])(festival|fortune|tent|fruit|harvest|sale|wheel|crown|plague|pig)/ ||
+                              out ~ /[a-z0-9](Festival|Fortune|Tent|Fruit|Harvest|Sale|Wheel|Crown|Plague|Pig)/))
         printf "%s:%d: %s\n", file, NR, out
     }' "$root/$f")
   count=0

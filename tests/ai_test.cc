@@ -82,7 +82,7 @@ TEST(AiPlayers, EveryPlayerMakesTheWheelOfFortuneDecisions) {
       if ((is_plague && plague < 3) || (has_choose && choose < 2)) {
         if (is_plague) {
           ++plague;
-          EXPECT_EQ(s.current_player(), s.plague_player());
+          EXPECT_EQ(s.current_player(), s.mod<WheelBlock>().plague_decider());
         }
         if (has_choose) ++choose;
         for (const char* spec : {"random", "greedy", "mcts:iterations=80"}) {
@@ -934,8 +934,8 @@ Replay wheel_position() {
 TEST(Eval, ExpectValuesACrownByTheChanceThatThePigStopsThere) {
   const Replay r = wheel_position();
   const State& s = r.state;
-  ASSERT_EQ(s.pig(), 0);
-  ASSERT_EQ(s.crown(0), 1);
+  ASSERT_EQ(s.mod<WheelBlock>().pig_segment(), 0);
+  ASSERT_EQ(s.mod<WheelBlock>().crown_player(0), 1);
   ASSERT_EQ(s.supply(0), 6);
   ASSERT_EQ(s.supply(1), 6);
   const WheelForecast f = wheel_forecast(s);
@@ -1000,7 +1000,7 @@ TEST(Eval, ExpectValuesAFortuneTellerByTheOwnTurnsLeft) {
   const Replay r = test::play(test::scenario(R"([{"tile":"FT01","x":0,"y":1,"rotation":0,"meeple":"C"}])", 2, "",
                                              {"fortune-teller"}));
   const State& s = r.state;
-  ASSERT_EQ(s.tents(0), 1);
+  ASSERT_EQ(s.mod<FortuneTellerBlock>().tellers(0), 1);
   EvalWeights e = EvalWeights::expected();
   e.tent = 0;
   EvalWeights t = e;

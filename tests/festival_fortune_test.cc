@@ -114,7 +114,7 @@ TEST(FortuneTeller, TentCompletedByAnotherPlayer) {
   EXPECT_EQ(r.after_turn[2], (std::vector<int>{0, 0}));
   EXPECT_EQ(r.state.scores(), (std::vector<int>{0, 3}));  // the completer scores 3
   EXPECT_EQ(r.state.supply(0), 7);                        // the fortune teller goes home
-  EXPECT_EQ(r.state.tents(0), 0);
+  EXPECT_EQ(r.state.mod<FortuneTellerBlock>().tellers(0), 0);
   EXPECT_EQ(r.events.back().kind, "tent");
 }
 
@@ -166,7 +166,7 @@ TEST(FortuneTeller, AtMostTwoFortuneTellers) {
     EXPECT_NE(std::string(e.what()).find("already has 2 fortune tellers"), std::string::npos) << e.what();
   }
   Replay r = play(scenario(base + R"(,"meeple":"En"}])", 2, "", kFortune));
-  EXPECT_EQ(r.state.tents(0), 2);
+  EXPECT_EQ(r.state.mod<FortuneTellerBlock>().tellers(0), 2);
   EXPECT_EQ(r.state.supply(0), 4);
 }
 
@@ -352,7 +352,7 @@ TEST(FestivalAndFortuneTeller, TakingBackAFortuneTellerEndsItsExtraDraw) {
     {"tile":"U","x":1,"y":0,"rotation":90},
     {"tile":"B","x":1,"y":1,"rotation":0}])";
   Replay r = play(scenario(turns, 2, "", {"festival", "fortune-teller"}));
-  EXPECT_EQ(r.state.tents(0), 0);
+  EXPECT_EQ(r.state.mod<FortuneTellerBlock>().tellers(0), 0);
   EXPECT_EQ(r.state.supply(0), 7);
   EXPECT_EQ(r.state.scores(), (std::vector<int>{0, 0}));
   // Listing two drawn tiles on turn 5 would be wrong now.

@@ -10,6 +10,18 @@ using namespace carc;
 
 namespace {
 
+// The fruit types (bit mask) of the trees a follower deployed by placement m could use: on the
+// 8 neighbours of its cell and, for a tree tile, the stack m puts on it (read from the board).
+uint32_t trees_near(const State& s, const Move& m) {
+  const int f = m.ext.fruit_type();
+  uint32_t mask = s.game().type(s.drawn_tile(m.choice)).tree && f >= 0 ? 1u << f : 0;
+  for (int dy = -1; dy <= 1; ++dy)
+    for (int dx = -1; dx <= 1; ++dx)
+      if (const int t = dx || dy ? s.tile_at(m.x + dx, m.y + dy) : -1; t >= 0 && s.placed(t).fruit >= 0)
+        mask |= 1u << s.placed(t).fruit;
+  return mask;
+}
+
 // A scripted fruit-trees game (optionally with the Festival) with known stacks.
 Record fruit_game(const std::string& turns, bool festival = false) {
   nlohmann::json j;
@@ -41,8 +53,8 @@ std::string upto(int n) {
 TEST(FruitTrees, HarvestFromTheTreeTileItself) {
   Replay r = replay(fruit_game(upto(1) + "]"));
   EXPECT_EQ(r.state.scores(), (std::vector<int>{4, 0}));  // top apple token is a 4
-  EXPECT_EQ(r.state.fruit_held(0, 0), 1);
-  EXPECT_EQ(r.state.fruit_left(0), 3);
+  EXPECT_EQ(r.state.mod<FruitBlock>().held_by(0, 0), 1);
+  EXPECT_EQ(r.state.mod<FruitBlock>().left(0), 3);
   EXPECT_EQ(r.events.back().kind, "fruit");
 }
 
@@ -51,11 +63,11 @@ TEST(FruitTrees, HarvestFromADiagonalNeighbourAndChoiceBetweenTrees) {
   // tree (1,1) and the cherry tree (-1,1) diagonally; A chooses the apricot tree (top 5).
   Replay r = replay(fruit_game(upto(5) + "]"));
   EXPECT_EQ(r.state.scores(), (std::vector<int>{4 + 2 + 5, 0}));
-  EXPECT_EQ(r.state.fruit_left(1), 3);
+  EXPECT_EQ(r.state.mod<FruitBlock>().left(1), 3);
   // The same turn harvesting the apple tree instead takes its second token (5).
   std::string alt = upto(4) + R"(,{"tile":"B","x":0,"y":2,"rotation":0,"meeple":"C","fruit":{"harvest":{"x":0,"y":1}}}])";
   EXPECT_EQ(replay(fruit_game(alt)).state.scores(), (std::vector<int>{4 + 2 + 5, 0}));
-  EXPECT_EQ(replay(fruit_game(alt)).state.fruit_held(0, 0), 2);
+  EXPECT_EQ(replay(fruit_game(alt)).state.mod<FruitBlock>().held_by(0, 0), 2);
 }
 
 TEST(FruitTrees, NoFruitActionWithoutAFollowerOrOutOfRange) {
@@ -79,8 +91,8 @@ TEST(FruitTrees, SellingSetsOfOneTwoAndThreeTypes) {
   EXPECT_EQ(sell(R"(["apple","cherry"])").state.score(0), before + 6);
   Replay three = sell(R"(["apple","cherry","apricot"])");
   EXPECT_EQ(three.state.score(0), before + 10);
-  for (int f = 0; f < kFruitTypes; ++f) EXPECT_EQ(three.state.fruit_held(0, f), 0);
-  EXPECT_EQ(three.state.fruit_sold(0), 1);
+  for (int f = 0; f < kFruitTypes; ++f) EXPECT_EQ(three.state.mod<FruitBlock>().held_by(0, f), 0);
+  EXPECT_EQ(three.state.mod<FruitBlock>().num_sold(0), 1);
 }
 
 TEST(FruitTrees, SellingFourTypesAndFinalScoring) {
@@ -133,10 +145,10 @@ TEST(FruitTrees, IllegalSaleAndEmptyStackAreRejected) {
     const Move* pick = nullptr;
     for (auto& m : moves)
       if (m.ext.harvest() == 0) pick = &m;
-    if (s.fruit_left(0) == 0) {
+    if (s.mod<FruitBlock>().left(0) == 0) {
       EXPECT_EQ(pick, nullptr);
       for (auto& m : moves)
-        if (m.meeple >= 0 && m.ext.fruit_action() == FruitAction::None && s.trees_near(m) >> 0 & 1) {
+        if (m.meeple >= 0 && m.ext.fruit_action() == FruitAction::None && trees_near(s, m) & 1) {
           Move h = m;
           h.ext.set_harvest(0);
           EXPECT_EQ(s.check_move(h), "the apple tree has no fruit left");
@@ -146,7 +158,7 @@ TEST(FruitTrees, IllegalSaleAndEmptyStackAreRejected) {
     }
     s.apply(pick ? *pick : moves[rng.below(uint32_t(moves.size()))]);
   }
-  EXPECT_EQ(s.fruit_left(0), 0);
+  EXPECT_EQ(s.mod<FruitBlock>().left(0), 0);
   EXPECT_TRUE(checked);
 }
 
@@ -181,7 +193,7 @@ TEST(FruitTrees, ObservationDoesNotRevealStackOrder) {
   State a(Game::get(r), 5), b(Game::get(r), 5);
   std::array<std::array<uint8_t, 4>, kFruitTypes> other{};
   for (auto& st : other) st = {2, 3, 4, 5};
-  b.set_fruit_stacks(other);
+  b.edit_mod<FruitBlock>().set_stacks(other);
   std::vector<Move> ma, mb;
   Rng ra(1), rb(1);
   for (int i = 0; i < 30 && !a.is_terminal(); ++i) {
@@ -220,8 +232,8 @@ TEST(FruitTrees, TokensAreConservedInRandomGames) {
       s.apply(s.sample_move(rng));
       for (int f = 0; f < kFruitTypes; ++f) {
         int held = 0;
-        for (int p = 0; p < 2; ++p) held += s.fruit_held(p, f);
-        ASSERT_EQ(s.fruit_left(f) + held + s.fruit_sold(f), 4) << kFruitNames[f];
+        for (int p = 0; p < 2; ++p) held += s.mod<FruitBlock>().held_by(p, f);
+        ASSERT_EQ(s.mod<FruitBlock>().left(f) + held + s.mod<FruitBlock>().num_sold(f), 4) << kFruitNames[f];
       }
     }
   }
@@ -252,7 +264,7 @@ TEST(FruitTrees, ResampledStacksSurviveStateJson) {
     Rng hidden(seed * 7);
     s.resample_hidden(hidden);
     const State back = state_from_json(state_to_json(s));
-    for (int f = 0; f < kFruitTypes; ++f) EXPECT_EQ(back.fruit_stack(f), s.fruit_stack(f)) << kFruitNames[f];
+    for (int f = 0; f < kFruitTypes; ++f) EXPECT_EQ(back.mod<FruitBlock>().stack_of(f), s.mod<FruitBlock>().stack_of(f)) << kFruitNames[f];
     EXPECT_TRUE(back == s) << "seed " << seed;
     // The current order stays hidden from observers.
     EXPECT_EQ(observation_json(s, 0).find("\"stacks\""), std::string::npos);
@@ -278,18 +290,18 @@ TEST(FruitTrees, ResampleHiddenDependsOnlyOnPublicStateAndSeed) {
   State a(Game::get(r), 5), b(Game::get(r), 5);
   std::array<std::array<uint8_t, 4>, kFruitTypes> other{};
   for (auto& st : other) st = {2, 3, 4, 5};
-  b.set_fruit_stacks(other);
+  b.edit_mod<FruitBlock>().set_stacks(other);
   while (a.is_chance()) a.draw_random(), b.draw_random();
   ASSERT_FALSE(a == b);
   Rng ra(42), rb(42);
   a.resample_hidden(ra);
   b.resample_hidden(rb);
-  for (int f = 0; f < kFruitTypes; ++f) EXPECT_EQ(a.fruit_stack(f), b.fruit_stack(f)) << kFruitNames[f];
+  for (int f = 0; f < kFruitTypes; ++f) EXPECT_EQ(a.mod<FruitBlock>().stack_of(f), b.mod<FruitBlock>().stack_of(f)) << kFruitNames[f];
   // Different seeds still give different orders somewhere (6 stacks of 4 tokens).
   State c = a;
   Rng rc(43);
   c.resample_hidden(rc);
   bool differs = false;
-  for (int f = 0; f < kFruitTypes; ++f) differs |= c.fruit_stack(f) != a.fruit_stack(f);
+  for (int f = 0; f < kFruitTypes; ++f) differs |= c.mod<FruitBlock>().stack_of(f) != a.mod<FruitBlock>().stack_of(f);
   EXPECT_TRUE(differs);
 }

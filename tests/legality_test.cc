@@ -393,7 +393,7 @@ TEST(MoveExt, CheckMoveRefusesPartsThatDoNotGoTogether) {
         Move m = l;
         m.ext.set_plague(0);
         expect(m, "only a Plague decision takes a follower back for the Plague");
-        if (l.meeple >= 0 && s.has_wheel()) {
+        if (l.meeple >= 0 && s.game().has_wheel()) {
           m = l;
           m.ext.set_crown(0);
           expect(m, "a follower goes on the tile or on a crown space, not both");

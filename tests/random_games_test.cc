@@ -81,7 +81,7 @@ void run_game(const Rules& rules, uint64_t seed, bool deep) {
       last[p] = s.score(p);
       int on_board = 0;
       for (int i = 0; i < s.num_followers(); ++i) on_board += s.followers()[i].player == p;
-      ASSERT_EQ(on_board + s.crowns_of(p) + s.supply(p), kFollowersPerPlayer) << "followers not conserved";
+      ASSERT_EQ(on_board + s.mod<WheelBlock>().crowns_of(p) + s.supply(p), kFollowersPerPlayer) << "followers not conserved";
     }
   }
   EXPECT_EQ(s.bag_size(), 0);
@@ -220,7 +220,7 @@ TEST(RandomGames, SampleMoveIsUniformWithFruitActions) {
       if (!has_fruit_action(s) || s.count_legal_moves() > 3000) continue;
       if (checked >= 8 && s.num_drawn() < 2) continue;
       int held = 0;
-      for (int f = 0; f < kFruitTypes; ++f) held += s.fruit_held(s.turn_player(), f) > 0;
+      for (int f = 0; f < kFruitTypes; ++f) held += s.mod<FruitBlock>().held_by(s.turn_player(), f) > 0;
       with_sales += held > 0;
       tree_tiles += s.current_tile() >= 0 && g->type(s.current_tile()).tree;
       several += s.num_drawn() > 1;
@@ -351,7 +351,7 @@ TEST(RandomGames, RestartEqualsANewGame) {
       const State direct(g, seed + 1);
       ASSERT_TRUE(s == direct) << r.to_string() << " seed " << seed + 1;
       ASSERT_EQ(s.validate(), "");
-      for (int f = 0; f < kFruitTypes; ++f) EXPECT_EQ(s.fruit_stack(f), direct.fruit_stack(f));
+      for (int f = 0; f < kFruitTypes; ++f) EXPECT_EQ(s.mod<FruitBlock>().stack_of(f), direct.mod<FruitBlock>().stack_of(f));
       State a = direct;
       Rng ra(seed * 3), rb(seed * 3);
       random_playout(a, ra, moves);

@@ -94,15 +94,15 @@ void expect_public(const State& s, const json& view, const std::string& exit) {
   if (s.rules().fruit_trees()) {
     ASSERT_TRUE(view.contains("fruit")) << exit;
     int trees = 0;
-    for (int f = 0; f < carc::kFruitTypes; ++f) trees += s.fruit_tree(f) >= 0;
+    for (int f = 0; f < carc::kFruitTypes; ++f) trees += s.mod<carc::FruitBlock>().tree(f) >= 0;
     EXPECT_EQ(view["fruit"]["trees"].size(), size_t(trees)) << exit;
     EXPECT_EQ(view["fruit"]["held"].size(), size_t(s.num_players())) << exit;
   }
-  if (s.has_wheel()) {
+  if (s.game().has_wheel()) {
     ASSERT_TRUE(view.contains("wheel")) << exit;
     const json& w = view["wheel"];
     int held = 0, shown = 0;
-    for (int c = 0; c < carc::kMaxCrowns; ++c) held += g.crown_exists(c) && s.crown(c) >= 0;
+    for (int c = 0; c < carc::kMaxCrowns; ++c) held += g.crown_exists(c) && s.mod<carc::WheelBlock>().crown_player(c) >= 0;
     if (w.contains("crowns"))
       for (const auto& c : w["crowns"]) shown += c["player"].get<int>() >= 0;
     else

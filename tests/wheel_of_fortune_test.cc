@@ -98,7 +98,7 @@ TEST(WheelOfFortune, TileSetAndBoardAreData) {
   }
   State s(g, 1);
   EXPECT_EQ(s.num_placed(), 16);
-  EXPECT_EQ(s.pig(), 0);
+  EXPECT_EQ(s.mod<WheelBlock>().pig_segment(), 0);
   EXPECT_EQ(s.frontier_size(), 16);  // 4 places along each side of the board
   for (int x = 0; x < 4; ++x)
     for (int y = 0; y < 4; ++y) EXPECT_GE(s.tile_at(x, y), 0);
@@ -206,7 +206,7 @@ TEST(WheelOfFortune, FamineCountsACompletedBoardCity) {
     {"tile":"E","x":0,"y":-1,"rotation":180},
     {"tile":"E","x":4,"y":2,"rotation":270},
     {"tile":"U@2","x":4,"y":0,"rotation":0}])"));
-  EXPECT_EQ(r.state.pig(), 2);
+  EXPECT_EQ(r.state.mod<WheelBlock>().pig_segment(), 2);
   EXPECT_EQ(r.state.scores(), (std::vector<int>{1, 0}));
   EXPECT_EQ(count_kind(r, "famine"), 1);
   EXPECT_EQ(r.state.num_followers(), 1);  // the farmer stays
@@ -326,7 +326,7 @@ TEST(WheelOfFortune, PigWrapsAroundToFortunaAndReportsEachMove) {
   // U@3: fortuna -> storm (each player scores their supply: 7); U@3: storm -> fortuna,
   // wrapping around the wheel: B, the active player, scores 3.
   Replay r = replay(wof(R"([{"tile":"U@3","x":2,"y":-1,"rotation":0},{"tile":"U@3","x":4,"y":0,"rotation":0}])"));
-  EXPECT_EQ(r.state.pig(), 0);
+  EXPECT_EQ(r.state.mod<WheelBlock>().pig_segment(), 0);
   EXPECT_EQ(r.state.scores(), (std::vector<int>{7, 7 + 3}));
   EXPECT_EQ(count_kind(r, "storm"), 2);
   EXPECT_EQ(count_kind(r, "fortuna"), 1);
@@ -352,7 +352,7 @@ TEST(WheelOfFortune, PigWrapsAroundToFortunaAndReportsEachMove) {
     else if (e.kind == "fortuna") EXPECT_EQ(e.segment, 0);
   // A tile without a number does not move the pig.
   Replay plain = replay(wof(R"([{"tile":"D","x":3,"y":-1,"rotation":0}])"));
-  EXPECT_EQ(plain.state.pig(), 0);
+  EXPECT_EQ(plain.state.mod<WheelBlock>().pig_segment(), 0);
   EXPECT_EQ(plain.state.scores(), (std::vector<int>{0, 0}));
   EXPECT_EQ(count_kind(plain, "pig"), 0);
 }
@@ -364,7 +364,7 @@ TEST(WheelOfFortune, StormCountsOnlyTheSupply) {
     {"tile":"B","x":1,"y":4,"rotation":0,"meeple":"crown:fortuna:0"},
     {"tile":"U@3","x":2,"y":-1,"rotation":0}])"));
   EXPECT_EQ(r.state.scores(), (std::vector<int>{6, 6}));
-  EXPECT_EQ(r.state.crown(0), 1);  // B stays on the fortuna crown (not scored: the pig is on storm)
+  EXPECT_EQ(r.state.mod<WheelBlock>().crown_player(0), 1);  // B stays on the fortuna crown (not scored: the pig is on storm)
   EXPECT_EQ(r.state.supply(1), 6);
 }
 
@@ -387,7 +387,7 @@ TEST(WheelOfFortune, TaxesWithPennantsAndSeveralOwnKnights) {
   EXPECT_EQ(f.count[0], 2);
   EXPECT_EQ(f.count[1], 1);
   Replay r = replay(wof("[" + city + R"(,{"tile":"U@1","x":4,"y":0,"rotation":0}])"));
-  EXPECT_EQ(r.state.pig(), 1);
+  EXPECT_EQ(r.state.mod<WheelBlock>().pig_segment(), 1);
   EXPECT_EQ(r.state.scores(), (std::vector<int>{8, 3}));
   EXPECT_EQ(r.state.num_followers(), 3);
   EXPECT_EQ(count_kind(r, "taxes"), 2);
@@ -401,7 +401,7 @@ TEST(WheelOfFortune, InquisitionTwoPerMonk) {
     {"tile":"B","x":4,"y":0,"rotation":0,"meeple":"C"},
     {"tile":"U@2","x":4,"y":3,"rotation":0},
     {"tile":"U@2","x":-1,"y":0,"rotation":0}])"));
-  EXPECT_EQ(r.state.pig(), 4);
+  EXPECT_EQ(r.state.mod<WheelBlock>().pig_segment(), 4);
   EXPECT_EQ(r.state.scores(), (std::vector<int>{4, 2}));
   EXPECT_EQ(count_kind(r, "famine"), 0);
   EXPECT_EQ(count_kind(r, "inquisition"), 3);
@@ -464,7 +464,7 @@ TEST(WheelOfFortune, PlagueEachPlayerInTurnOrderSkippingThoseWithoutLandFollower
   EXPECT_EQ(moves[0].kind, MoveKind::Plague);
   EXPECT_NE(s.check_move(Move{}), "");  // the tile cannot be placed before the Plague is over
   s.apply(moves[0]);
-  EXPECT_EQ(s.plague_pick_player(0), 2);
+  EXPECT_EQ(s.mod<WheelBlock>().plague_pick_player(0), 2);
   EXPECT_EQ(s.current_player(), 0);
   s.legal_moves(moves);
   ASSERT_EQ(moves.size(), 1u);  // only the knight: the crown follower is immune
@@ -503,7 +503,7 @@ TEST(WheelOfFortune, FollowerTakenBackByThePlagueCanBeDeployedInTheSameTurn) {
   State s = replay(wof("[" + setup + "]")).state;
   ASSERT_TRUE(s.is_chance());
   EXPECT_EQ(s.turn_player(), 0);
-  EXPECT_EQ(s.pig(), 3);  // storm
+  EXPECT_EQ(s.mod<WheelBlock>().pig_segment(), 3);  // storm
   EXPECT_EQ(s.supply(0), 0);
   EXPECT_EQ(s.supply(1), 7);
   EXPECT_EQ(s.scores(), (std::vector<int>{0, 7}));
@@ -511,7 +511,7 @@ TEST(WheelOfFortune, FollowerTakenBackByThePlagueCanBeDeployedInTheSameTurn) {
 
   const Game& g = s.game();
   s.apply_draw(g.type_index("U@2"));
-  EXPECT_EQ(s.pig(), 5);  // plague
+  EXPECT_EQ(s.mod<WheelBlock>().pig_segment(), 5);  // plague
   ASSERT_EQ(s.phase(), Phase::Plague);
   EXPECT_EQ(s.current_player(), 0);  // the active player decides first
   std::vector<Move> moves;
@@ -593,7 +593,7 @@ TEST(WheelOfFortune, CrownScoringInAllThreeCases) {
     {"tile":"U@3","x":2,"y":-1,"rotation":0},
     {"tile":"U@3","x":-1,"y":0,"rotation":0}])"));
   EXPECT_EQ(one.state.scores(), (std::vector<int>{6 + 3 + 3, 7}));
-  EXPECT_EQ(one.state.crown(0), -1);
+  EXPECT_EQ(one.state.mod<WheelBlock>().crown_player(0), -1);
   EXPECT_EQ(count_kind(one, "crown"), 1);
   for (auto& e : one.events)
     if (e.kind == "crown") EXPECT_EQ(e.segment, 0);
@@ -676,13 +676,13 @@ TEST(WheelOfFortune, FortuneTellerChoosesAWheelTileBeforePlacing) {
   }
   EXPECT_EQ(choose, 1);
   EXPECT_GT(place_u, 0);
-  EXPECT_EQ(s.pig(), 0);
+  EXPECT_EQ(s.mod<WheelBlock>().pig_segment(), 0);
   for (auto& m : moves)
     if (m.kind == MoveKind::Choose) {
       s.apply(m);
       break;
     }
-  EXPECT_EQ(s.pig(), 3);  // storm: A has 6 in supply (a fortune teller on the tent), B 7
+  EXPECT_EQ(s.mod<WheelBlock>().pig_segment(), 3);  // storm: A has 6 in supply (a fortune teller on the tent), B 7
   EXPECT_EQ(s.scores(), (std::vector<int>{6, 7}));
   s.legal_moves(moves);
   for (auto& m : moves) {
@@ -726,7 +726,7 @@ TEST(WheelOfFortune, FestivalTakeBackFromACrownSpace) {
       s.apply(m);
       break;
     }
-  EXPECT_EQ(s.crown(2), -1);
+  EXPECT_EQ(s.mod<WheelBlock>().crown_player(2), -1);
   EXPECT_EQ(s.supply(0), 7);
   Record back = parse_record(record_to_json(record_of(s, {"A", "B"}, true)));
   ASSERT_TRUE(back.turns.back().take_back.has_value());
@@ -758,7 +758,7 @@ TEST(WheelOfFortune, RandomGamesWithEveryExpansion) {
         plague += m.kind == MoveKind::Plague;
         choose += m.kind == MoveKind::Choose;
         crowns += m.ext.crown() >= 0;
-        if (m.kind == MoveKind::Plague) EXPECT_EQ(s.current_player(), s.plague_player());
+        if (m.kind == MoveKind::Plague) EXPECT_EQ(s.current_player(), s.mod<WheelBlock>().plague_decider());
         s.apply(m);
       }
       EXPECT_EQ(s.validate(), "");

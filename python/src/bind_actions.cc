@@ -157,7 +157,7 @@ int64_t ActionSpace::encode(const State& s, const Move& m) const {
 namespace {
 
 int engine_crown_or_throw(const State& s, int pc) {
-  const int c = s.has_wheel() ? crown_in_game(s.game(), pc) : -1;
+  const int c = s.game().has_wheel() ? crown_in_game(s.game(), pc) : -1;
   if (c < 0) throw std::invalid_argument("the wheel has no crown space " + crown_label(pc));
   return c;
 }

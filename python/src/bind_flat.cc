@@ -88,7 +88,7 @@ struct FlatStep {
 FlatStep apply_fruit_engine(PyState& ps, int player, int64_t e) {
   const Move m = ps.space.decode(ps.s, e);
   if (m.ext.harvest() >= 0) {
-    std::vector<int> v = ps.s.fruit_stack(m.ext.harvest());
+    std::vector<int> v = ps.s.mod<FruitBlock>().stack_of(m.ext.harvest());
     if (!v.empty() && std::any_of(v.begin(), v.end(), [&](int x) { return x != v[0]; })) {
       if (std::string err = ps.s.check_move(m); !err.empty())
         throw std::invalid_argument("action " + std::to_string(e) + " is not legal here: " + err);
@@ -106,7 +106,7 @@ FlatStep flat_step(PyState& ps, const Flat& f, int T, int64_t first, int64_t rev
   if (reveal >= 0) {
     const Move m = ps.space.decode(s, reveal);
     const int64_t v = a - T + 2;
-    if (a < T || v < 2 || v > 5 || m.ext.harvest() < 0 || !s.force_fruit_top(m.ext.harvest(), int(v)))
+    if (a < T || v < 2 || v > 5 || m.ext.harvest() < 0 || !s.edit_mod<FruitBlock>().force_top(m.ext.harvest(), int(v)))
       throw std::invalid_argument("chance action " + std::to_string(a) + " is no fruit value left");
     apply_move_checked(ps, m, reveal);
     return {};

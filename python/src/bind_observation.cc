@@ -141,7 +141,7 @@ int observer_of(const PyState& ps, std::optional<int> player) {
 
 // A Choose decision is pending: a drawn wheel tile that can be placed is not chosen yet.
 bool choose_pending(const State& s) {
-  if (s.phase() != Phase::Place || s.chosen() >= 0) return false;
+  if (s.phase() != Phase::Place || s.mod<WheelBlock>().chosen_tile() >= 0) return false;
   for (int i = 0; i < s.num_drawn(); ++i)
     if (s.drawn_placeable(i) && s.game().type(s.drawn_tile(i)).wheel) return true;
   return false;
@@ -189,7 +189,7 @@ void fill_planes(const PyState& ps, int me, float* out) {
     if (L.fruit && T.fruit >= 0) {
       // Public: which stack the tree carries and how many tokens are left (never their values).
       at(fruit_plane + T.fruit, T.x, T.y) = 1;
-      at(fruit_plane + kFruitTypes, T.x, T.y) = float(s.fruit_left(T.fruit));
+      at(fruit_plane + kFruitTypes, T.x, T.y) = float(s.mod<FruitBlock>().left(T.fruit));
     }
   }
   for (int i = 0; i < s.num_followers(); ++i) {
@@ -245,7 +245,7 @@ void fill_vector(const PyState& ps, int me, float* out) {
     const int o = rel(q);
     v[o] = float(s.score(q));
     v[P + o] = float(s.supply(q));
-    v[3 * P + o] = float(s.tents(q));
+    v[3 * P + o] = float(s.mod<FortuneTellerBlock>().tellers(q));
   }
   if (!s.is_terminal()) v[2 * P + rel(s.turn_player())] = 1;
   v += 4 * P;
@@ -255,34 +255,34 @@ void fill_vector(const PyState& ps, int me, float* out) {
   v += 5;
   if (L.fruit) {
     for (int q = 0; q < P; ++q)
-      for (int f = 0; f < kFruitTypes; ++f) v[kFruitTypes * rel(q) + f] = float(s.fruit_held(q, f));
+      for (int f = 0; f < kFruitTypes; ++f) v[kFruitTypes * rel(q) + f] = float(s.mod<FruitBlock>().held_by(q, f));
     v += kFruitTypes * P;
     for (int f = 0; f < kFruitTypes; ++f) {
-      v[f] = float(s.fruit_left(f));
-      v[kFruitTypes + f] = float(s.fruit_sold(f));
-      v[2 * kFruitTypes + f] = s.fruit_tree(f) < 0 ? 1.0f : 0.0f;
+      v[f] = float(s.mod<FruitBlock>().left(f));
+      v[kFruitTypes + f] = float(s.mod<FruitBlock>().num_sold(f));
+      v[2 * kFruitTypes + f] = s.mod<FruitBlock>().tree(f) < 0 ? 1.0f : 0.0f;
     }
     v += 3 * kFruitTypes;
   }
   if (L.wheel) {
     const Game& g = s.game();
-    v[int(g.wheel()[size_t(s.pig())].event)] = 1;
+    v[int(g.wheel()[size_t(s.mod<WheelBlock>().pig_segment())].event)] = 1;
     v += kWheelEvents;
     for (int pc = 0; pc < kNumCrowns; ++pc) {
       const int c = crown_in_game(g, pc);
       if (c < 0) continue;
-      const int who = s.crown(c);
+      const int who = s.mod<WheelBlock>().crown_player(c);
       v[(P + 1) * pc + (who < 0 ? 0 : 1 + rel(who))] = 1;
     }
     v += kNumCrowns * (P + 1);
-    for (int q = 0; q < P; ++q) v[rel(q)] = float(s.crowns_of(q));
+    for (int q = 0; q < P; ++q) v[rel(q)] = float(s.mod<WheelBlock>().crowns_of(q));
     v += P;
     v[0] = s.phase() == Phase::Plague ? 1.0f : 0.0f;
     v[1] = choose_pending(s) ? 1.0f : 0.0f;
     v += 2;
     if (s.current_player() >= 0) v[rel(s.current_player())] = 1;
     v += P;
-    if (s.current_player() >= 0 && s.chosen() >= 0 && s.chosen() < N) v[s.chosen()] = 1;
+    if (s.current_player() >= 0 && s.mod<WheelBlock>().chosen_tile() >= 0 && s.mod<WheelBlock>().chosen_tile() < N) v[s.mod<WheelBlock>().chosen_tile()] = 1;
   }
 }
 

@@ -36,7 +36,7 @@ NamedMove named_of(const State& s, const PyMove& pm) {
   n.y = pm.m.y;
   n.rotation = 90 * (pm.m.rot & 3);
   auto crown_name = [&](int pc) {
-    if (!s.has_wheel()) throw std::invalid_argument("this game has no Wheel of Fortune (no crown spaces)");
+    if (!s.game().has_wheel()) throw std::invalid_argument("this game has no Wheel of Fortune (no crown spaces)");
     const int c = crown_in_game(s.game(), pc);
     if (c < 0) throw std::invalid_argument("the wheel has no crown space " + crown_label(pc));
     return s.game().crown_name(c);
@@ -54,7 +54,7 @@ NamedMove named_of(const State& s, const PyMove& pm) {
   if (pm.m.ext.fruit_type() >= 0) n.fruit_type = kFruitNames[pm.m.ext.fruit_type()];
   if (pm.m.ext.harvest() >= 0) {
     const int f = pm.m.ext.harvest();
-    if (const int pt = f < kFruitTypes ? s.fruit_tree(f) : -1; pt >= 0)
+    if (const int pt = f < kFruitTypes ? s.mod<FruitBlock>().tree(f) : -1; pt >= 0)
       n.harvest = std::make_pair(int(s.placed(pt).x), int(s.placed(pt).y));
     else if (f == pm.m.ext.fruit_type())  // the tree of the placed tile itself
       n.harvest = std::make_pair(n.x, n.y);
@@ -566,7 +566,7 @@ StateClass bind_state(pyb::module_& m) {
           "tents",
           [](const PyState& ps) {
             std::vector<int> v;
-            for (int p = 0; p < ps.s.num_players(); ++p) v.push_back(ps.s.tents(p));
+            for (int p = 0; p < ps.s.num_players(); ++p) v.push_back(ps.s.mod<FortuneTellerBlock>().tellers(p));
             return v;
           },
           "Fortune tellers on tents per player.")
@@ -591,7 +591,7 @@ StateClass bind_state(pyb::module_& m) {
           [](const PyState& ps) {
             std::map<std::string, std::pair<int, int>> out;
             for (int f = 0; f < kFruitTypes; ++f)
-              if (const int t = ps.s.fruit_tree(f); t >= 0) out[kFruitNames[f]] = {ps.s.placed(t).x, ps.s.placed(t).y};
+              if (const int t = ps.s.mod<FruitBlock>().tree(f); t >= 0) out[kFruitNames[f]] = {ps.s.placed(t).x, ps.s.placed(t).y};
             return out;
           },
           "Fruit-Bearing Trees: {fruit type: (x, y)} of the stacks put on tree tiles.")
@@ -599,7 +599,7 @@ StateClass bind_state(pyb::module_& m) {
           "fruit_left",
           [](const PyState& ps) {
             std::vector<int> v;
-            for (int f = 0; f < kFruitTypes; ++f) v.push_back(ps.s.fruit_left(f));
+            for (int f = 0; f < kFruitTypes; ++f) v.push_back(ps.s.mod<FruitBlock>().left(f));
             return v;
           },
           "Fruit-Bearing Trees: tokens not yet harvested of each fruit type (FRUIT_TYPES order; their values "
@@ -610,7 +610,7 @@ StateClass bind_state(pyb::module_& m) {
             std::vector<std::vector<int>> v;
             for (int p = 0; p < ps.s.num_players(); ++p) {
               v.emplace_back();
-              for (int f = 0; f < kFruitTypes; ++f) v.back().push_back(ps.s.fruit_held(p, f));
+              for (int f = 0; f < kFruitTypes; ++f) v.back().push_back(ps.s.mod<FruitBlock>().held_by(p, f));
             }
             return v;
           },
@@ -619,7 +619,7 @@ StateClass bind_state(pyb::module_& m) {
           "fruit_sold",
           [](const PyState& ps) {
             std::vector<int> v;
-            for (int f = 0; f < kFruitTypes; ++f) v.push_back(ps.s.fruit_sold(f));
+            for (int f = 0; f < kFruitTypes; ++f) v.push_back(ps.s.mod<FruitBlock>().num_sold(f));
             return v;
           },
           "Fruit-Bearing Trees: tokens sold of each fruit type.")
@@ -628,7 +628,7 @@ StateClass bind_state(pyb::module_& m) {
           [](const PyState& ps, const std::string& fruit) {
             const int f = fruit_index(fruit);
             if (f < 0) throw std::invalid_argument("unknown fruit type '" + fruit + "'");
-            std::vector<int> v = ps.s.fruit_stack(f);
+            std::vector<int> v = ps.s.mod<FruitBlock>().stack_of(f);
             std::sort(v.begin(), v.end());
             return v;
           },
@@ -640,7 +640,7 @@ StateClass bind_state(pyb::module_& m) {
           [](PyState& ps, const std::string& fruit, int value) {
             const int f = fruit_index(fruit);
             if (f < 0) throw std::invalid_argument("unknown fruit type '" + fruit + "'");
-            if (!ps.s.force_fruit_top(f, value))
+            if (!ps.s.edit_mod<FruitBlock>().force_top(f, value))
               throw std::invalid_argument("the " + fruit + " stack has no token worth " + std::to_string(value) +
                                           " left");
           },
@@ -651,24 +651,24 @@ StateClass bind_state(pyb::module_& m) {
       .def_property_readonly(
           "pig",
           [](const PyState& ps) -> std::optional<int> {
-            if (!ps.s.has_wheel()) return std::nullopt;
-            return ps.s.pig();
+            if (!ps.s.game().has_wheel()) return std::nullopt;
+            return ps.s.mod<WheelBlock>().pig_segment();
           },
           "Wheel of Fortune: the pig's segment (index into game.wheel), or None without the wheel.")
       .def_property_readonly(
           "pig_event",
           [](const PyState& ps) -> std::optional<std::string> {
-            if (!ps.s.has_wheel()) return std::nullopt;
-            return std::string(kWheelEventNames[int(ps.s.game().wheel()[size_t(ps.s.pig())].event)]);
+            if (!ps.s.game().has_wheel()) return std::nullopt;
+            return std::string(kWheelEventNames[int(ps.s.game().wheel()[size_t(ps.s.mod<WheelBlock>().pig_segment())].event)]);
           },
           "Wheel of Fortune: the event of the pig's segment ('fortuna', 'taxes', ...), or None.")
       .def(
           "crowns",
           [](const PyState& ps) {
             std::vector<int> v(kNumCrowns, -1);
-            if (ps.s.has_wheel())
+            if (ps.s.game().has_wheel())
               for (int pc = 0; pc < kNumCrowns; ++pc)
-                if (const int c = crown_in_game(ps.s.game(), pc); c >= 0) v[size_t(pc)] = ps.s.crown(c);
+                if (const int c = crown_in_game(ps.s.game(), pc); c >= 0) v[size_t(pc)] = ps.s.mod<WheelBlock>().crown_player(c);
             return v;
           },
           "Wheel of Fortune: the player on each crown space, or -1 (list indexed like CROWN_SPACES; -1 for "
@@ -677,7 +677,7 @@ StateClass bind_state(pyb::module_& m) {
           "crowns_per_player",
           [](const PyState& ps) {
             std::vector<int> v;
-            for (int p = 0; p < ps.s.num_players(); ++p) v.push_back(ps.s.crowns_of(p));
+            for (int p = 0; p < ps.s.num_players(); ++p) v.push_back(ps.s.mod<WheelBlock>().crowns_of(p));
             return v;
           },
           "Followers each player has on crown spaces (land + crowns + supply = 7 per player).")
@@ -685,15 +685,15 @@ StateClass bind_state(pyb::module_& m) {
           "plague_player",
           [](const PyState& ps) -> std::optional<int> {
             if (ps.s.phase() != Phase::Plague) return std::nullopt;
-            return ps.s.plague_player();
+            return ps.s.mod<WheelBlock>().plague_decider();
           },
           "During a Plague decision (phase 'plague'): the player who takes back a follower now (= "
           "current_player()); else None.")
       .def_property_readonly(
           "chosen",
           [](const PyState& ps) -> std::optional<int> {
-            if (ps.s.chosen() < 0 || ps.s.current_player() < 0) return std::nullopt;
-            return ps.s.chosen();
+            if (ps.s.mod<WheelBlock>().chosen_tile() < 0 || ps.s.current_player() < 0) return std::nullopt;
+            return ps.s.mod<WheelBlock>().chosen_tile();
           },
           "Wheel of Fortune: the drawn wheel tile played this turn (index into drawn_tiles; the wheel has "
           "turned for it), or None.")
@@ -802,7 +802,7 @@ StateClass bind_state(pyb::module_& m) {
              else if (ps.s.is_chance())
                r += ", player " + std::to_string(ps.s.turn_player()) + " to draw";
              else if (ps.s.phase() == Phase::Plague)
-               r += ", player " + std::to_string(ps.s.plague_player()) + " to take back a follower (Plague), then player " +
+               r += ", player " + std::to_string(ps.s.mod<WheelBlock>().plague_decider()) + " to take back a follower (Plague), then player " +
                     std::to_string(ps.s.turn_player()) + " to place " + ps.s.game().type(ps.s.current_tile()).id;
              else
                r += ", player " + std::to_string(ps.s.turn_player()) + " to place " +

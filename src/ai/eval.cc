@@ -390,7 +390,7 @@ Values festival_returns(const State& s, const EvalWeights& ew, double fv) {
 }
 
 WheelForecast wheel_forecast(const State& s) {
-  if (!s.has_wheel()) return WheelForecast{};
+  if (!s.game().has_wheel()) return WheelForecast{};
   // The wheel tile types of the game with their pig numbers, listed once per game and thread
   // (games are cached and never freed, so the pointer names one for good).
   struct WheelTypes {
@@ -408,7 +408,7 @@ WheelForecast wheel_forecast(const State& s) {
   }
   std::array<int, kMaxStep + 1> left{};
   for (const auto& [t, d] : wt.types) left[d] += s.bag_count(t);
-  return wheel_forecast(int(s.game().wheel().size()), s.pig(), left);
+  return wheel_forecast(int(s.game().wheel().size()), s.mod<WheelBlock>().pig_segment(), left);
 }
 
 WheelForecast wheel_forecast(int segments, int pig, const std::array<int, 7>& left) {
@@ -431,10 +431,10 @@ Values evaluate_consuming(State& s, const EvalWeights& ew) {
   const NetSnapshot snap = net ? NetSnapshot::of(s) : NetSnapshot{};
   const double frac = double(s.bag_size()) / std::max(1, s.game().total_tiles());
   double w = ew.follower_value * frac;
-  const double floor = s.has_wheel() ? ew.follower_min_wheel : ew.follower_min;
+  const double floor = s.game().has_wheel() ? ew.follower_min_wheel : ew.follower_min;
   if (floor > 0) w = std::max(w, floor * std::min(1.0, double(s.bag_size()) / n));
   for (int p = 0; p < n; ++p) v[p] = w * s.supply(p);  // before finish() returns followers
-  if (s.has_wheel() && !ew.expect) {
+  if (s.game().has_wheel() && !ew.expect) {
     // Wheel of Fortune, plain heuristic (greedy's): a follower on a crown space is worth its
     // segment's points (3 on a one-space segment, 4.5 on average on a two-space one) times the
     // chance that the pig stops there before the end (about 1/6 per wheel tile left), plus a
@@ -446,23 +446,23 @@ Values evaluate_consuming(State& s, const EvalWeights& ew) {
     for (int i = 0; i < wheel_left; ++i) miss *= 5.0 / 6.0;
     const auto& wheel = s.game().wheel();
     for (int c = 0; c < kMaxCrowns; ++c) {
-      const int p = s.crown(c);
+      const int p = s.mod<WheelBlock>().crown_player(c);
       if (p < 0) continue;
       const double points = wheel[size_t(s.game().crown_segment(c))].crowns == 1 ? 3.0 : 4.5;
       v[p] += (1 - miss) * points + w;
     }
-  } else if (s.has_wheel()) {
+  } else if (s.game().has_wheel()) {
     // Expect heuristic: the exact chance that the pig stops on the segment before the end (from
     // the pig numbers left in the bag) times what the crown scores then (3, or 6 alone on a
     // two-space segment), plus the follower's return; and the events' expected points.
     const WheelForecast fc = wheel_forecast(s);
     const auto& wheel = s.game().wheel();
     for (int c = 0; c < kMaxCrowns; ++c) {
-      const int p = s.crown(c);
+      const int p = s.mod<WheelBlock>().crown_player(c);
       if (p < 0) continue;
       const int sg = s.game().crown_segment(c);
       int occupied = 0;
-      for (int k = 0; k < wheel[sg].crowns; ++k) occupied += s.crown(s.game().crown_at(sg, k)) >= 0;
+      for (int k = 0; k < wheel[sg].crowns; ++k) occupied += s.mod<WheelBlock>().crown_player(s.game().crown_at(sg, k)) >= 0;
       const double points = wheel[sg].crowns == 2 && occupied == 1 ? 6.0 : 3.0;
       v[p] += fc.hit[sg] * (points + w);
     }

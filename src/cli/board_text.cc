@@ -147,7 +147,7 @@ std::string board_text(const State& s, const BoardTextOptions& opt) {
     grid[gy][gx] = char('1' + f.player);
     owner[gy][gx] = f.player;
   }
-  if (s.has_wheel() && !s.game().board_cells().empty()) {
+  if (s.game().has_wheel() && !s.game().board_cells().empty()) {
     // The wheel in the middle of its board (its rim's cities and roads are drawn as tiles): one
     // line per segment, clockwise from the top, '*' at the pig, then the crown spaces (the seat
     // number on each, or '-'), centred on the board.
@@ -159,9 +159,9 @@ std::string board_text(const State& s, const BoardTextOptions& opt) {
     for (int seg = 0; seg < int(w.size()); ++seg) {
       std::string name = kWheelEventNames[int(w[seg].event)];
       if (name.size() > 8) name = name.substr(0, 7) + ".";
-      std::string l = std::string(seg == s.pig() ? "*" : " ") + name + std::string(8 - name.size(), ' ') + "[";
+      std::string l = std::string(seg == s.mod<WheelBlock>().pig_segment() ? "*" : " ") + name + std::string(8 - name.size(), ' ') + "[";
       for (int k = 0; k < w[seg].crowns; ++k) {
-        const int p = s.crown(s.game().crown_at(seg, k));
+        const int p = s.mod<WheelBlock>().crown_player(s.game().crown_at(seg, k));
         l += std::string(k ? " " : "") + (p < 0 ? "-" : std::to_string(p + 1));
       }
       lines.push_back(l + "]");
@@ -214,14 +214,14 @@ std::string board_text(const State& s, const BoardTextOptions& opt) {
     while (!out.empty() && out.back() == ' ') out.pop_back();
     out += "\n";
   }
-  if (s.has_wheel()) {
+  if (s.game().has_wheel()) {
     // The crown spaces, segment by segment in clockwise order: the seat number or '-'.
     out += "WHEEL OF FORTUNE wheel:";
     const auto& w = s.game().wheel();
     for (int seg = 0; seg < int(w.size()); ++seg) {
-      out += std::string(" ") + (seg == s.pig() ? "*" : "") + kWheelEventNames[int(w[seg].event)] + "[";
+      out += std::string(" ") + (seg == s.mod<WheelBlock>().pig_segment() ? "*" : "") + kWheelEventNames[int(w[seg].event)] + "[";
       for (int k = 0; k < w[seg].crowns; ++k) {
-        const int p = s.crown(s.game().crown_at(seg, k));
+        const int p = s.mod<WheelBlock>().crown_player(s.game().crown_at(seg, k));
         out += std::string(k ? " " : "") + (p < 0 ? "-" : std::to_string(p + 1));
       }
       out += "]";

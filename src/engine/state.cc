@@ -21,9 +21,7 @@
 #include <cstddef>
 #include <cstring>
 
-#include "expansions/fortune_teller.h"
-#include "expansions/fruit_trees_sample.h"
-#include "expansions/options.h"
+#include "expansions/inline_hooks.h"
 #include "state_internal.h"
 #include "vocabulary.h"
 
@@ -64,13 +62,7 @@ StateTables& StateTables::operator=(const StateTables& o) {
   fit_count_ = o.fit_count_;
   std::copy_n(o.frontier_.begin(), nfrontier_, frontier_.begin());
   std::copy_n(o.need_.begin(), nfrontier_, need_.begin());
-  fruit_ = o.fruit_;
-  if (fruit_) {
-    std::copy_n(o.near_.begin(), nfrontier_, near_.begin());
-    nnear_ = o.nnear_;
-    tree_types_ = o.tree_types_;
-    std::copy_n(o.near_cells_.begin(), nnear_, near_cells_.begin());
-  }
+  near_.copy_from(o.near_, nfrontier_);
   nplaced_ = o.nplaced_;
   std::copy_n(o.placed_.begin(), nplaced_, placed_.begin());
   nslots_ = o.nslots_;
@@ -106,9 +98,7 @@ void State::init(uint64_t seed, int start_type, int start_rot) {
   seed_ = seed;
   rng_.reseed(seed);
   cell_.fill(kEmptyCell);
-  fruit_ = game_->rules().fruit_trees();
-  nnear_ = tree_types_ = 0;
-  if (fruit_) near_.fill(0);  // kept up to date by apply from here on
+  near_.reset(game_->modules() & kCellWeightModules);  // kept up to date by apply from here on
   const auto& counts = game_->initial_counts();
   for (size_t i = 0; i < counts.size(); ++i) bag_[i] = counts[i];
   bag_total_ = game_->total_tiles();
@@ -166,7 +156,7 @@ bool State::apply_draw(int type) {
 
 bool State::draw_random() {
   assert(phase_ == Phase::Chance && bag_total_ > 0);
-  static_assert(sizeof(drawn_) >= 1 + kMaxTents, "room for every tile of a turn's draw");
+  static_assert(sizeof(drawn_) >= 1 + kMaxExtraDraws, "room for every tile of a turn's draw");
   uint32_t k = rng_.below(uint32_t(bag_total_));
   // The k-th tile of the bag in type order: 8 types' counts summed at a time; in the word that
   // holds it, the type is found from the counts' running sums (one byte each, exact when the
@@ -213,7 +203,7 @@ bool State::draw_internal(int type) {
     placeable_ = has_placement(type) ? 1 : 0;  // one tile per turn
     if (placeable_ && game_->plain_moves()) [[likely]] {  // no wheel either
       phase_ = Phase::Place;
-      mods_.wheel.chosen = -1;
+      clear_choice();
       return true;
     }
   }
@@ -229,13 +219,10 @@ bool State::draw_internal(int type) {
     return false;
   }
   phase_ = Phase::Place;
-  mods_.wheel.chosen = -1;
-  // Wheel of Fortune: a single drawn wheel tile turns the wheel now, before it is placed; with
-  // several drawn tiles the player first chooses (a Choose decision, T-9).
-  if (ndrawn_ == 1 && has_wheel() && game_->type(drawn_[0]).wheel) {
-    mods_.wheel.chosen = 0;
-    start_wheel(drawn_[0]);
-  }
+  clear_choice();
+  // A single drawn tile may start a module's step before it is placed (the Wheel of Fortune:
+  // a wheel tile turns the wheel; with several drawn tiles the player first chooses, T-9).
+  if (ndrawn_ == 1) single_tile_drawn(drawn_[0]);
   return true;
 }
 
@@ -630,8 +617,8 @@ Move State::sample_move(Rng& rng) const {
     return sample_plain(rng);
   if (phase_ == Phase::Plague) return sample_plague(rng);  // Wheel of Fortune
   assert(phase_ == Phase::Place);
-  // Fruit-Bearing Trees: placements differ in their number of options (fruit actions).
-  return game_->modules() & ModuleSet(1) << kFruitModule ? sample_placement<true>(rng) : sample_placement<false>(rng);
+  // Placements that differ in their number of options (Fruit-Bearing Trees: fruit actions).
+  return game_->modules() & kCellWeightModules ? sample_placement<true>(rng) : sample_placement<false>(rng);
 }
 
 // No module adds options and one tile is drawn: the generator's one group, placements x (no
@@ -670,13 +657,13 @@ Move State::sample_plain(Rng& rng) const {
 // legal_moves()[below(n)], but a different draw. Without fruit actions every placement of a
 // group has the same `per` options; with them a placement's fruit actions depend on the trees in
 // range (the cell, and the stack put on a new tree tile), so each frontier cell has its own
-// weight (fruit_group_weight, fruit_find_placement: expansions/fruit_trees_sample.h).
-template <bool kFruit>
+// weight (cell_weights_group, cell_weights_find: expansions/fruit_trees_sample.h).
+template <bool kCellWeights>
 Move State::sample_placement(Rng& rng) const {
   TurnOptions to;
   turn_options(supply_[player_] > 0, to);
   SampleGroup groups[4];
-  uint32_t w0s[4];  // kFruit: a group's options per placement with no tree in range
+  uint32_t w0s[4];  // kCellWeights: a group's options per placement with no tree in range
   int ng = 0;
   uint32_t total = 0;
   for (int c = 0; c < ndrawn_; ++c) {
@@ -684,7 +671,7 @@ Move State::sample_placement(Rng& rng) const {
     if (!option_group(c, to, g)) continue;
     ++ng;
     if (!g.choose) {
-      if constexpr (kFruit) g.weight = fruit_group_weight(to.fo, g, to.ncrowns, w0s[ng - 1]);
+      if constexpr (kCellWeights) g.weight = cell_weights_group(to.fo, g, to.ncrowns, w0s[ng - 1]);
       else g.weight = g.placements * g.per;
     }
     total += g.weight;
@@ -703,8 +690,8 @@ Move State::sample_placement(Rng& rng) const {
     const TileType& tt = game_->type(drawn_[g.choice]);
     uint32_t sub, trees = 0, per_seg = 1;
     int i;
-    if constexpr (kFruit) {
-      i = fruit_find_placement(to.fo, g, to.ncrowns, w0s[gi], k, m, sub, trees, per_seg);
+    if constexpr (kCellWeights) {
+      i = cell_weights_find(to.fo, g, to.ncrowns, w0s[gi], k, m, sub, trees, per_seg);
     } else {
       sub = k % g.per;
       i = find_placement(game_->fit_row(drawn_[g.choice]), k / g.per, g.placements, m);
@@ -722,8 +709,8 @@ Move State::sample_placement(Rng& rng) const {
         cell_ports(frontier_[i], ports);
         if (!(free_from_ports(tt, m.rot, ports, player_) >> seg & 1)) continue;  // taken: draw again
       }
-      if constexpr (kFruit)
-        if (a) fruit_action_at(to.fo, trees, a - 1, m);
+      if constexpr (kCellWeights)
+        if (a) cell_weights_option(to.fo, trees, a - 1, m);
       return m;
     }
     return crown_or_take_back(m, sub - segs * per_seg, to);
@@ -747,8 +734,7 @@ std::string State::check_move(const Move& m) const {
   const int t = drawn_[m.choice];
   const TileType& tt = game_->type(t);
   if (m.kind == MoveKind::Choose) return check_choose(m, tt);  // Wheel of Fortune
-  if (mods_.wheel.chosen < 0 && tt.wheel)
-    return "tile " + tt.id + " is a wheel tile: choose it first (the wheel turns before it is placed)";
+  if (std::string e = why_not_place_yet(tt); !e.empty()) return e;  // a tile to choose first
   const std::string where = "(" + std::to_string(m.x) + "," + std::to_string(m.y) + ")";
   if (m.rot > 3) return "bad rotation";
   if (tt.canonical_rot[m.rot] != m.rot)
@@ -812,7 +798,7 @@ void State::apply(const Move& m) {
     place_tile(drawn_[0], m.x, m.y, m.rot);
     const PlacedTile& P = placed_[nplaced_ - 1];
     history_.push_back(TurnLog{m, kNoSlot});
-    mods_.wheel.chosen = -1;
+    clear_choice();
     if (m.meeple >= 0) add_follower(player_, uint16_t(P.slot_base + m.meeple));
     score_completed(P);
     end_turn();
@@ -826,7 +812,7 @@ void State::apply(const Move& m) {
   }
   ndrawn_ = 0;
   ++turn_;
-  if (fruit_) {
+  if (near_.on) {
     // Fruit-Bearing Trees: the frontier cells in range of a tree follow the frontier's change.
     const int c = cell_of(m.x, m.y), i = cell_[c] - kFrontierBase, nf = nfrontier_;
     place_tile(t, m.x, m.y, m.rot);
@@ -837,7 +823,7 @@ void State::apply(const Move& m) {
   const PlacedTile& P = placed_[nplaced_ - 1];
   history_.push_back(TurnLog{m, m.ext.take_back() >= 0 ? followers_[m.ext.take_back()].slot : kNoSlot});
   if (mods_.wheel.nplague) log_plague(history_.back());  // Wheel of Fortune
-  mods_.wheel.chosen = -1;
+  clear_choice();
   if (m.ext.takes_back()) apply_take_back(m);  // Festival
   if (m.ext.crown() >= 0) {
     apply_crown(m);  // Wheel of Fortune

@@ -100,7 +100,6 @@ constexpr uint16_t kFrontierBase = 0x100;
 constexpr int kMaxPlaced = 160;
 constexpr int kMaxSlots = 1536;
 constexpr int kMaxFollowers = kMaxPlayers * kFollowersPerPlayer;
-constexpr int kMaxTents = 2;  // fortune tellers per player (T-10)
 
 // Chance: a tile is to be drawn. Place: the turn player places (or, Wheel of Fortune, chooses
 // a wheel tile). Plague: a player takes back a follower. Terminal: the game is over.
@@ -160,17 +159,9 @@ class StateTables {
   // Per frontier cell (same index), the edge types its neighbours require, 2 bits per side.
   // Kept apart from frontier_ so the scans over all cells read one dense byte each.
   std::array<uint8_t, 512> need_;
-  // Per frontier cell (same index), Fruit-Bearing Trees: the fruit types of the trees in range
-  // (on its 8 neighbours); 0 without the expansion. Kept up to date by apply (after place_tile)
-  // and as stacks go on trees, for the move sampler's walk (sample_placement<true>). Read, kept and
-  // copied only when fruit_ (the rules have the expansion).
-  std::array<uint8_t, 512> near_;
-  bool fruit_ = false;
-  // With fruit_: the board cells of the frontier cells with a tree in range (near_ non-zero),
-  // in no order; the fruit types whose stack is on a tree.
-  std::array<uint16_t, kFruitTypes * 8> near_cells_;
-  uint8_t nnear_ = 0;
-  uint8_t tree_types_ = 0;
+  // A module's table per frontier cell (same index), for the sampler's per-cell weights
+  // (expansions/blocks.h).
+  NearTrees near_;
   int nfrontier_ = 0;
   // Per tile type, the number of its placements (cell, distinct rotation) on the frontier:
   // the sum of popcount(fit[need_[i]]) over the frontier cells, 16 bits per type, 4 types to
@@ -248,48 +239,18 @@ class State : private StateTables {
   bool drawn_placeable(int i) const { return placeable_ >> i & 1; }
   // The first placeable drawn tile (the tile to place when only one was drawn), or -1.
   int current_tile() const;
-  // Fortune tellers (followers on tents) a player has.
-  int tents(int p) const { return mods_.fortune.tents[p]; }
-
-  // --- Fruit-Bearing Trees ---
-  // Tokens left in a fruit type's stack; the placed tile holding it (-1 still in supply);
-  // tokens of a type a player holds; tokens of a type sold.
-  int fruit_left(int f) const { return 4 - mods_.fruit.taken[f]; }
-  int fruit_tree(int f) const { return mods_.fruit.stack_tile[f]; }
-  int fruit_held(int p, int f) const { return mods_.fruit.held[p][f]; }
-  int fruit_sold(int f) const { return mods_.fruit.sold[f]; }
-  // Hidden: the values still in a stack, top first (never for players' eyes: see observation
-  // code and resample_hidden).
-  std::vector<int> fruit_stack(int f) const;
-  // Sets the stacks (top first) before the first draw; scripted records and state JSON.
-  void set_fruit_stacks(const std::array<std::array<uint8_t, 4>, kFruitTypes>& stacks);
-  const std::array<std::array<uint8_t, 4>, kFruitTypes>& initial_fruit_stacks() const { return mods_.fruit.init_stacks; }
-  // Fruit types of the trees a follower deployed by this move could use (bit mask).
-  uint32_t trees_near(const Move& m) const {
-    return trees_in_range(m.x, m.y, game_->type(drawn_[m.choice]).tree ? m.ext.fruit_type() : -1);
+  // A module's state block (expansions/blocks.h): the modules' public accessors are their
+  // blocks' (e.g. `s.mod<FruitBlock>().left(f)`, `s.mod<WheelBlock>().pig_segment()`).
+  template <class Block>
+  const Block& mod() const {
+    return mods_.get<Block>();
   }
-  // Replay: puts a token of this value on top of the stack, when the stack still holds one.
-  bool force_fruit_top(int f, int value);
-  // State JSON: sets the order of the tokens still in a stack (top first). False (nothing
-  // changed) unless `top_first` is a permutation of fruit_stack(f).
-  bool set_fruit_order(int f, const std::vector<int>& top_first);
-
-  // --- Wheel of Fortune ---
-  bool has_wheel() const { return game_->has_wheel(); }
-  // The pig's segment (index into game().wheel()).
-  int pig() const { return mods_.wheel.pig; }
-  // The player on crown space c, or -1.
-  int crown(int c) const { return mods_.wheel.crown[c]; }
-  // Followers a player has on crown spaces.
-  int crowns_of(int p) const;
-  // The player who must take back a follower now (Phase::Plague), otherwise -1.
-  int plague_player() const { return phase_ == Phase::Plague ? mods_.wheel.plague_player : -1; }
-  // Plague take-backs made in the turn in progress (slots, in order).
-  int num_plague_picks() const { return mods_.wheel.nplague; }
-  uint16_t plague_pick(int i) const { return mods_.wheel.plague_log[i]; }
-  int plague_pick_player(int i) const { return mods_.wheel.plague_who[i]; }
-  // Fortune Teller with the wheel: the drawn tile chosen by a Choose decision, or -1.
-  int chosen() const { return mods_.wheel.chosen; }
+  // The same, for the blocks' setters: what records, the state JSON and scripted tests set before
+  // or during replay (the block's own fields only; the rest of the state is unchanged).
+  template <class Block>
+  Block& edit_mod() {
+    return mods_.get<Block>();
+  }
 
   // --- Decisions ---
   // All legal moves in a deterministic order (cleared first).
@@ -441,8 +402,8 @@ class State : private StateTables {
   bool offered(const Move& m) const;
   // The sampler of the plain rule set (Game::plain_moves(): one group, no module options).
   Move sample_plain(Rng& rng) const;
-  // The sampler of a placement decision; kFruit: with the Fruit-Bearing Trees' per-cell weights.
-  template <bool kFruit>
+  // The sampler of a placement decision; kCellWeights: with the Fruit-Bearing Trees' per-cell weights.
+  template <bool kCellWeights>
   Move sample_placement(Rng& rng) const;
 
   void init(uint64_t seed, int start_type, int start_rot);

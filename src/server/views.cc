@@ -182,7 +182,7 @@ json event_json(const ScoreEvent& e, const std::vector<std::string>& names, cons
     if (const int h = m.ext.harvest(); h >= 0 && h < kFruitTypes) {
       text = who + " harvests " + fruit_words(h) + " worth " + std::to_string(e.points);
       fruit = {{"harvest", kFruitNames[h]}};
-      if (const int pt = s.fruit_tree(h); pt >= 0) {
+      if (const int pt = s.mod<FruitBlock>().tree(h); pt >= 0) {
         x = s.placed(pt).x;
         y = s.placed(pt).y;
       }
@@ -236,9 +236,9 @@ json event_json(const ScoreEvent& e, const std::vector<std::string>& names, cons
 json fruit_json(const State& s) {
   json trees = json::array(), held = json::array(), stacks = json::array();
   for (int f = 0; f < kFruitTypes; ++f) {
-    if (s.fruit_tree(f) >= 0) {
-      const PlacedTile& P = s.placed(s.fruit_tree(f));
-      trees.push_back({{"type", kFruitNames[f]}, {"x", P.x}, {"y", P.y}, {"left", s.fruit_left(f)}});
+    if (s.mod<FruitBlock>().tree(f) >= 0) {
+      const PlacedTile& P = s.placed(s.mod<FruitBlock>().tree(f));
+      trees.push_back({{"type", kFruitNames[f]}, {"x", P.x}, {"y", P.y}, {"left", s.mod<FruitBlock>().left(f)}});
     } else {
       stacks.push_back(kFruitNames[f]);
     }
@@ -246,7 +246,7 @@ json fruit_json(const State& s) {
   for (int p = 0; p < s.num_players(); ++p) {
     json h = json::object();
     for (int f = 0; f < kFruitTypes; ++f)
-      if (s.fruit_held(p, f)) h[kFruitNames[f]] = s.fruit_held(p, f);
+      if (s.mod<FruitBlock>().held_by(p, f)) h[kFruitNames[f]] = s.mod<FruitBlock>().held_by(p, f);
     held.push_back(h);
   }
   return {{"trees", trees}, {"held", held}, {"stacks", stacks}};
@@ -270,7 +270,7 @@ json board_json(const State& s, const std::vector<ScoreEvent>& events, const std
   j["tile"] = pv.contains("tile") ? pv["tile"] : json(nullptr);
   j["drawn"] = pv["drawn"];  // Fortune Teller: every tile drawn this turn, the player picks one
   // Wheel of Fortune: the drawn tile chosen to turn the wheel (-1: none yet)
-  if (s.has_wheel()) j["chosen"] = pv["chosen"];
+  if (s.game().has_wheel()) j["chosen"] = pv["chosen"];
   int left = 0;
   for (const auto& [id, n] : pv["bag"].items()) left += n.get<int>();
   j["bag"] = left;
@@ -401,8 +401,8 @@ json legal_json(const State& s) {
       for (const auto& [stack, f] : g.harvests) {
         // The new tree (a tree tile's own, of the chosen stack) or one already on the board.
         const bool own = t.tree && f == stack;
-        const int tx = own ? x : s.placed(s.fruit_tree(f)).x, ty = own ? y : s.placed(s.fruit_tree(f)).y;
-        const int left = own ? int(kFruitTokenValues.size()) : s.fruit_left(f);
+        const int tx = own ? x : s.placed(s.mod<FruitBlock>().tree(f)).x, ty = own ? y : s.placed(s.mod<FruitBlock>().tree(f)).y;
+        const int left = own ? int(kFruitTokenValues.size()) : s.mod<FruitBlock>().left(f);
         json h = {{"type", kFruitNames[f]}, {"x", tx}, {"y", ty}, {"left", left}, {"new", own}};
         if (stack >= 0) h["fruit_type"] = kFruitNames[stack];
         harvest.push_back(h);
@@ -424,7 +424,7 @@ json legal_json(const State& s) {
       for (int c : g.crown_rets) rets.push_back({{"at", s.game().crown_name(c)}, {"crown", true}});
       json p = {{"x", x}, {"y", y}, {"rotation", 90 * r}, {"choice", choice}, {"tile", t.id}, {"plain", g.plain},
                 {"followers", spots}, {"take_backs", rets}};
-      if (s.has_wheel()) {
+      if (s.game().has_wheel()) {
         json crowns = json::array();
         for (int c : g.crowns) crowns.push_back(s.game().crown_name(c));
         p["crowns"] = crowns;

@@ -29,33 +29,6 @@ void State::init_fruit_stacks(uint64_t seed) {
   mods_.fruit.init_stacks = mods_.fruit.stack;
 }
 
-std::vector<int> State::fruit_stack(int f) const {
-  return std::vector<int>(mods_.fruit.stack[f].begin() + mods_.fruit.taken[f], mods_.fruit.stack[f].end());
-}
-
-void State::set_fruit_stacks(const std::array<std::array<uint8_t, 4>, kFruitTypes>& stacks) {
-  mods_.fruit.stack = mods_.fruit.init_stacks = stacks;
-}
-
-bool State::force_fruit_top(int f, int value) {
-  for (int i = mods_.fruit.taken[f]; i < 4; ++i)
-    if (mods_.fruit.stack[f][i] == value) {
-      std::swap(mods_.fruit.stack[f][i], mods_.fruit.stack[f][mods_.fruit.taken[f]]);
-      return true;
-    }
-  return false;
-}
-
-bool State::set_fruit_order(int f, const std::vector<int>& top_first) {
-  if (f < 0 || f >= kFruitTypes) return false;
-  std::vector<int> have = fruit_stack(f), want = top_first;
-  std::sort(have.begin(), have.end());
-  std::sort(want.begin(), want.end());
-  if (have != want) return false;
-  for (size_t i = 0; i < top_first.size(); ++i) mods_.fruit.stack[f][size_t(mods_.fruit.taken[f]) + i] = uint8_t(top_first[i]);
-  return true;
-}
-
 // Search: the order of the face-down tokens is hidden. Shuffled from a canonical (sorted)
 // order, so the result does not depend on the old hidden order. (Called without the
 // expansion too, where it shuffles empty stacks: search draws from `rng` the same way in
@@ -102,23 +75,23 @@ uint32_t State::trees_in_range(int x, int y, int new_tree) const {
   return mask;
 }
 
-// The frontier cells in range of a tree (near_, near_cells_). place_tile at board cell `cell`
+// The frontier cells in range of a tree (near_.cell, near_.cells). place_tile at board cell `cell`
 // swap-removed that frontier cell, index i (the last of the nf cells took its index), and
 // appended the new cells from index nf - 1 on; a new cell may stand next to trees already
 // planted.
 void State::near_trees_frontier_changed(int cell, int i, int nf) {
-  if (near_[i]) {
+  if (near_.cell[i]) {
     int q = 0;
-    while (near_cells_[q] != cell) ++q;
-    near_cells_[q] = near_cells_[--nnear_];
+    while (near_.cells[q] != cell) ++q;
+    near_.cells[q] = near_.cells[--near_.ncells];
   }
-  near_[i] = near_[nf - 1];
+  near_.cell[i] = near_.cell[nf - 1];
   if (nfrontier_ < nf) return;  // no new cell
   // The new cells are orthogonal neighbours of the placed tile: only trees within two cells of
   // it can be in their range.
   const PlacedTile& P = placed_[nplaced_ - 1];
   uint32_t near_tile = 0;
-  for (uint32_t t = tree_types_; t; t &= t - 1) {
+  for (uint32_t t = near_.types; t; t &= t - 1) {
     const PlacedTile& T = placed_[mods_.fruit.stack_tile[__builtin_ctz(t)]];
     if (unsigned(T.x - P.x + 2) <= 4 && unsigned(T.y - P.y + 2) <= 4) near_tile |= t & -t;
   }
@@ -130,20 +103,20 @@ void State::near_trees_frontier_changed(int cell, int i, int nf) {
       const PlacedTile& T = placed_[mods_.fruit.stack_tile[f]];
       if (unsigned(T.x - fc.x + 1) <= 2 && unsigned(T.y - fc.y + 1) <= 2) trees |= uint8_t(1u << f);
     }
-    near_[j] = trees;
-    if (trees) near_cells_[nnear_++] = fc.cell;
+    near_.cell[j] = trees;
+    if (trees) near_.cells[near_.ncells++] = fc.cell;
   }
 }
 
 // A stack goes on the tree tile P: its frontier neighbours come in range of fruit type f.
 void State::near_trees_planted(const PlacedTile& P, int f) {
-  tree_types_ |= uint8_t(1u << f);
+  near_.types |= uint8_t(1u << f);
   for (int d = 0; d < 8; ++d) {
     const uint16_t v = cell_[cell_of(P.x + kDx8[d], P.y + kDy8[d])];
     if (v < kFrontierBase || v == kEmptyCell) continue;
     const int i = v - kFrontierBase;
-    if (!near_[i]) near_cells_[nnear_++] = frontier_[i].cell;
-    near_[i] |= uint8_t(1u << f);
+    if (!near_.cell[i]) near_.cells[near_.ncells++] = frontier_[i].cell;
+    near_.cell[i] |= uint8_t(1u << f);
   }
 }
 
@@ -214,24 +187,24 @@ void State::score_fruit_tokens() {
   }
 }
 
-// validate(): the frontier cells in range of a tree (near_, near_cells_), recomputed from the
+// validate(): the frontier cells in range of a tree (near_.cell, near_.cells), recomputed from the
 // trees, and the fruit types noted on trees.
 std::string State::validate_fruit() const {
   int nnear = 0;
-  for (int i = 0; i < nfrontier_ && fruit_; ++i) {
+  for (int i = 0; i < nfrontier_ && near_.on; ++i) {
     const uint32_t want = trees_in_range(frontier_[i].x, frontier_[i].y, -1);
-    if (near_[i] != want)
+    if (near_.cell[i] != want)
       return "frontier cell (" + std::to_string(frontier_[i].x) + "," + std::to_string(frontier_[i].y) +
-             ") notes trees " + std::to_string(near_[i]) + " in range, not " + std::to_string(want);
+             ") notes trees " + std::to_string(near_.cell[i]) + " in range, not " + std::to_string(want);
     if (!want) continue;
     ++nnear;
-    if (std::find(near_cells_.begin(), near_cells_.begin() + nnear_, frontier_[i].cell) == near_cells_.begin() + nnear_)
+    if (std::find(near_.cells.begin(), near_.cells.begin() + near_.ncells, frontier_[i].cell) == near_.cells.begin() + near_.ncells)
       return "frontier cell (" + std::to_string(frontier_[i].x) + "," + std::to_string(frontier_[i].y) +
              ") in range of a tree is not listed";
   }
-  if (nnear != nnear_) return "the list of frontier cells in range of a tree has " + std::to_string(nnear_) + ", not " + std::to_string(nnear);
-  if (fruit_ && tree_types_ != (~free_stack_mask() & ((1u << kFruitTypes) - 1)))
-    return "the fruit types noted on trees (" + std::to_string(tree_types_) + ") differ from the stacks on the board";
+  if (nnear != near_.ncells) return "the list of frontier cells in range of a tree has " + std::to_string(near_.ncells) + ", not " + std::to_string(nnear);
+  if (near_.on && near_.types != (~free_stack_mask() & ((1u << kFruitTypes) - 1)))
+    return "the fruit types noted on trees (" + std::to_string(near_.types) + ") differ from the stacks on the board";
   return "";
 }
 

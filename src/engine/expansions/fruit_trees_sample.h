@@ -33,7 +33,7 @@ inline State::FruitOptions State::fruit_options(bool deploy) const {
   fo.held = uint32_t((nonzero * kGather) >> 56);
   const uint32_t empty = uint32_t((((tv >> 2) & 0x010101010101ull) * kGather) >> 56);  // mods_.fruit.taken == 4
   fo.harvestable = ~empty & ((1u << kFruitTypes) - 1);
-  fo.free_stacks = ~uint32_t(tree_types_) & ((1u << kFruitTypes) - 1);  // not on a tree yet
+  fo.free_stacks = ~uint32_t(near_.types) & ((1u << kFruitTypes) - 1);  // not on a tree yet
   // Sets of 1 to 4 of the n held types: C(n,1) + ... + C(n,4).
   static constexpr uint8_t kSets[kFruitTypes + 1] = {0, 1, 3, 7, 15, 30, 56};
   fo.nsales = kSets[__builtin_popcount(fo.held)];
@@ -49,23 +49,23 @@ inline uint32_t State::fruit_placement_options(const FruitOptions& fo, const Sam
   return w;
 }
 
-// The frontier cells in range of a tree (near_ non-zero) are listed in near_cells_; the others
+// The frontier cells in range of a tree (near_ non-zero) are listed in near_.cells; the others
 // have w0 options per placement.
-inline uint32_t State::fruit_group_weight(const FruitOptions& fo, const SampleGroup& g, uint32_t ncrowns, uint32_t& w0) const {
+inline uint32_t State::cell_weights_group(const FruitOptions& fo, const SampleGroup& g, uint32_t ncrowns, uint32_t& w0) const {
   const bool tree = game_->type(drawn_[g.choice]).tree;
   const uint8_t* fit = game_->fit_row(drawn_[g.choice]);
   w0 = fruit_placement_options(fo, g, tree, 0, ncrowns);
   uint32_t weight = g.placements * w0;
-  const int nnear = fo.on ? nnear_ : 0;
+  const int nnear = fo.on ? near_.ncells : 0;
   for (int q = 0; q < nnear; ++q) {
-    const int i = cell_[near_cells_[q]] - kFrontierBase;
+    const int i = cell_[near_.cells[q]] - kFrontierBase;
     if (const uint8_t cnt = uint8_t(__builtin_popcount(fit[need_[i]])))
-      weight += cnt * (fruit_placement_options(fo, g, tree, near_[i], ncrowns) - w0);
+      weight += cnt * (fruit_placement_options(fo, g, tree, near_.cell[i], ncrowns) - w0);
   }
   return weight;
 }
 
-inline int State::fruit_find_placement(const FruitOptions& fo, const SampleGroup& g, uint32_t ncrowns, uint32_t w0,
+inline int State::cell_weights_find(const FruitOptions& fo, const SampleGroup& g, uint32_t ncrowns, uint32_t w0,
                                 uint32_t k, Move& m, uint32_t& sub, uint32_t& trees, uint32_t& per_seg) const {
   const TileType& tt = game_->type(drawn_[g.choice]);
   const uint8_t* fit = game_->fit_row(drawn_[g.choice]);
@@ -74,7 +74,7 @@ inline int State::fruit_find_placement(const FruitOptions& fo, const SampleGroup
   int i;
   uint32_t cw, per;
   auto cell_weight = [&](int i) {
-    const uint32_t t = fo.on ? near_[i] : 0;
+    const uint32_t t = fo.on ? near_.cell[i] : 0;
     per = t ? fruit_placement_options(fo, g, tt.tree, t, ncrowns) : w0;
     return uint32_t(__builtin_popcount(fit[need_[i]])) * per;
   };
@@ -95,7 +95,7 @@ inline int State::fruit_find_placement(const FruitOptions& fo, const SampleGroup
   }
   uint32_t idx = k / per;
   sub = k % per;
-  trees = fo.on ? near_[i] : 0;
+  trees = fo.on ? near_.cell[i] : 0;
   if (tt.tree) {
     // The stack: each free fruit type's placement has its own number of options.
     for (uint32_t f = fo.free_stacks;; f &= f - 1) {
@@ -118,7 +118,7 @@ inline int State::fruit_find_placement(const FruitOptions& fo, const SampleGroup
   return i;
 }
 
-inline void State::fruit_action_at(const FruitOptions& fo, uint32_t trees, uint32_t a, Move& m) const {
+inline void State::cell_weights_option(const FruitOptions& fo, uint32_t trees, uint32_t a, Move& m) const {
   const uint32_t h = uint32_t(__builtin_popcount(trees & fo.harvestable));
   if (a < h) {
     uint32_t t = trees & fo.harvestable;

@@ -27,7 +27,7 @@ void State::modules_final_scoring() {
 void State::modules_resample_hidden(Rng& rng) { resample_fruit_stacks(rng); }
 
 // Followers of player p off the land (crown spaces), for the conservation check of validate().
-int State::modules_followers(int p) const { return crowns_of(p); }
+int State::modules_followers(int p) const { return mods_.wheel.crowns_of(p); }
 
 // validate(): each module's own invariants, "" or the first mismatch.
 std::string State::modules_validate() const {

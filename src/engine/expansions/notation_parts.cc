@@ -40,7 +40,7 @@ NamePart modules_parse_step(const State& s, const NamedMove& n, MoveResult& out)
     if (at.crown())
       return refuse(out, MoveStatus::Illegal,
                     "followers on crown spaces are immune to the Plague: take back one from the land");
-    const int p = s.plague_player();
+    const int p = s.mod<WheelBlock>().plague_decider();
     Move m;
     m.kind = MoveKind::Plague;
     m.x = int16_t(at.x);
@@ -55,14 +55,14 @@ NamePart modules_parse_step(const State& s, const NamedMove& n, MoveResult& out)
   }
   if (s.phase() == Phase::Plague)
     return refuse(out, MoveStatus::Illegal,
-                  "player " + std::to_string(s.plague_player()) +
+                  "player " + std::to_string(s.mod<WheelBlock>().plague_decider()) +
                       " must first take back a follower from the land (Plague)");
   return NamePart::NotMine;
 }
 
 NamePart modules_parse_follower(const State& s, const NamedMove& n, Move& m, MoveResult& out) {
   if (!ReturnSpec{0, 0, n.follower}.crown()) return NamePart::NotMine;
-  if (!s.has_wheel())
+  if (!s.game().has_wheel())
     return refuse(out, MoveStatus::Illegal,
                   "crown spaces are on the Wheel of Fortune, which this game does not have");
   const int c = s.game().crown_index(n.follower);
@@ -74,9 +74,9 @@ NamePart modules_parse_follower(const State& s, const NamedMove& n, Move& m, Mov
 NamePart modules_parse_take_back(const State& s, const NamedMove& n, Move& m, MoveResult& out) {
   if (!n.take_back || !n.take_back->crown()) return NamePart::NotMine;
   const ReturnSpec& r = *n.take_back;
-  const int c = s.has_wheel() ? s.game().crown_index(r.at) : -1;
+  const int c = s.game().has_wheel() ? s.game().crown_index(r.at) : -1;
   if (c < 0) return refuse(out, MoveStatus::Illegal, "return: no crown space '" + r.at + "' in this game");
-  if (s.crown(c) != s.turn_player())
+  if (s.mod<WheelBlock>().crown_player(c) != s.turn_player())
     return refuse(out, MoveStatus::Illegal,
                   "return: player " + std::to_string(s.turn_player()) + " has no follower on " + r.at);
   m.ext.set_take_back_crown(c);
@@ -104,7 +104,7 @@ bool modules_name_take_back(const State& s, const Move& m, NamedMove& n) {
 bool modules_pending_phase(const State& s) { return s.phase() == Phase::Plague; }
 
 void modules_pending_of(const State& s, PendingTurn& p) {
-  for (int i = 0; i < s.num_plague_picks(); ++i) p.plague.push_back(slot_place(s, s.plague_pick(i)));
+  for (int i = 0; i < s.mod<WheelBlock>().plague_picks(); ++i) p.plague.push_back(slot_place(s, s.mod<WheelBlock>().plague_pick(i)));
 }
 
 bool modules_pending_decisions(const PendingTurn& p) { return !p.plague.empty(); }
@@ -158,7 +158,7 @@ bool modules_parse_place(const State& s, const NamedMove& n, const TileType& tt,
     m.ext.set_fruit_type(f);
   } else if (tt.tree && opt.default_fruit_stack) {
     for (int f = 0; f < kFruitTypes && m.ext.fruit_type() < 0; ++f)
-      if (s.fruit_tree(f) < 0) m.ext.set_fruit_type(f);
+      if (s.mod<FruitBlock>().tree(f) < 0) m.ext.set_fruit_type(f);
   } else if (tt.tree) {
     refuse(out, MoveStatus::Illegal, "tile " + tt.id + " is a tree tile: 'fruit_type' must name the stack put on it");
     return false;
@@ -199,7 +199,7 @@ bool modules_parse_place(const State& s, const NamedMove& n, const TileType& tt,
 void modules_name_place(const State& s, const Move& m, NamedMove& n) {
   if (m.ext.fruit_type() >= 0) n.fruit_type = kFruitNames[m.ext.fruit_type()];
   if (m.ext.harvest() >= 0) {
-    const int pt = s.fruit_tree(m.ext.harvest());
+    const int pt = s.mod<FruitBlock>().tree(m.ext.harvest());
     n.harvest = pt >= 0 ? std::make_pair(int(s.placed(pt).x), int(s.placed(pt).y)) : std::make_pair(n.x, n.y);
   } else if (const uint32_t sale = m.ext.sale()) {
     for (int f = 0; f < kFruitTypes; ++f)

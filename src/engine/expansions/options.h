@@ -27,6 +27,9 @@ inline constexpr int kFruitModule = module_index("fruit-trees");
 inline constexpr ModuleSet kOptionModules =
     ModuleSet(1) << kWheelModule | ModuleSet(1) << kFestivalModule | ModuleSet(1) << kFruitModule;
 static_assert(kWheelModule >= 0 && kFestivalModule >= 0 && kFruitModule >= 0, "rows of kModules");
+// The modules whose placements differ in their number of options, so that the sampler weighs each
+// frontier cell (sample_placement<true>) and keeps StateTables::near_: the Fruit-Bearing Trees.
+inline constexpr ModuleSet kCellWeightModules = ModuleSet(1) << kFruitModule;
 
 // What the active modules add to every placement of this decision.
 // (Set by turn_options.)
@@ -136,7 +139,7 @@ inline void State::list_cell(const TurnOptions& to, const SampleGroup& g, int i,
   const FrontierCell& fc = frontier_[i];
   Ports ports;
   if (g.segs) cell_ports(fc, ports);
-  const uint32_t near = to.fruit ? near_[i] : 0;
+  const uint32_t near = to.fruit ? near_.cell[i] : 0;
   for (; rots; rots &= rots - 1) {
     const int r = __builtin_ctz(rots);
     Move m;

@@ -63,7 +63,7 @@ void modules_read_pending_v1(const json& j, PendingTurn& p) {
 void modules_replay_steps(State& s, const TurnRecord& t, const std::string& where, int n) {
   const Game& g = s.game();
   // A wheel tile chosen among several drawn turns the wheel first (T-9).
-  if (const int ty = g.type_index(t.tile); ty >= 0 && g.type(ty).wheel && s.chosen() < 0) {
+  if (const int ty = g.type_index(t.tile); ty >= 0 && g.type(ty).wheel && s.mod<WheelBlock>().chosen_tile() < 0) {
     NamedMove choose;
     choose.tile = t.tile;
     choose.kind = MoveKind::Choose;
@@ -74,7 +74,7 @@ void modules_replay_steps(State& s, const TurnRecord& t, const std::string& wher
   // The Plague: each listed follower, in order.
   size_t pi = 0;
   while (s.phase() == Phase::Plague) {
-    const int p = s.plague_player();
+    const int p = s.mod<WheelBlock>().plague_decider();
     if (pi >= t.plague.size())
       fail(where, "plague: player " + std::to_string(p) + " has a follower on the land and must take one back ('plague' lists " +
                       std::to_string(t.plague.size()) + ")", n);
@@ -123,13 +123,13 @@ namespace {
 void wheel_public_view(const State& s, ordered_json& j) {
   const Game& g = s.game();
   ordered_json w;
-  w["pig"] = kWheelEventNames[int(g.wheel()[s.pig()].event)];
-  w["pig_segment"] = s.pig();
+  w["pig"] = kWheelEventNames[int(g.wheel()[s.mod<WheelBlock>().pig_segment()].event)];
+  w["pig_segment"] = s.mod<WheelBlock>().pig_segment();
   ordered_json crowns = ordered_json::array();
   for (int c = 0; c < kMaxCrowns; ++c)
-    if (g.crown_exists(c)) crowns.push_back({{"space", g.crown_name(c)}, {"player", s.crown(c)}});
+    if (g.crown_exists(c)) crowns.push_back({{"space", g.crown_name(c)}, {"player", s.mod<WheelBlock>().crown_player(c)}});
   w["crowns"] = crowns;
-  if (s.phase() == Phase::Plague) w["plague_player"] = s.plague_player();
+  if (s.phase() == Phase::Plague) w["plague_player"] = s.mod<WheelBlock>().plague_decider();
   j["wheel"] = w;
 }
 
@@ -139,15 +139,15 @@ void fruit_public_view(const State& s, ordered_json& j) {
   ordered_json fruit;
   ordered_json trees = ordered_json::array();
   for (int f = 0; f < kFruitTypes; ++f)
-    if (s.fruit_tree(f) >= 0)
-      trees.push_back({{"type", kFruitNames[f]}, {"x", s.placed(s.fruit_tree(f)).x},
-                       {"y", s.placed(s.fruit_tree(f)).y}, {"left", s.fruit_left(f)}});
+    if (s.mod<FruitBlock>().tree(f) >= 0)
+      trees.push_back({{"type", kFruitNames[f]}, {"x", s.placed(s.mod<FruitBlock>().tree(f)).x},
+                       {"y", s.placed(s.mod<FruitBlock>().tree(f)).y}, {"left", s.mod<FruitBlock>().left(f)}});
   fruit["trees"] = trees;
   ordered_json held = ordered_json::array();
   for (int p = 0; p < s.num_players(); ++p) {
     ordered_json h = ordered_json::object();
     for (int f = 0; f < kFruitTypes; ++f)
-      if (s.fruit_held(p, f)) h[kFruitNames[f]] = s.fruit_held(p, f);
+      if (s.mod<FruitBlock>().held_by(p, f)) h[kFruitNames[f]] = s.mod<FruitBlock>().held_by(p, f);
     held.push_back(h);
   }
   fruit["held"] = held;
@@ -159,7 +159,7 @@ void fruit_public_view(const State& s, ordered_json& j) {
 // The modules' public fields in the view's order: the fruit, then the wheel.
 void modules_public_view(const State& s, ordered_json& j) {
   if (s.rules().fruit_trees()) fruit_public_view(s, j);
-  if (s.has_wheel()) wheel_public_view(s, j);
+  if (s.game().has_wheel()) wheel_public_view(s, j);
 }
 
 void modules_hide_record(Record& r) { r.fruit_stacks.reset(); }
@@ -207,7 +207,7 @@ void modules_write_setup(const Record& r, ordered_json& su) {
 void modules_initial_state(const Record& r, State& s, bool start_tile) {
   if (!r.fruit_stacks) return;
   if (!start_tile && !s.rules().fruit_trees()) fail("setup.fruit_stacks", "given without the fruit-trees expansion");
-  s.set_fruit_stacks(*r.fruit_stacks);
+  s.edit_mod<FruitBlock>().set_stacks(*r.fruit_stacks);
 }
 
 void modules_read_turn(const json& tj, const std::string& where, int n, TurnRecord& t) {
@@ -259,12 +259,12 @@ void modules_write_state(const State& s, ordered_json& j) {
   if (s.rules().fruit_trees()) {
     ordered_json stacks;
     for (int f = 0; f < kFruitTypes; ++f)
-      stacks[kFruitNames[f]] = std::vector<int>(s.initial_fruit_stacks()[f].begin(), s.initial_fruit_stacks()[f].end());
+      stacks[kFruitNames[f]] = std::vector<int>(s.mod<FruitBlock>().init_stacks[f].begin(), s.mod<FruitBlock>().init_stacks[f].end());
     j["fruit"]["initial_stacks"] = stacks;
     // The tokens still on each stack in their current order (top first): after resample_hidden
     // it is no longer the initial order less the harvested tokens.
     ordered_json now;
-    for (int f = 0; f < kFruitTypes; ++f) now[kFruitNames[f]] = s.fruit_stack(f);
+    for (int f = 0; f < kFruitTypes; ++f) now[kFruitNames[f]] = s.mod<FruitBlock>().stack_of(f);
     j["fruit"]["stacks"] = now;
   }
 }
@@ -280,8 +280,8 @@ void modules_read_state(const json& j, State& s) {
     for (auto it = now.begin(); it != now.end(); ++it) {
       const int f = fruit_index(it.key());
       if (f < 0) throw RecordError("state: fruit.stacks: unknown fruit type '" + it.key() + "' (" + fruit_list() + ")");
-      if (!it.value().is_array() || !s.set_fruit_order(f, it.value().get<std::vector<int>>()))
-        throw RecordError("state: fruit.stacks." + it.key() + " must list the " + std::to_string(s.fruit_left(f)) +
+      if (!it.value().is_array() || !s.edit_mod<FruitBlock>().set_order(f, it.value().get<std::vector<int>>()))
+        throw RecordError("state: fruit.stacks." + it.key() + " must list the " + std::to_string(s.mod<FruitBlock>().left(f)) +
                           " tokens still on that stack, top first");
     }
   }
@@ -295,8 +295,8 @@ void modules_name_turn(const TurnRecord& t, NamedMove& named) {
 
 void modules_before_apply(State& s, const TurnRecord& t, const Move& m, const std::string& where, int n) {
   // The revealed token of a harvest (random-draw records): put it on top of the tree's stack.
-  if (t.harvest_value && m.ext.harvest() >= 0 && s.fruit_left(m.ext.harvest()) > 0 &&
-      !s.force_fruit_top(m.ext.harvest(), *t.harvest_value))
+  if (t.harvest_value && m.ext.harvest() >= 0 && s.mod<FruitBlock>().left(m.ext.harvest()) > 0 &&
+      !s.edit_mod<FruitBlock>().force_top(m.ext.harvest(), *t.harvest_value))
     fail(where, std::string("harvest: the ") + kFruitNames[m.ext.harvest()] + " tree has no token worth " +
                     std::to_string(*t.harvest_value) + " left", n);
 }
@@ -308,7 +308,7 @@ void modules_turn_of(const NamedMove& n, TurnRecord& t) {
 }
 
 void modules_record_setup(const State& s, bool scripted, Record& r) {
-  if (scripted && s.rules().fruit_trees()) r.fruit_stacks = s.initial_fruit_stacks();
+  if (scripted && s.rules().fruit_trees()) r.fruit_stacks = s.mod<FruitBlock>().init_stacks;
 }
 
 void modules_record_turn(const State& s, const TurnLog& tl, TurnRecord& t) {
@@ -322,7 +322,7 @@ void modules_record_turn(const State& s, const TurnLog& tl, TurnRecord& t) {
   const Move& mv = tl.move;
   if (mv.ext.fruit_type() >= 0) t.fruit_type = kFruitNames[mv.ext.fruit_type()];
   if (mv.ext.harvest() >= 0) {
-    const PlacedTile& T = s.placed(s.fruit_tree(mv.ext.harvest()));
+    const PlacedTile& T = s.placed(s.mod<FruitBlock>().tree(mv.ext.harvest()));
     t.harvest = ReturnSpec{T.x, T.y, ""};
     t.harvest_value = tl.harvested;
   } else if (const uint32_t sale = mv.ext.sale()) {

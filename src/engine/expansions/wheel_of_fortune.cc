@@ -13,10 +13,10 @@
 
 namespace carc {
 
-int State::crowns_of(int p) const {
-  int n = 0;
-  for (int c = 0; c < kMaxCrowns; ++c) n += mods_.wheel.crown[c] == p;
-  return n;
+std::string State::why_not_place_yet(const TileType& tt) const {
+  if (mods_.wheel.chosen < 0 && tt.wheel)
+    return "tile " + tt.id + " is a wheel tile: choose it first (the wheel turns before it is placed)";
+  return "";
 }
 
 // Move generation: a follower may go on any free crown space instead of on the placed tile.
