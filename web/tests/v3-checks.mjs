@@ -291,7 +291,8 @@ export async function v3Checks(browser, url, errors, { check, artifacts, bin }) 
     await page.goto(url);
     await page.waitForFunction(() => document.querySelector('[data-testid="level-help-1"]'));
     const texts = await page.locator('[aria-label="Player 2 strength"] option').allTextContents();
-    const realOrder = [...real.level_details].sort((a, b) => a.elo - b.elo).map((l) => l.label);
+    // rated levels by their Elo, then the not yet calibrated ones (games 0, e.g. expert) in the server's order
+    const realOrder = [...real.level_details.filter((l) => l.games > 0).sort((a, b) => a.elo - b.elo), ...real.level_details.filter((l) => l.games <= 0)].map((l) => l.label);
     check(texts.every((t) => !/Elo|mcts|level=/.test(t)) && JSON.stringify(texts) === JSON.stringify(realOrder), `#39.4: the levels read as the server names them, weakest first (${texts.join(' | ')})`);
     const sentence = await page.getByTestId('level-help-1').textContent();
     const easy = real.level_details.find((l) => l.spec === 'mcts:level=easy');
