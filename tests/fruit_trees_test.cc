@@ -283,6 +283,28 @@ TEST(FruitTrees, BadStackOrderInStateJsonIsRejected) {
   }
 }
 
+TEST(FruitTrees, StateJsonWithoutInitialStacksIsRejected) {
+  // Found by record_fuzz: a state whose 'fruit' lacks 'initial_stacks' (or is no object) read a
+  // missing key of a const JSON object (undefined behaviour, a use after free under ASan).
+  State s = fruit_midgame(3, 5);
+  const auto good = nlohmann::json::parse(state_to_json(s));
+  for (const char* what : {"misspelt", "not an object"}) {
+    auto j = good;
+    if (std::string(what) == "misspelt") {
+      j["fruit"]["inotial_stacks"] = j["fruit"]["initial_stacks"];
+      j["fruit"].erase("initial_stacks");
+    } else {
+      j["fruit"] = 7;
+    }
+    try {
+      state_from_json(j.dump());
+      FAIL() << "accepted a state whose fruit is " << what;
+    } catch (const RecordError& e) {
+      EXPECT_NE(std::string(e.what()).find("initial_stacks"), std::string::npos) << e.what();
+    }
+  }
+}
+
 TEST(FruitTrees, ResampleHiddenDependsOnlyOnPublicStateAndSeed) {
   // Two states equal up to the hidden stack order resample to equal states with the same seed.
   Rules r;

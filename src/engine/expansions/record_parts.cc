@@ -270,7 +270,12 @@ void modules_write_state(const State& s, ordered_json& j) {
 }
 
 void modules_state_setup(const json& j, ordered_json& setup) {
-  if (j.contains("fruit")) setup["fruit_stacks"] = j["fruit"]["initial_stacks"];
+  if (!j.contains("fruit")) return;
+  // j is const: operator[] on a missing key would be undefined behaviour, so every key is checked.
+  const json& fruit = j.at("fruit");
+  if (!fruit.is_object() || !fruit.contains("initial_stacks"))
+    throw RecordError("state: 'fruit' must be an object with 'initial_stacks' {\"apple\": [values top first], ...}");
+  setup["fruit_stacks"] = fruit.at("initial_stacks");
 }
 
 void modules_read_state(const json& j, State& s) {
