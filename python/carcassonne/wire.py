@@ -511,7 +511,7 @@ class TablesEventKindsItem(TypedDict, total=False):
 
 
 class Tables(TypedDict, total=False):
-    """The engine's vocabulary tables (GET /api/tables). Required keys: feature_kinds, score_categories, phases, event_kinds, event_stages, fruit_kinds, fruit_sale_points, fruit_token_values, wheel_events, rotations."""
+    """The engine's vocabulary tables (GET /api/tables). Required keys: feature_kinds, score_categories, phases, event_kinds, event_stages, fruit_kinds, fruit_sale_points, fruit_token_values, fruit_held_token_points, wheel_events, rotations."""
     feature_kinds: List['TablesFeatureKindsItem']
     score_categories: List['TablesScoreCategoriesItem']
     phases: List[str]
@@ -520,6 +520,7 @@ class Tables(TypedDict, total=False):
     fruit_kinds: List[str]
     fruit_sale_points: List[int]
     fruit_token_values: List[int]
+    fruit_held_token_points: int
     wheel_events: List[str]
     rotations: List[int]
 
@@ -676,7 +677,7 @@ REQUIRED: Dict[str, frozenset] = {
     'PlacementFruit': frozenset(['harvest', 'sell', 'sell_max']),
     'Legal': frozenset(['placements', 'player', 'tile', 'turn']),
     'LegalChoicesItem': frozenset(['choice', 'tile', 'wheel']),
-    'Tables': frozenset(['event_kinds', 'event_stages', 'feature_kinds', 'fruit_kinds', 'fruit_sale_points', 'fruit_token_values', 'phases', 'rotations', 'score_categories', 'wheel_events']),
+    'Tables': frozenset(['event_kinds', 'event_stages', 'feature_kinds', 'fruit_held_token_points', 'fruit_kinds', 'fruit_sale_points', 'fruit_token_values', 'phases', 'rotations', 'score_categories', 'wheel_events']),
     'TablesFeatureKindsItem': frozenset(['name', 'score_kind']),
     'TablesScoreCategoriesItem': frozenset(['label', 'name']),
     'TablesEventKindsItem': frozenset(['category', 'name', 'scores', 'stage', 'where']),

@@ -368,8 +368,8 @@ StateClass bind_state(pyb::module_& m) {
           },
           "Festival with the Wheel of Fortune: the crown space a follower is taken back from, or None.")
       .def_property_readonly(
-          "meeple", [](const PyMove& pm) { return int(pm.m.meeple); },
-          "Segment index of the follower on the placed tile, or -1 (engine detail).")
+          "follower_segment", [](const PyMove& pm) { return int(pm.m.meeple); },
+          "Segment index of the follower on the placed tile, or -1 (engine detail; `follower` names it).")
       .def_property_readonly(
           "take_back", [](const PyMove& pm) { return take_back_index(pm); },
           "Festival: index into State.followers() of the own follower taken back, or -1; plague moves from "

@@ -107,13 +107,13 @@ MoveResult parse_move(const State& s, const NamedMove& n, const NotationOptions&
   if (take_back == NamePart::NotMine && n.take_back) {
     const ReturnSpec& r = *n.take_back;
     const int pt = s.tile_at(r.x, r.y);
-    if (pt < 0) return bad(MoveStatus::Illegal, "return: no tile at " + at_text(r.x, r.y));
+    if (pt < 0) return bad(MoveStatus::Illegal, "take_back: no tile at " + at_text(r.x, r.y));
     const PlacedTile& P = s.placed(pt);
     if (g.type(P.type).segment_at(r.at, P.rot) < 0)
-      return bad(MoveStatus::Illegal, "return: no location '" + r.at + "' on that tile");
+      return bad(MoveStatus::Illegal, "take_back: no location '" + r.at + "' on that tile");
     const int i = follower_at(s, r, s.turn_player());
     if (i < 0)
-      return bad(MoveStatus::Illegal, "return: player " + std::to_string(s.turn_player()) + " has no follower at " +
+      return bad(MoveStatus::Illegal, "take_back: player " + std::to_string(s.turn_player()) + " has no follower at " +
                                           at_text(r.x, r.y) + " " + r.at);
     m.ext.set_take_back(i);
   }

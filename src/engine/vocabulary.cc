@@ -72,6 +72,7 @@ nlohmann::json vocabulary_json() {
   j["fruit_kinds"] = fruits;
   j["fruit_sale_points"] = kFruitSalePoints;
   j["fruit_token_values"] = kFruitTokenValues;  // what a harvest may score
+  j["fruit_held_token_points"] = kFruitHeldTokenPoints;  // each token held at the end
   json wheel = json::array();
   for (const char* w : kWheelEventNames) wheel.push_back(w);
   j["wheel_events"] = wheel;

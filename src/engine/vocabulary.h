@@ -17,6 +17,8 @@ namespace carc {
 inline constexpr std::array<int, 4> kFruitTokenValues = {5, 4, 3, 2};
 // The points of a sale of n different fruit types (n = 1..4; index 0 unused).
 inline constexpr std::array<int, 5> kFruitSalePoints = {0, 3, 6, 10, 15};
+// The points of each fruit token a player still holds at the end of the game.
+inline constexpr int kFruitHeldTokenPoints = 1;
 
 // Where a turn's events stand in the engine's event log: every event of a turn comes in this
 // order of stages (ranks), the end-of-game scoring after every turn.

@@ -455,6 +455,7 @@ export interface Tables {
   fruit_kinds: string[];
   fruit_sale_points: number[];
   fruit_token_values: number[];  // a stack's token values, top first: what a harvest may score
+  fruit_held_token_points: number;  // the points of each fruit token still held at the end of the game
   wheel_events: string[];
   rotations: number[];
 }

@@ -110,7 +110,7 @@ registerExpansionPanel({
     const held = heldOf(view, seat);
     if (!view.fruit) return null;
     const total = held.reduce((a, [, n]) => a + n, 0);
-    const line = h('div', { class: 'fruit-held', 'data-testid': `fruit-held-${seat}`, 'data-count': total, title: t('fruit.heldTitle') });
+    const line = h('div', { class: 'fruit-held', 'data-testid': `fruit-held-${seat}`, 'data-count': total, title: t('fruit.heldTitle', { n: fruitPoints().held }) });
     if (!held.length) return null;
     for (const [type, n] of held) line.append(fruitChip(type, `×${n}`, { 'data-fruit': type, 'data-n': n }));
     return line;

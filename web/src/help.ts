@@ -27,7 +27,7 @@ const SECTIONS: Section[] = [
 ];
 const title = (s: Section) => t(`help.${s.id}.title` as Key);
 // The points in the rules come from the engine's tables (the fruit's token values and sale points).
-const paragraphs = (s: Section) => Array.from({ length: s.paras }, (_, i) => t(`help.${s.id}.${i + 1}` as Key, s.id === 'fruit-trees' ? fruitPoints() : {}));
+const paragraphs = (s: Section) => Array.from({ length: s.paras }, (_, i) => t(`help.${s.id}.${i + 1}` as Key, s.id === 'fruit-trees' ? { ...fruitPoints(), n: fruitPoints().held } : {}));
 
 // Opens the rules help at a section; `expansions` limits it to the sections of the game.
 export function openHelp(section = 'turn', expansions: string[] = []) {

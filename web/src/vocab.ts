@@ -18,13 +18,15 @@ export function tables(): Tables {
 // The fruit's numbers as message parameters, all from the engine's tables: what a harvest may
 // score ({min}, {max}: the lowest and highest token value), the tokens of a stack ({tokens}: one
 // per token value), the points of a sale of 1, 2, ... different fruit types ({sale}: "3/6/10/15"),
-// those numbers of types ({kinds}: "1/2/3/4") and the most a sale may name ({sellMax}).
-export function fruitPoints(): { min: number; max: number; tokens: number; sale: string; kinds: string; sellMax: number } {
+// those numbers of types ({kinds}: "1/2/3/4"), the most a sale may name ({sellMax}) and the points of
+// each token still held at the end ({held}).
+export function fruitPoints(): { min: number; max: number; tokens: number; sale: string; kinds: string; sellMax: number; held: number } {
   const vals = tables().fruit_token_values;
   const sale = tables().fruit_sale_points.slice(1);
   return {
     min: Math.min(...vals), max: Math.max(...vals), tokens: vals.length,
     sale: sale.join('/'), kinds: sale.map((_, i) => i + 1).join('/'), sellMax: sale.length,
+    held: tables().fruit_held_token_points,
   };
 }
 

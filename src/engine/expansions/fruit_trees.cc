@@ -178,12 +178,12 @@ void State::apply_fruit(const Move& m, const PlacedTile& P) {
   }
 }
 
-// Every token still held is worth 1 point.
+// Every token still held is worth kFruitHeldTokenPoints.
 void State::score_fruit_tokens() {
   for (int p = 0; p < nplayers_; ++p) {
     int tokens = 0;
     for (int f = 0; f < kFruitTypes; ++f) tokens += mods_.fruit.held[p][f];
-    if (tokens && nplaced_) emit(p, tokens, "fruit", true, placed_[0].slot_base);
+    if (tokens && nplaced_) emit(p, tokens * kFruitHeldTokenPoints, "fruit", true, placed_[0].slot_base);
   }
 }
 

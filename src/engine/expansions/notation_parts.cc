@@ -75,10 +75,10 @@ NamePart modules_parse_take_back(const State& s, const NamedMove& n, Move& m, Mo
   if (!n.take_back || !n.take_back->crown()) return NamePart::NotMine;
   const ReturnSpec& r = *n.take_back;
   const int c = s.game().has_wheel() ? s.game().crown_index(r.at) : -1;
-  if (c < 0) return refuse(out, MoveStatus::Illegal, "return: no crown space '" + r.at + "' in this game");
+  if (c < 0) return refuse(out, MoveStatus::Illegal, "take_back: no crown space '" + r.at + "' in this game");
   if (s.mod<WheelBlock>().crown_player(c) != s.turn_player())
     return refuse(out, MoveStatus::Illegal,
-                  "return: player " + std::to_string(s.turn_player()) + " has no follower on " + r.at);
+                  "take_back: player " + std::to_string(s.turn_player()) + " has no follower on " + r.at);
   m.ext.set_take_back_crown(c);
   return NamePart::Done;
 }
