@@ -327,6 +327,26 @@ TEST(Notation, NamedMovesGiveClearErrorsAsValues) {
   EXPECT_EQ(r.status, MoveStatus::Malformed);
 }
 
+TEST(Notation, TakeBackRefusalsNameTheField) {
+  // Issue #36: a refusal names the move object's field, take_back (not the old "return").
+  Rules rules;
+  rules.set(Expansion::Festival);
+  State s(Game::get(rules), 3);
+  s.draw_random();
+  std::vector<Move> moves;
+  s.legal_moves(moves);
+  ASSERT_FALSE(moves.empty());
+  NamedMove n = name_move(s, moves.front());
+  n.take_back = ReturnSpec{9, 9, "N"};
+  MoveResult r = parse_move(s, n);
+  EXPECT_EQ(r.status, MoveStatus::Illegal);
+  EXPECT_EQ(r.error.rfind("take_back: no tile at", 0), 0u) << r.error;
+  n.take_back = ReturnSpec{0, 0, "N"};  // the start tile, with no follower on it
+  r = parse_move(s, n);
+  EXPECT_EQ(r.error.rfind("take_back: ", 0), 0u) << r.error;
+  EXPECT_EQ(r.error.find("return"), std::string::npos) << r.error;
+}
+
 }  // namespace
 
 // Move::ext: each expansion's field has its own bits, 0 (unused) reads as -1 / an empty set.

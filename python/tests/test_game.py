@@ -88,6 +88,17 @@ def test_clone_is_independent():
     assert copy.deepcopy(s) == s
 
 
+def test_move_names_its_follower_not_a_meeple():
+    # Issue #36: no exit says meeple; the segment index is follower_segment, the place follower.
+    assert not hasattr(carc.Move, "meeple")
+    s = carc.new_game(seed=5, auto_chance=True)
+    with_follower = [m for m in s.legal_moves() if m.follower is not None]
+    without = [m for m in s.legal_moves() if m.follower is None]
+    assert with_follower and without
+    assert all(m.follower_segment >= 0 for m in with_follower)
+    assert all(m.follower_segment == -1 for m in without)
+
+
 def test_json_round_trip_mid_game_keeps_future():
     s = carc.new_game(players=3, expansions=["festival"], seed=8, auto_chance=True)
     for _ in range(20):
