@@ -1,5 +1,6 @@
 // The loopback server shared by the server's API tests (server_test, server_hints_test,
-// server_security_test, server_fairness_test): each test gets its own temporary folder with a
+// server_security_test, server_fairness_test, server_chat_test, server_names_test,
+// server_public_view_test): each test gets its own temporary folder with a
 // fresh SQLite file, or, when CARC_TEST_PG_URI names a PostgreSQL database (a libpq URI;
 // scripts/test-postgres.sh), a fresh schema in it (dropped after the test), a
 // Server on an ephemeral port of 127.0.0.1 built from opts_ (tests change opts_ and call
@@ -21,6 +22,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "http_client.h"
 #include "server.h"
@@ -174,6 +176,43 @@ class ServerFixture : public ::testing::Test {
     }
     ADD_FAILURE() << "the AI never moved";
     return get("/api/games/" + id).body;
+  }
+
+  // A hot-seat game of human players `names` created through the API: its answer (status 201
+  // asserted by the caller), id and seat tokens. `extra` adds fields to the request (seed, hints).
+  struct HotSeat {
+    Resp created;
+    std::string id;
+    json tokens = json::array();
+  };
+  HotSeat create_hotseat(const std::vector<std::string>& names, const std::string& tileset,
+                         const std::vector<std::string>& expansions, const json& extra = json::object()) {
+    json players = json::array();
+    for (const auto& n : names) players.push_back({{"name", n}, {"type", "human"}});
+    json body = {{"players", players}, {"tileset", tileset}, {"expansions", expansions}};
+    for (auto it = extra.begin(); it != extra.end(); ++it) body[it.key()] = it.value();
+    HotSeat g;
+    g.created = post("/api/games", body);
+    if (g.created.status != 201) return g;
+    g.id = g.created.body["id"];
+    for (const auto& seat : g.created.body["seats"]) g.tokens.push_back(seat["token"]);
+    return g;
+  }
+
+  // The first payload of a game's event stream (GET .../events), parsed; null (and a test
+  // failure) when none arrives within 5 s.
+  json first_event(const std::string& id) {
+    std::string payload;
+    testhttp::request(port_, "GET", "/api/games/" + id + "/events", "", "", 5000, [&](std::string_view data) {
+      payload.append(data);
+      return payload.find("\n\n") == std::string::npos;
+    });
+    const size_t d = payload.find("data: ");
+    if (d == std::string::npos) {
+      ADD_FAILURE() << "no event from /api/games/" << id << "/events: " << payload.substr(0, 200);
+      return nullptr;
+    }
+    return json::parse(payload.substr(d + 6, payload.find("\n\n") - d - 6));
   }
 
   std::string name_;

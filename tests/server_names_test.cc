@@ -143,18 +143,11 @@ TEST_F(NamesTest, NoExitSaysMeepleOrReturnInAnyVariant) {
       for (size_t i = 0; i < expansions.size(); ++i) query += (i ? "," : "") + expansions[i];
     }
     expect_new_names(get(query), "GET " + query);
-    json players = json::array();
-    for (const auto& n : names) players.push_back({{"name", n}, {"type", "human"}});
-    const Resp created = post("/api/games", {{"players", players},
-                                             {"tileset", v.rules.tileset},
-                                             {"expansions", expansions},
-                                             {"seed", 4242},
-                                             {"allow_hints", true}});
-    ASSERT_EQ(created.status, 201) << created.text;
-    expect_new_names(created.body, "POST /api/games");
-    const std::string id = created.body["id"];
-    json tokens = json::array();
-    for (const auto& seat : created.body["seats"]) tokens.push_back(seat["token"]);
+    const HotSeat game = create_hotseat(names, v.rules.tileset, expansions, {{"seed", 4242}, {"allow_hints", true}});
+    ASSERT_EQ(game.created.status, 201) << game.created.text;
+    expect_new_names(game.created.body, "POST /api/games");
+    const std::string& id = game.id;
+    const json& tokens = game.tokens;
     Rng pick(77);
     std::vector<Move> moves;
     for (int step = 0; step < 400; ++step) {
@@ -165,16 +158,7 @@ TEST_F(NamesTest, NoExitSaysMeepleOrReturnInAnyVariant) {
       const Resp rec = get("/api/games/" + id + "/record");
       expect_new_names(rec, "download");
       expect_new_names(get("/api/games/" + id + "/replay?turn=" + std::to_string(step / 2)), "replay");
-      if (step % 10 == 0) {
-        std::string payload;
-        testhttp::request(port_, "GET", "/api/games/" + id + "/events", "", "", 5000, [&](std::string_view data) {
-          payload.append(data);
-          return payload.find("\n\n") == std::string::npos;
-        });
-        const size_t d = payload.find("data: ");
-        ASSERT_NE(d, std::string::npos) << payload.substr(0, 200);
-        expect_new_names(json::parse(payload.substr(d + 6, payload.find("\n\n") - d - 6)), "event stream");
-      }
+      if (step % 10 == 0) expect_new_names(first_event(id), "event stream");
       // The engine's exits of the same position: the download replayed.
       const carc::Replay twin = carc::replay(carc::parse_record(rec.text));
       const carc::State& s = twin.state;

@@ -186,16 +186,10 @@ TEST_F(PublicViewServerTest, ServerExitsShowThePublicViewOnly) {
   for (const HiddenCase& c : kCases) {
     SCOPED_TRACE(c.name);
     const uint64_t seed = 987654321;
-    json players = json::array();
-    for (const auto& n : names) players.push_back({{"name", n}, {"type", "human"}});
-    Resp created = post("/api/games", {{"players", players},
-                                       {"tileset", c.tileset},
-                                       {"expansions", c.expansions},
-                                       {"seed", seed}});
-    ASSERT_EQ(created.status, 201) << created.text;
-    const std::string id = created.body["id"];
-    json tokens = json::array();
-    for (const auto& seat : created.body["seats"]) tokens.push_back(seat["token"]);
+    const HotSeat game = create_hotseat(names, c.tileset, c.expansions, {{"seed", seed}});
+    ASSERT_EQ(game.created.status, 201) << game.created.text;
+    const std::string& id = game.id;
+    const json& tokens = game.tokens;
     Rng pick(41);
     std::vector<Move> moves;
     for (int step = 0; step < 25; ++step) {
@@ -216,15 +210,7 @@ TEST_F(PublicViewServerTest, ServerExitsShowThePublicViewOnly) {
       for (auto it = mine.begin(); it != mine.end(); ++it) EXPECT_EQ(got[it.key()], it.value()) << it.key();
       expect_public(twin.state, got, "view");
       // The event stream's payload is the same view.
-      std::string payload;
-      testhttp::request(port_, "GET", "/api/games/" + id + "/events", "", "", 5000, [&](std::string_view data) {
-        payload.append(data);
-        return payload.find("\n\n") == std::string::npos;
-      });
-      const size_t d = payload.find("data: ");
-      ASSERT_NE(d, std::string::npos) << payload.substr(0, 200);
-      const json streamed = json::parse(payload.substr(d + 6, payload.find("\n\n") - d - 6));
-      EXPECT_EQ(streamed, got);
+      EXPECT_EQ(first_event(id), got);
       // One random legal move (the twin's moves are the game's: legality is public).
       twin.state.legal_moves(moves);
       const Move m = moves[pick.below(uint32_t(moves.size()))];
