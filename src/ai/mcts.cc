@@ -60,14 +60,17 @@ namespace {
 // `tiles_left`: the tiles still in the bag when the rollout was cut (0 at the game's end).
 Outcome outcome_of(const Values& v, int np, const MctsConfig& cfg, int tiles_left = 0) {
   Outcome o{};
-  double best = -1e300;
-  for (int p = 0; p < np; ++p) best = std::max(best, v[p]);
-  int nbest = 0;
-  for (int p = 0; p < np; ++p) nbest += v[p] == best;
-  const bool soft = cfg.win_sd > 0 && tiles_left > 0;
-  if (soft) soft_win_shares(v.data(), np, cfg.win_sd * std::sqrt(double(tiles_left)), o.win);
+  if (cfg.win_sd > 0 && tiles_left > 0) {
+    soft_win_shares(v.data(), np, cfg.win_sd * std::sqrt(double(tiles_left)), o.win);
+  } else {
+    // The leaders share the win (a step function of the values).
+    double best = -1e300;
+    for (int p = 0; p < np; ++p) best = std::max(best, v[p]);
+    int nbest = 0;
+    for (int p = 0; p < np; ++p) nbest += v[p] == best;
+    for (int p = 0; p < np; ++p) o.win[p] = v[p] == best ? 1.0 / nbest : 0.0;
+  }
   for (int p = 0; p < np; ++p) {
-    if (!soft) o.win[p] = v[p] == best ? 1.0 / nbest : 0.0;
     o.margin[p] = margin(v, p, np);
     o.reward[p] = cfg.win_weight * o.win[p] + (1 - cfg.win_weight) * (0.5 + 0.5 * std::tanh(o.margin[p] / cfg.margin_scale));
   }
