@@ -42,6 +42,9 @@ struct RecordParts {
   std::optional<std::array<std::array<uint8_t, 4>, kFruitTypes>> fruit_stacks;  // Fruit Trees: top first
 };
 
+// The modules' hidden fields of the state JSON, by path (public_view.h's kHiddenStateFields).
+inline constexpr std::array<const char*, 2> kModuleHiddenStateFields = {"fruit.initial_stacks", "fruit.stacks"};
+
 // A named move's module fields (NamedMove's base).
 struct NamedMoveParts {
   std::string fruit_type;                      // Place, tree tile: the fruit stack put on it
