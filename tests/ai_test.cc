@@ -38,7 +38,7 @@ TEST(AiPlayers, EveryPlayerReturnsALegalMoveOnRandomPositions) {
   ASSERT_FALSE(variants.empty());
   bool festival_seen = false;
   for (Rules r : variants) {
-    festival_seen = festival_seen || r.festival();
+    festival_seen = festival_seen || r.has(Expansion::Festival);
     for (int players : {2, 3}) {
       r.players = players;
       const Game* g = Game::get(r);
@@ -821,7 +821,7 @@ TEST(Eval, FieldMergeValuesTwoFarmersWhoseFieldsMayJoin) {
   const Replay rf = test::play(test::scenario(R"([
     {"tile":"E","x":0,"y":1,"rotation":180,"meeple":"Nw"},
     {"tile":"U","x":-1,"y":0,"rotation":90,"meeple":"Nw"}])", 2, "", {"festival"}));
-  ASSERT_TRUE(rf.state.rules().festival());
+  ASSERT_TRUE(rf.state.rules().has(Expansion::Festival));
   EvalWeights wf = EvalWeights::expected();
   wf.field_merge_festival = 0;
   wf.field_merge = 0;

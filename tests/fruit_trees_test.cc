@@ -17,8 +17,8 @@ uint32_t trees_near(const State& s, const Move& m) {
   uint32_t mask = s.game().type(s.drawn_tile(m.choice)).tree && f >= 0 ? 1u << f : 0;
   for (int dy = -1; dy <= 1; ++dy)
     for (int dx = -1; dx <= 1; ++dx)
-      if (const int t = dx || dy ? s.tile_at(m.x + dx, m.y + dy) : -1; t >= 0 && s.placed(t).fruit >= 0)
-        mask |= 1u << s.placed(t).fruit;
+      if (const int t = dx || dy ? s.tile_at(m.x + dx, m.y + dy) : -1; t >= 0 && s.placed(t).ext >= 0)
+        mask |= 1u << s.placed(t).ext;
   return mask;
 }
 

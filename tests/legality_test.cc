@@ -80,7 +80,7 @@ std::vector<Move> candidates(const State& s) {
   cells.insert({40, 40});     // far from everything
   cells.insert({1 + 128, 0}); // aliases a cell of the 128x128 board
   const Game& g = s.game();
-  const bool fruit = s.rules().fruit_trees();
+  const bool fruit = s.rules().has(Expansion::FruitTrees);
   for (int choice = 0; choice <= s.num_drawn(); ++choice) {
     Move c;
     c.kind = MoveKind::Choose;

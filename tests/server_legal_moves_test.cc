@@ -184,7 +184,7 @@ TEST(LegalMoves, TheListIsExactlyTheEngineMovesInEveryVariant) {
 TEST(LegalMoves, TreeTileHarvestsForEveryStack) {
   Seen all;
   for (const carc::test::Variant& v : carc::test::all_variants(2)) {
-    if (!v.rules.fruit_trees()) continue;
+    if (!v.rules.has(carc::Expansion::FruitTrees)) continue;
     SCOPED_TRACE(v.name);
     const carc::Game* g = carc::Game::get(v.rules);
     for (uint64_t seed = 1; seed <= 12; ++seed) {

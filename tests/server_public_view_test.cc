@@ -91,7 +91,7 @@ void expect_public(const State& s, const json& view, const std::string& exit) {
   const json& bag = view.contains("bag_counts") ? view["bag_counts"] : view["bag"];
   for (int t = 0; t < g.num_types(); ++t)
     if (s.bag_count(t)) EXPECT_EQ(bag[g.type(t).id], s.bag_count(t)) << exit;
-  if (s.rules().fruit_trees()) {
+  if (s.rules().has(carc::Expansion::FruitTrees)) {
     ASSERT_TRUE(view.contains("fruit")) << exit;
     int trees = 0;
     for (int f = 0; f < carc::kFruitTypes; ++f) trees += s.mod<carc::FruitBlock>().tree(f) >= 0;

@@ -135,7 +135,7 @@ TEST(WheelOfFortune, BoardHasThreeCitiesRoadsAndFieldsThatDoNotJoinAcrossTheWhee
   EXPECT_NE(half(3, 1, En), half(0, 2, Ws));
   // The wheel's cells hold nothing and every rim cell has its wheel side marked.
   EXPECT_EQ(s.game().type(s.placed(s.tile_at(1, 1)).type).nseg, 0);
-  EXPECT_EQ(s.game().type(s.placed(s.tile_at(1, 0)).type).rot[0].wheel_sides, 1 << kSouth);
+  EXPECT_EQ(s.game().type(s.placed(s.tile_at(1, 0)).type).rot[0].closed_sides, 1 << kSouth);
   // A tile that continues road 3 with one field on both sides of its road joins fields A and C.
   State j = replay(wof(R"([{"tile":"A","x":-1,"y":1,"rotation":270}])")).state;
   auto jhalf = [&](int x, int y, int h) { return j.root(j.placed(j.tile_at(x, y)).half_slot[h]); };
@@ -265,7 +265,7 @@ TEST(WheelOfFortune, WheelSidesAreForBoardCellsAndMustFaceEachOther) {
   BoardFile ok = parse_board(R"({"board":"t","cells":[)" + cell(0, 0, "FWFF", "f1=Nw+Ne+Se+Sw+Ws+Wn") + "," +
                                  cell(1, 0, "FFFW", "f1=Nw+Ne+En+Es+Se+Sw") + "]," + wheel + "}",
                              "t.json");
-  EXPECT_EQ(ok.cells[0].tile.rot[0].wheel_sides, 1 << kEast);
+  EXPECT_EQ(ok.cells[0].tile.rot[0].closed_sides, 1 << kEast);
   EXPECT_EQ(ok.cells[0].tile.rot[0].edge(kEast), Edge::None);
   // A wheel side on the outside of the board, or facing a field, is refused by name.
   try {
@@ -429,9 +429,9 @@ TEST(WheelOfFortune, PlagueEachPlayerInTurnOrderSkippingThoseWithoutLandFollower
   // The turn log names who decided each take-back; the events say it too, in order, and the
   // crown scoring names its segment.
   const TurnLog& tl = r.state.history().back();
-  ASSERT_EQ(tl.nplague, 2);
-  EXPECT_EQ(tl.plague_player[0], 2);
-  EXPECT_EQ(tl.plague_player[1], 0);
+  ASSERT_EQ(tl.mods.nplague, 2);
+  EXPECT_EQ(tl.mods.plague_player[0], 2);
+  EXPECT_EQ(tl.mods.plague_player[1], 0);
   std::vector<std::string> kinds;
   for (auto& e : r.events)
     if (e.turn == 5) kinds.push_back(e.kind);

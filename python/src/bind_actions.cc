@@ -96,10 +96,10 @@ int fruit_code(const Move& m) {
 ActionSpace::ActionSpace(const Rules& r, int radius_)
     : radius(radius_),
       choices(num_choices(r)),
-      fruit(r.fruit_trees() ? kFruitCodes : 1),
-      stacks(r.fruit_trees() ? 1 + kFruitTypes : 1),
+      fruit(r.has(Expansion::FruitTrees) ? kFruitCodes : 1),
+      stacks(r.has(Expansion::FruitTrees) ? 1 + kFruitTypes : 1),
       wheel(Game::get(r)->has_wheel()),
-      choose(wheel && r.fortune_teller() ? num_choices(r) : 0) {}
+      choose(wheel && r.has(Expansion::FortuneTeller) ? num_choices(r) : 0) {}
 
 pyb::dict action_ranges(const ActionSpace& a) {
   pyb::dict d;

@@ -57,7 +57,7 @@ ObsLayout::ObsLayout(const Rules& r, const Game& g, int radius)
       types(g.num_types()),
       width(2 * radius + 1),
       choices(num_choices(r)),
-      fruit(r.fruit_trees()),
+      fruit(r.has(Expansion::FruitTrees)),
       wheel(g.has_wheel()) {}
 
 namespace {
@@ -186,10 +186,10 @@ void fill_planes(const PyState& ps, int me, float* out) {
     }
     at(15, T.x, T.y) = pennants;
     if (tt.festival) at(16, T.x, T.y) = 1;
-    if (L.fruit && T.fruit >= 0) {
+    if (L.fruit && T.ext >= 0) {
       // Public: which stack the tree carries and how many tokens are left (never their values).
-      at(fruit_plane + T.fruit, T.x, T.y) = 1;
-      at(fruit_plane + kFruitTypes, T.x, T.y) = float(s.mod<FruitBlock>().left(T.fruit));
+      at(fruit_plane + T.ext, T.x, T.y) = 1;
+      at(fruit_plane + kFruitTypes, T.x, T.y) = float(s.mod<FruitBlock>().left(T.ext));
     }
   }
   for (int i = 0; i < s.num_followers(); ++i) {

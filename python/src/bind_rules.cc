@@ -40,13 +40,13 @@ void bind_rules(pyb::module_& m) {
       .def_readwrite("players", &Rules::players, "Number of players (2..6).")
       .def_readwrite("tileset", &Rules::tileset, "'base' or 'wheel-of-fortune'.")
       .def_property(
-          "festival", &Rules::festival, [](Rules& r, bool on) { r.set(Expansion::Festival, on); },
+          "festival", [](const Rules& r) { return r.has(Expansion::Festival); }, [](Rules& r, bool on) { r.set(Expansion::Festival, on); },
           "The Festival expansion is on.")
       .def_property(
-          "fortune_teller", &Rules::fortune_teller, [](Rules& r, bool on) { r.set(Expansion::FortuneTeller, on); },
+          "fortune_teller", [](const Rules& r) { return r.has(Expansion::FortuneTeller); }, [](Rules& r, bool on) { r.set(Expansion::FortuneTeller, on); },
           "The Fortune Teller expansion is on.")
       .def_property(
-          "fruit_trees", &Rules::fruit_trees, [](Rules& r, bool on) { r.set(Expansion::FruitTrees, on); },
+          "fruit_trees", [](const Rules& r) { return r.has(Expansion::FruitTrees); }, [](Rules& r, bool on) { r.set(Expansion::FruitTrees, on); },
           "The Fruit-Bearing Trees expansion is on.")
       .def_readwrite("tent_scores_unoccupied", &Rules::tent_scores_unoccupied, "Fortune Teller option: an unoccupied tent scores.")
       .def_property_readonly("expansions", &Rules::expansions, "Names of the expansions on.")
@@ -145,7 +145,7 @@ void bind_rules(pyb::module_& m) {
             std::vector<std::string> edges;
             for (int s = 0; s < 4; ++s) {
               static const char* names[4] = {"none", "field", "road", "city"};
-              edges.push_back(tt.rot[0].wheel_sides >> s & 1 ? "wheel" : names[int(tt.rot[0].edge(s))]);  // board cells
+              edges.push_back(tt.rot[0].closed_sides >> s & 1 ? "wheel" : names[int(tt.rot[0].edge(s))]);  // board cells
             }
             d["edges"] = edges;  // N, E, S, W at rotation 0
             std::vector<std::pair<std::string, std::string>> segs;

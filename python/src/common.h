@@ -144,7 +144,7 @@ struct ActionSpace {
 pyb::dict action_ranges(const ActionSpace& a);
 
 // Tiles a move can choose from (Move::choice): 1, or 1 + kMaxTents with the Fortune Teller.
-inline int num_choices(const Rules& r) { return r.fortune_teller() ? 1 + kMaxTents : 1; }
+inline int num_choices(const Rules& r) { return r.has(Expansion::FortuneTeller) ? 1 + kMaxTents : 1; }
 
 // The tile type a move places: the drawn tile it chooses (Fortune Teller), else the tile to
 // place; -1 when there is none.

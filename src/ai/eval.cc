@@ -468,7 +468,7 @@ Values evaluate_consuming(State& s, const EvalWeights& ew) {
     }
     if (ew.wheel_events > 0) add_wheel_events(s, fc, ew.wheel_events, v);
   }
-  const double merge = s.rules().festival() ? ew.field_merge_festival : ew.field_merge;
+  const double merge = s.rules().has(Expansion::Festival) ? ew.field_merge_festival : ew.field_merge;
   FieldValues fvals;
   if (ew.expect) add_expectations(s, ew, frac, w, v, merge > 0 ? &fvals : nullptr);
   if (ew.expect && merge > 0) add_field_merges(s, ew, merge, fvals, v);

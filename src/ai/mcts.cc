@@ -225,7 +225,7 @@ class Tree {
   // moves, all but the K best by the prior margins m are left out of the search (never selected).
   void prune_festival_root(const std::vector<double>& m) {
     const size_t k = size_t(std::max(0, cfg_.festival_root_moves));
-    if (k == 0 || m.size() <= k || !root_.rules().festival()) return;
+    if (k == 0 || m.size() <= k || !root_.rules().has(Expansion::Festival)) return;
     const Node& r = nodes_[0];
     bool take_backs = false;
     // (A Plague decision at the root counts too, as it did when one field held both.)
@@ -309,7 +309,7 @@ class Tree {
   // left out (the same placement without it is always legal). Not with an Evaluator, whose
   // priors are given over the full list of moves. Without the Festival there is nothing to drop.
   void drop_take_backs(std::vector<Move>& moves) const {
-    if (cfg_.tree_take_back || cfg_.evaluator || !root_.rules().festival()) return;
+    if (cfg_.tree_take_back || cfg_.evaluator || !root_.rules().has(Expansion::Festival)) return;
     moves.erase(std::remove_if(moves.begin(), moves.end(),
                                [](const Move& m) { return m.kind == MoveKind::Place && m.ext.takes_back(); }),
                 moves.end());
@@ -703,7 +703,7 @@ uint64_t mix(uint64_t a, uint64_t b) {
 
 int rollout_sample_count(const MctsConfig& cfg, const State& s) {
   int k = cfg.rollout_best_of;
-  if (cfg.rollout_festival_best_of > k && s.rules().festival() && s.phase() == Phase::Place) {
+  if (cfg.rollout_festival_best_of > k && s.rules().has(Expansion::Festival) && s.phase() == Phase::Place) {
     const int t = s.current_tile();
     if (t >= 0 && s.game().type(t).festival) k = cfg.rollout_festival_best_of;
   }

@@ -29,7 +29,7 @@ Block draw_tile(const TileType& t, int rot) {
   const RotatedTile& rt = t.rot[rot];
   // A cell of the Wheel of Fortune's wheel (wheel sides all round): left blank, the wheel's
   // segments are written over it (board_text).
-  for (auto& row : b) row.fill(rt.wheel_sides == 0xF ? ' ' : '.');
+  for (auto& row : b) row.fill(rt.closed_sides == 0xF ? ' ' : '.');
   for (int i = 0; i < t.nseg; ++i) {
     const Segment& s = rt.seg[i];
     if (s.kind == Kind::City) {

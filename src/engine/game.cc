@@ -41,15 +41,10 @@ Game::Game(const Rules& rules) : rules_(rules), modules_(rules.modules()) {
       types_.push_back(c.tile);
       counts_.push_back(0);
     }
-    wheel_ = b.segments;
-    wheel_start_ = b.start_segment;
-    for (size_t seg = 0; seg < wheel_.size(); ++seg) event_segment_[size_t(wheel_[seg].event)] = int8_t(seg);
-    for (int c = 0; c < kWheelEvents * kMaxCrownsPerSegment && c < 32; ++c)
-      if (crown_exists(c)) crown_mask_ |= 1u << c;
+    init_parts(b);
     if (types_.size() > size_t(kMaxTileTypes)) throw TileDataError("too many tile types");
   }
-  plain_moves_ = rules.expansion_set == 0 && wheel_.empty();
-  for (const TileType& t : types_) plain_moves_ = plain_moves_ && !t.festival && !t.wheel;
+  plain_moves_ = rules.expansion_set == 0 && parts_plain(types_);
   fit_.assign(types_.size() * 256, 0);
   fit_all_.assign(types_.size() * 256, 0);
   for (size_t t = 0; t < types_.size(); ++t)

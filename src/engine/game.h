@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "expansions/game_parts.h"
 #include "rules.h"
 #include "tiles.h"
 
@@ -32,7 +33,7 @@ static_assert(sizeof(Feature) == 16, "a Feature is copied as one 16-byte vector"
 // What placing a tile type in one rotation writes that does not depend on the board, built once
 // per Game so State::place_tile copies it instead of working it out segment by segment.
 struct PlaceTemplate {
-  // The 16 lanes from PlacedTile::side_slot on (side_slot[4], half_slot[8], center_slot, fruit
+  // The 16 lanes from PlacedTile::side_slot on (side_slot[4], half_slot[8], center_slot, ext
   // and a pad byte, then 2 lanes overwritten by x, y): lane = (slot_base & mask) + value, so a
   // segment's lane holds its segment index with mask 0xFFFF and an absent one kNoSlot with mask 0.
   alignas(16) uint16_t value[16];
@@ -43,10 +44,8 @@ struct PlaceTemplate {
   uint16_t ports[4];
 };
 
-// "crown:taxes:0": the name of crown space c (event * kMaxCrownsPerSegment + k), any wheel.
-std::string crown_space_name(int c);
-
-class Game {
+// GameParts (expansions/game_parts.h): the modules' per-variant data and their accessors.
+class Game : public GameParts {
  public:
   // The cached game for these rules. Throws TileDataError / std::invalid_argument.
   static const Game* get(const Rules& rules);
@@ -69,29 +68,6 @@ class Game {
   const std::vector<SetupCell>& board_cells() const { return board_cells_; }
   // Tiles on the board before the first turn (1 start tile, or the board's cells).
   int num_setup_tiles() const { return board_cells_.empty() ? 1 : int(board_cells_.size()); }
-  // The wheel (clockwise segments, the pig's start), empty without one.
-  bool has_wheel() const { return !wheel_.empty(); }
-  const std::vector<WheelSegment>& wheel() const { return wheel_; }
-  int wheel_start() const { return wheel_start_; }
-  // Crown spaces are numbered by the event of their segment, event * kMaxCrownsPerSegment + k
-  // (event in kWheelEventNames order), whatever the segment's place on the wheel: the same number
-  // in the engine, the AI and Python, and the same name ("crown:taxes:0") everywhere
-  // (docs/vocabulary.md). crown_at(seg, k): segment seg's k-th space; crown_segment(c): the
-  // segment holding space c (-1 without a wheel).
-  int crown_at(int seg, int k) const { return int(wheel_[size_t(seg)].event) * kMaxCrownsPerSegment + k; }
-  int crown_segment(int c) const {
-    return c >= 0 && c < kWheelEvents * kMaxCrownsPerSegment ? event_segment_[size_t(c / kMaxCrownsPerSegment)] : -1;
-  }
-  // True when crown space c exists on this wheel.
-  bool crown_exists(int c) const {
-    const int seg = crown_segment(c);
-    return seg >= 0 && c % kMaxCrownsPerSegment < wheel_[size_t(seg)].crowns;
-  }
-  // The crown spaces that exist (bit c), 0 without a wheel.
-  uint32_t crown_mask() const { return crown_mask_; }
-  // "crown:taxes:0" for crown space c, and back (-1 when not a crown space of this wheel).
-  std::string crown_name(int c) const;
-  int crown_index(std::string_view name) const;
   // Tiles in the bag at the start (start tile already taken out).
   const std::vector<uint8_t>& initial_counts() const { return counts_; }
   int total_tiles() const { return total_; }
@@ -144,10 +120,6 @@ class Game {
   int fit_count_words_ = 0, fit_count_types_ = 0;
   int start_type_ = -1, start_rot_ = 0, total_ = 0;
   std::vector<SetupCell> board_cells_;
-  std::vector<WheelSegment> wheel_;
-  int wheel_start_ = 0;
-  std::array<int8_t, kWheelEvents> event_segment_{-1, -1, -1, -1, -1, -1};  // the segment of each event
-  uint32_t crown_mask_ = 0;
   bool plain_moves_ = false;
 };
 

@@ -144,8 +144,7 @@ PendingTurn pending_of(const State& s) {
   for (const Draw& d : s.draws())
     if (d.turn > s.history().size()) p.draws.push_back(s.game().type(d.type).id);
   if (s.phase() != Phase::Place && !modules_pending_phase(s)) return p;
-  if (s.mod<WheelBlock>().chosen_tile() >= 0 && s.num_drawn() > 1) p.choice = s.mod<WheelBlock>().chosen_tile();
-  modules_pending_of(s, p);
+  modules_pending_of(s, p);  // the drawn tile chosen, the module decisions so far
   return p;
 }
 

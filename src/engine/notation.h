@@ -17,7 +17,8 @@
 
 namespace carc {
 
-struct NamedMove {
+// NamedMoveParts, NotationOptionsParts: the modules' fields (expansions/record_fields.h).
+struct NamedMove : NamedMoveParts {
   MoveKind kind = MoveKind::Place;
   std::string tile;      // the drawn tile to play, by id ("" : by `choice`, else the tile to place now)
   int choice = -1;       // index among the drawn tiles (-1: by `tile`)
@@ -27,9 +28,6 @@ struct NamedMove {
   // Place: the follower taken back (Festival), by its place or crown space.
   // Plague: the follower the deciding player takes back, by its place.
   std::optional<ReturnSpec> take_back;
-  std::string fruit_type;                   // Place, tree tile: the fruit stack put on it
-  std::optional<std::pair<int, int>> harvest;  // Place: the tree harvested, by its cell
-  std::vector<std::string> sell;            // Place: the fruit kinds sold
 };
 
 enum class MoveStatus : uint8_t {
@@ -45,11 +43,7 @@ struct MoveResult {
   bool ok() const { return status == MoveStatus::Ok; }
 };
 
-struct NotationOptions {
-  // A tree tile with no `fruit_type` gets the first unused stack (the choice makes no difference,
-  // R-8); otherwise naming the stack is required (records).
-  bool default_fruit_stack = false;
-};
+struct NotationOptions : NotationOptionsParts {};
 
 // The engine move a named move stands for at state `s`, checked (State::check_move) when it names one.
 MoveResult parse_move(const State& s, const NamedMove& n, const NotationOptions& opt = {});

@@ -41,7 +41,7 @@ ordered_json public_view(const State& s, int viewer) {
       drawn.push_back(d);
     }
   j["drawn"] = drawn;
-  j["chosen"] = deciding ? s.mod<WheelBlock>().chosen_tile() : -1;
+  j["chosen"] = deciding ? modules_chosen_tile(s) : -1;
   // The bag's counts: every draw is seen, so they are public; their order is not.
   ordered_json bag = ordered_json::object();
   for (int t = 0; t < g.num_types(); ++t)

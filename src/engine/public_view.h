@@ -28,7 +28,12 @@ namespace carc {
 
 // The state JSON's fields that public_view leaves out (the policy's list; a test walks every exit
 // for each of them): top level "seed", "rng"; under "fruit": "initial_stacks", "stacks".
-inline constexpr std::array<const char*, 4> kHiddenStateFields = {"seed", "rng", "fruit.initial_stacks", "fruit.stacks"};
+// The base game's two, then the modules' (expansions/record_fields.h).
+inline constexpr std::array<const char*, 2 + kModuleHiddenStateFields.size()> kHiddenStateFields = [] {
+  std::array<const char*, 2 + kModuleHiddenStateFields.size()> r{"seed", "rng"};
+  for (size_t i = 0; i < kModuleHiddenStateFields.size(); ++i) r[2 + i] = kModuleHiddenStateFields[i];
+  return r;
+}();
 
 // The position as `viewer` (a seat, or -1 for a spectator) may see it: rules, phase, players to
 // decide, turn, scores, supply, the tile(s) drawn, bag counts, board, followers, fruit trees and

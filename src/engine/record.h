@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "expansions/record_fields.h"
 #include "state.h"
 
 namespace carc {
@@ -35,15 +36,9 @@ class RecordError : public std::runtime_error {
   int turn_;
 };
 
-// A follower's place: a tile position and a location on it, or (x, y unused) a crown space
-// "crown:SEGMENT:K".
-struct ReturnSpec {
-  int x = 0, y = 0;
-  std::string at;
-  bool crown() const { return at.rfind("crown:", 0) == 0; }
-};
-
-struct TurnRecord {
+// ReturnSpec (a follower's place) and the modules' fields (the bases *Parts) are in
+// expansions/record_fields.h.
+struct TurnRecord : TurnRecordParts {
   std::string tile;
   int x = 0, y = 0, rotation = 0;  // rotation in degrees
   std::string follower;            // the follower's place (location or crown space); empty: none
@@ -51,11 +46,6 @@ struct TurnRecord {
   std::vector<std::string> drawn;  // Fortune Teller: every tile drawn this turn (tile among them)
   std::optional<int> player;
   std::optional<ReturnSpec> take_back;  // Festival take-back
-  std::string fruit_type;          // Fruit Trees: the stack put on a placed tree tile
-  std::optional<ReturnSpec> harvest;  // Fruit Trees: harvested tree (x, y); `at` unused
-  std::optional<int> harvest_value;   // the revealed token (required in random-draw records)
-  std::vector<std::string> sell;      // Fruit Trees: fruit types sold
-  std::vector<ReturnSpec> plague;     // Wheel of Fortune: followers taken back, in order
 };
 
 // The turn in progress (record format 2's "pending"): what a record of whole turns cannot hold
@@ -64,14 +54,13 @@ struct TurnRecord {
 // with the Fortune Teller) and the followers taken back for the Plague so far. One form for the
 // server's saved games, the state JSON and downloads; replay() restores it, every decision
 // checked by State::check_move (through notation's parse_move).
-struct PendingTurn {
+struct PendingTurn : PendingTurnParts {
   std::vector<std::string> draws;  // tile ids, in draw order (discarded tiles first)
   int choice = -1;                 // the drawn tile chosen (Choose move), -1: none
-  std::vector<ReturnSpec> plague;  // the followers taken back, in order
-  bool empty() const { return draws.empty() && choice < 0 && plague.empty(); }
+  bool empty() const { return draws.empty() && choice < 0 && parts_empty(); }
 };
 
-struct Record {
+struct Record : RecordParts {
   std::vector<std::string> players;
   std::string tileset = "base";
   // setup.tileset_version: the version of the tile set the record was made with (0: not given).
@@ -82,7 +71,6 @@ struct Record {
   uint64_t seed = 0;
   bool scripted = false;
   std::optional<std::pair<std::string, int>> start;  // tile id, rotation in degrees
-  std::optional<std::array<std::array<uint8_t, 4>, kFruitTypes>> fruit_stacks;  // top first
   std::vector<TurnRecord> turns;
   PendingTurn pending;  // the turn in progress after the last whole turn (format 2 only)
   // Keeps the first n turns; a shortened record no longer has the turn in progress.

@@ -11,21 +11,16 @@
 
 namespace carc {
 
-struct Rules {
+// RulesParts (expansions/registry.h): the modules' rule options.
+struct Rules : RulesParts {
   int players = 2;                 // 2..6, seat order is turn order
   std::string tileset = "base";    // a tile set row of kModules ("base", "wheel-of-fortune")
   ExpansionSet expansion_set = 0;  // bit int(Expansion) per expansion in play
-  // Options for open questions (see docs/rules-decisions.md).
-  bool tent_scores_unoccupied = true;  // T-3: a completed tent scores 3 even with nobody on it
 
   bool has(Expansion e) const { return expansion_set >> int(e) & 1; }
   void set(Expansion e, bool on = true) {
     expansion_set = on ? expansion_set | ExpansionSet(1) << int(e) : expansion_set & ~(ExpansionSet(1) << int(e));
   }
-  // Shorthands for the rule files' tests (one bit test each).
-  bool festival() const { return has(Expansion::Festival); }
-  bool fortune_teller() const { return has(Expansion::FortuneTeller); }
-  bool fruit_trees() const { return has(Expansion::FruitTrees); }
 
   // The rows of kModules in play (the tile set and the expansions on), one bit per row.
   ModuleSet modules() const;

@@ -129,8 +129,8 @@ int State::current_player() const {
   switch (phase_) {
     case Phase::Chance: return kChancePlayer;
     case Phase::Terminal: return kTerminalPlayer;
-    case Phase::Plague: return mods_.wheel.plague_player;
-    default: return player_;
+    case Phase::Place: return player_;
+    default: return module_phase_player();  // a module's decision (expansions/state_hooks.inc)
   }
 }
 
@@ -183,7 +183,7 @@ bool State::draw_random() {
 }
 
 int State::current_tile() const {
-  if (phase_ != Phase::Place && phase_ != Phase::Plague) return -1;
+  if (phase_ != Phase::Place && !module_phase()) return -1;
   for (int i = 0; i < ndrawn_; ++i)
     if (placeable_ >> i & 1) return drawn_[i];
   return -1;
@@ -265,9 +265,9 @@ void State::place_tile(int type, int x, int y, int rot) {
   const int base = nslots_;
   const int nseg = tt.nseg;
   nslots_ += nseg;
-  // The slot lanes (side_slot, half_slot, center_slot, fruit) from the template, 8 at a time.
+  // The slot lanes (side_slot, half_slot, center_slot, ext) from the template, 8 at a time.
   static_assert(offsetof(PlacedTile, side_slot) == 0 && offsetof(PlacedTile, half_slot) == 8 &&
-                    offsetof(PlacedTile, center_slot) == 24 && offsetof(PlacedTile, fruit) == 26 &&
+                    offsetof(PlacedTile, center_slot) == 24 && offsetof(PlacedTile, ext) == 26 &&
                     offsetof(PlacedTile, x) == 28 && offsetof(PlacedTile, y) == 30 && sizeof(PlacedTile) == 36,
                 "PlacedTile's slot lanes match PlaceTemplate");
   const u16x8 vbase = u16x8{} + uint16_t(base);
@@ -522,8 +522,8 @@ uint32_t State::free_segments(int type, int c, int rot, int player) const {
 
 void State::legal_moves(std::vector<Move>& out) const {
   out.clear();
-  if (phase_ == Phase::Plague) {
-    plague_moves(out);  // Wheel of Fortune
+  if (module_phase()) {
+    module_phase_moves(out);
     return;
   }
   if (phase_ != Phase::Place) return;
@@ -615,7 +615,7 @@ inline int State::find_placement(const uint8_t* fit, uint32_t idx, uint32_t plac
 Move State::sample_move(Rng& rng) const {
   if (game_->plain_moves()) [[likely]]
     return sample_plain(rng);
-  if (phase_ == Phase::Plague) return sample_plague(rng);  // Wheel of Fortune
+  if (module_phase()) return module_phase_sample(rng);
   assert(phase_ == Phase::Place);
   // Placements that differ in their number of options (Fruit-Bearing Trees: fruit actions).
   return game_->modules() & kCellWeightModules ? sample_placement<true>(rng) : sample_placement<false>(rng);
@@ -713,13 +713,13 @@ Move State::sample_placement(Rng& rng) const {
         if (a) cell_weights_option(to.fo, trees, a - 1, m);
       return m;
     }
-    return crown_or_take_back(m, sub - segs * per_seg, to);
+    return last_option(m, sub - segs * per_seg, to);
   }
 }
 
 std::string State::check_move(const Move& m) const {
-  if (phase_ == Phase::Plague) return check_plague(m);  // Wheel of Fortune
-  if (m.kind == MoveKind::Plague) return "no Plague decision is pending";
+  if (module_phase()) return check_module_phase(m);
+  if (const char* e = module_kind_refusal(m)) return e;  // a module's kind of move, out of its phase
   if (phase_ != Phase::Place) return "no tile to place now";
   if (m.choice >= ndrawn_) return "no such drawn tile";
   if (!(placeable_ >> m.choice & 1))
@@ -759,11 +759,10 @@ std::string State::check_move(const Move& m) const {
   // The placement fits: the move is legal exactly when the generator offers it. What follows
   // only words the refusal (base game first, then each module's reasons).
   if (offered(m)) return "";
-  if (m.ext.plague() >= 0) return "only a Plague decision takes a follower back for the Plague";
+  if (const char* e = module_part_refusal(m)) return e;  // a part of another kind of move
   if (m.deploys() && m.ext.takes_back()) return "cannot both deploy and take back a follower";
-  if (m.ext.crown() >= 0) {
-    if (m.meeple >= 0) return "a follower goes on the tile or on a crown space, not both";
-    if (std::string e = why_not_crown(m); !e.empty()) return e;  // Wheel of Fortune
+  if (m.ext.deploys_elsewhere()) {
+    if (std::string e = why_not_elsewhere(m); !e.empty()) return e;
   } else if (m.meeple >= 0) {
     if (m.meeple >= tt.nseg) return "no such follower location";
     if (supply_[player_] == 0) return "player " + std::to_string(player_) + " has no follower left";
@@ -774,7 +773,7 @@ std::string State::check_move(const Move& m) const {
              " is already occupied";
     }
   }
-  if (std::string e = why_not_fruit(m, tt); !e.empty()) return e;  // Fruit-Bearing Trees
+  if (std::string e = why_not_extras(m, tt); !e.empty()) return e;
   if (m.ext.takes_back())
     if (std::string e = why_not_take_back(m, tt); !e.empty()) return e;  // Festival
   return "not one of the moves this placement offers";
@@ -785,7 +784,7 @@ std::string State::check_move(const Move& m) const {
 
 void State::apply(const Move& m) {
   if (m.kind != MoveKind::Place) {
-    apply_wheel_move(m);  // Wheel of Fortune: Choose, Plague
+    apply_module_move(m);
     return;
   }
   assert(phase_ == Phase::Place);
@@ -822,16 +821,16 @@ void State::apply(const Move& m) {
   }
   const PlacedTile& P = placed_[nplaced_ - 1];
   history_.push_back(TurnLog{m, m.ext.take_back() >= 0 ? followers_[m.ext.take_back()].slot : kNoSlot});
-  if (mods_.wheel.nplague) log_plague(history_.back());  // Wheel of Fortune
+  log_module_turn(history_.back());
   clear_choice();
   if (m.ext.takes_back()) apply_take_back(m);  // Festival
-  if (m.ext.crown() >= 0) {
-    apply_crown(m);  // Wheel of Fortune
+  if (m.ext.deploys_elsewhere()) {
+    deploy_elsewhere(m);
   } else if (m.meeple >= 0) {
     add_follower(player_, uint16_t(P.slot_base + m.meeple));
   }
-  // Fruit-Bearing Trees: the stack on a new tree; a fruit action (before feature scoring).
-  if (m.ext.fruit_type() >= 0 || m.ext.fruit_action() != FruitAction::None) apply_fruit(m, P);
+  // What follows the placement on the tile (before feature scoring).
+  if (m.ext.placement_extras()) apply_extras(m, P);
   score_completed(P);
   end_turn();
 }
@@ -964,7 +963,7 @@ bool State::operator==(const State& o) const {
   if (draws_.size() != o.draws_.size() || history_.size() != o.history_.size()) return false;
   for (size_t i = 0; i < history_.size(); ++i)
     if (!(history_[i].move == o.history_[i].move) || history_[i].ret_slot != o.history_[i].ret_slot ||
-        history_[i].nplague != o.history_[i].nplague || history_[i].plague != o.history_[i].plague)
+        !history_[i].mods.same_play(o.history_[i].mods))
       return false;
   return true;
 }

@@ -19,8 +19,6 @@
 
 namespace carc {
 
-extern const std::array<const char*, kFruitTypes> kFruitNames;  // apple apricot cherry elder plum quince
-
 // What a decision is. Almost every decision places the turn's tile (Place). The Wheel of
 // Fortune adds two: the active player choosing which of several drawn tiles to play when it
 // is a wheel tile (Choose: the wheel turns before the tile is placed, T-9), and a player
@@ -42,7 +40,7 @@ struct Move {
   MoveKind kind = MoveKind::Place;
   MoveExt ext;
   // A follower is deployed: on the placed tile or, by an expansion, elsewhere.
-  bool deploys() const { return meeple >= 0 || ext.crown() >= 0; }
+  bool deploys() const { return meeple >= 0 || ext.deploys_elsewhere(); }
   bool operator==(const Move& o) const {
     return x == o.x && y == o.y && rot == o.rot && meeple == o.meeple && choice == o.choice && kind == o.kind &&
            ext == o.ext;
@@ -79,12 +77,12 @@ struct Follower {
 // One tile on the board. (Feature, PlacedTile and Follower are trivial types on purpose:
 // the state's large arrays of them are neither zeroed nor copied beyond their used part.)
 // The slot fields come first, in the lane order of PlaceTemplate: place_tile writes them (and
-// `fruit`) as two 16-byte vectors.
+// `ext`) as two 16-byte vectors.
 struct PlacedTile {
   uint16_t side_slot[4];       // road/city slot on each side, or kNoSlot
   uint16_t half_slot[8];       // field slot on each half-edge, or kNoSlot
   uint16_t center_slot;        // monastery/tent slot, or kNoSlot
-  int8_t fruit;                // Fruit Trees: the fruit type of the stack on this tree, or -1
+  int8_t ext;                  // a module's byte per placed tile (expansions/blocks.h, PlacedTile::ext), or -1
   int16_t x, y;
   uint8_t type, rot;
   uint16_t slot_base;          // its segments own slots slot_base .. slot_base + nseg - 1
@@ -110,13 +108,11 @@ constexpr int kTerminalPlayer = -2;
 
 // One placed turn of the history: the move and, for a Festival take-back, the slot the
 // follower stood on (slots never change, so it names the place for good).
+// `mods`: the modules' part of the turn (expansions/blocks.h).
 struct TurnLog {
   Move move;
   uint16_t ret_slot = 0xFFFF;
-  uint8_t harvested = 0;  // Fruit Trees: value of the harvested token
-  uint8_t nplague = 0;    // Wheel of Fortune: followers taken back for the Plague this turn,
-  std::array<uint16_t, kMaxPlayers> plague{};  // their slots, in the order taken
-  std::array<uint8_t, kMaxPlayers> plague_player{};  // who decided each (the follower's owner)
+  TurnLogMods mods{};
 };
 
 // One entry of the history: a drawn tile and what became of it.
@@ -370,16 +366,7 @@ class State : private StateTables {
   // them, the sampler (sample_placement) counts and draws them, check_move() accepts exactly
   // the listed ones (offered()); the modules only word the reasons for a refusal.
   struct TurnOptions;  // what the active modules add to every placement of a decision (options.h)
-  // Festival: the player to move's take-back options: their followers on the land (indices into
-  // followers_), then their crown spaces (Wheel of Fortune). n < 0: not listed yet.
-  struct TakeBacks {
-    int n = -1, nland = 0;
-    int8_t at[kMaxFollowers + kMaxCrowns];
-    void put(Move& m, int k) const {
-      if (k < nland) m.ext.set_take_back(at[k]);
-      else m.ext.set_take_back_crown(at[k]);
-    }
-  };
+  struct TakeBacks;  // the Festival's take-back options (options.h)
   // One group of options per distinct placeable drawn tile: a single Choose for a wheel tile
   // still to be chosen (choose, weight 1), otherwise its placements, each with per = 1 + segs +
   // crowns + take_backs options (without fruit actions). option_group fills the header of drawn
@@ -396,8 +383,8 @@ class State : private StateTables {
                              std::vector<Move>& out) const;
   inline void list_cell(const TurnOptions& to, const SampleGroup& g, int i, uint8_t rots,
                         std::vector<Move>& out) const;
-  // The last options of a sampled placement (a crown space or a take-back).
-  static inline Move crown_or_take_back(Move m, uint32_t sub, const TurnOptions& to);
+  // The last options of a sampled placement, the modules' (options.h).
+  static inline Move last_option(Move m, uint32_t sub, const TurnOptions& to);
   // True when placement move m (its placement checked to fit) is one of the generator's moves.
   bool offered(const Move& m) const;
   // The sampler of the plain rule set (Game::plain_moves(): one group, no module options).

@@ -9,7 +9,6 @@
 #include <tuple>
 
 #include "expansions/tile_fields.h"
-#include "expansions/wheel_board.h"
 #include "input_limits.h"
 
 namespace carc {
@@ -104,7 +103,7 @@ TileType parse_tile(const json& j, Parser& p, const std::string& set, bool board
   if (edges.size() != 4)
     p.fail(board_cell ? "'edges' must be 4 letters (N,E,S,W) of C, R, F, W" : "'edges' must be 4 letters (N,E,S,W) of C, R, F");
   Edge e[4];
-  uint8_t wheel_sides = 0;  // board cells only: sides on the wheel (they match nothing)
+  uint8_t closed_sides = 0;  // board cells only: closed sides (they match nothing)
   for (int d = 0; d < 4; ++d) {
     switch (edges[d]) {
       case 'C': e[d] = Edge::City; break;
@@ -113,13 +112,13 @@ TileType parse_tile(const json& j, Parser& p, const std::string& set, bool board
       case 'W':
         if (board_cell) {
           e[d] = Edge::None;
-          wheel_sides |= uint8_t(1 << d);
+          closed_sides |= uint8_t(1 << d);
           break;
         }
         [[fallthrough]];
       default:
         p.fail(std::string("edge ") + kSideNames[d] + " is '" + edges[d] + "', not C, R or F" +
-               (edges[d] == 'W' ? " (W, a wheel side, is for board cells only)" : ""));
+               (edges[d] == 'W' ? std::string(" (W, a ") + kClosedSideName + ", is for board cells only)" : ""));
     }
   }
   t.note = j.contains("note") && j["note"].is_string() ? j["note"].get<std::string>() : "";
@@ -239,9 +238,9 @@ TileType parse_tile(const json& j, Parser& p, const std::string& set, bool board
   for (int d = 0; d < 4; ++d) {
     bool halves_in_field = (half_used >> (2 * d)) & 3;
     bool both_halves = ((half_used >> (2 * d)) & 3) == 3;
-    if (wheel_sides >> d & 1) {
+    if (closed_sides >> d & 1) {
       if (edge_owner_count[d] || halves_in_field)
-        p.fail(std::string("side ") + kSideNames[d] + " is a wheel side: no segment may touch it");
+        p.fail(std::string("side ") + kSideNames[d] + " is a " + kClosedSideName + ": no segment may touch it");
     } else if (e[d] == Edge::Field) {
       if (edge_owner_count[d]) p.fail(std::string("side ") + kSideNames[d] + " is a field edge but a segment claims it");
       if (!both_halves) p.fail(std::string("field edge ") + kSideNames[d] + ": both halves must belong to fields");
@@ -261,7 +260,7 @@ TileType parse_tile(const json& j, Parser& p, const std::string& set, bool board
   for (int r = 0; r < 4; ++r) {
     RotatedTile& rt = t.rot[r];
     for (int d = 0; d < 4; ++d) rt.pattern |= uint8_t(int(e[d]) << (2 * ((d + r) & 3)));
-    rt.wheel_sides = rotate_edges(wheel_sides, r);
+    rt.closed_sides = rotate_edges(closed_sides, r);
     for (int i = 0; i < n; ++i) {
       Segment s = seg[i];
       s.edges = rotate_edges(s.edges, r);
@@ -283,7 +282,7 @@ TileType parse_tile(const json& j, Parser& p, const std::string& set, bool board
         if (s.adj_cities & (1 << c)) adj |= t.rot[r].seg[c].edges | 0x100;
       sig.emplace_back(int(s.kind), s.edges, s.halves, s.pennants, adj);
     }
-    sig.emplace_back(-1, t.rot[r].wheel_sides, 0, 0, 0);
+    sig.emplace_back(-1, t.rot[r].closed_sides, 0, 0, 0);
     std::sort(sig.begin(), sig.end());
     return sig;
   };
@@ -428,7 +427,9 @@ BoardFile parse_board(const std::string& text, const std::string& origin) {
   if (!doc.is_object() || !doc.contains("cells") || !doc["cells"].is_array() || doc["cells"].empty())
     fail("expected an object with a non-empty 'cells' array");
   for (auto& [k, v] : doc.items())
-    if (k != "board" && k != "description" && k != "cells" && k != "wheel") fail("unknown field '" + k + "'");
+    if (k != "board" && k != "description" && k != "cells" &&
+        std::find(kModuleBoardKeys.begin(), kModuleBoardKeys.end(), k) == kModuleBoardKeys.end())
+      fail("unknown field '" + k + "'");
   BoardFile b;
   b.name = doc.value("board", "");
   b.description = doc.value("description", "");
@@ -448,33 +449,36 @@ BoardFile parse_board(const std::string& text, const std::string& origin) {
     tj["count"] = 0;
     p.tile.clear();
     c.tile = parse_tile(tj, p, b.name, true);
-    if (c.tile.tree || c.tile.festival || c.tile.wheel) fail("cell " + c.tile.id + ": board cells carry no symbols");
+    if (c.tile.module_marked()) fail("cell " + c.tile.id + ": board cells carry no symbols");
     for (auto& o : b.cells)
       if (o.x == c.x && o.y == c.y) fail("cell " + c.tile.id + " is listed twice");
     b.cells.push_back(std::move(c));
   }
-  // Neighbouring cells must fit each other like placed tiles (rotation 0). A wheel side faces a
-  // wheel side of another cell, never an open place, so no tile can be put against it.
+  // Neighbouring cells must fit each other like placed tiles (rotation 0). A closed side faces a
+  // closed side of another cell, never an open place, so no tile can be put against it.
   static constexpr int dx[4] = {0, 1, 0, -1}, dy[4] = {-1, 0, 1, 0};
+  const std::string closed(kClosedSideName);
   for (auto& a : b.cells)
     for (int d = 0; d < 4; ++d) {
       const BoardCell* o = nullptr;
       for (auto& c : b.cells)
         if (c.x == a.x + dx[d] && c.y == a.y + dy[d]) o = &c;
-      const bool wa = a.tile.rot[0].wheel_sides >> d & 1;
+      const bool wa = a.tile.rot[0].closed_sides >> d & 1;
       const std::string side = "its " + std::string(1, kSideNames[d]) + " side";
       if (!o) {
-        if (wa) fail("cell " + a.tile.id + ": " + side + " is a wheel side on the edge of the board (a wheel side must face another cell's wheel side)");
+        if (wa)
+          fail("cell " + a.tile.id + ": " + side + " is a " + closed + " on the edge of the board (a " + closed +
+               " must face another cell's " + closed + ")");
         continue;
       }
-      const bool wo = o->tile.rot[0].wheel_sides >> opposite(d) & 1;
+      const bool wo = o->tile.rot[0].closed_sides >> opposite(d) & 1;
       if (wa != wo)
-        fail("cell " + a.tile.id + ": " + side + (wa ? " is a wheel side" : " is not a wheel side") + " but cell " +
-             o->tile.id + "'s side facing it " + (wo ? "is one" : "is not"));
+        fail("cell " + a.tile.id + ": " + side + (wa ? " is a " : " is not a ") + closed + " but cell " + o->tile.id +
+             "'s side facing it " + (wo ? "is one" : "is not"));
       if (!wa && a.tile.rot[0].edge(d) != o->tile.rot[0].edge(opposite(d)))
         fail("cell " + a.tile.id + ": " + side + " does not fit cell " + o->tile.id);
     }
-  if (doc.contains("wheel")) parse_wheel(doc["wheel"], origin, b);  // the module reads its part
+  modules_board_fields(doc, origin, b);  // the modules read their parts
   return b;
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "expansions/data_parts.h"
 #include "types.h"
 
 namespace carc {
@@ -36,24 +37,22 @@ struct RotatedTile {
   int8_t edge_seg[4] = {-1, -1, -1, -1};   // road/city segment on side d, or -1 (field edge)
   int8_t half_seg[8] = {-1, -1, -1, -1, -1, -1, -1, -1};  // field segment on half h, or -1
   Segment seg[kMaxSegments];
-  // Wheel of Fortune board cells: bit d set when side d is a wheel side (edge letter W in the
-  // data). A wheel side matches nothing and joins nothing: it has no segment, its pattern bits
-  // are 0, and a board is only valid when each wheel side faces a wheel side of another of
-  // its cells, so no tile is ever placed against one.
-  uint8_t wheel_sides = 0;
+  // Board cells: bit d set when side d is closed (edge letter W in the data: the Wheel of
+  // Fortune's wheel sides). A closed side matches nothing and joins nothing: it has no segment,
+  // its pattern bits are 0, and a board is only valid when each closed side faces a closed side
+  // of another of its cells, so no tile is ever placed against one.
+  uint8_t closed_sides = 0;
   Edge edge(int side) const { return Edge((pattern >> (2 * side)) & 3); }
 };
 
-struct TileType {
+// TileTypeParts (expansions/data_parts.h): the modules' flags (festival, tree, wheel).
+struct TileType : TileTypeParts {
   std::string id;       // "A".."X", "FE01", "E@2", ...
   std::string set;      // tile-set file it came from: "base", "festival", ...
   std::string note;     // human description from the data file
   int count = 0;
   int nseg = 0;
   int center = -1;      // segment index of the monastery or tent, or -1
-  bool festival = false;
-  bool tree = false;
-  int wheel = 0;        // Wheel of Fortune pig number, 0 = none
   uint8_t kind_count[kNumKinds] = {};
   RotatedTile rot[4];
   uint8_t distinct_rotations = 0x1;  // bit r set when rotation r differs from every lower one
@@ -76,29 +75,17 @@ struct TileSetFile {
   std::vector<TileType> tiles;
 };
 
-// Wheel of Fortune: the six events, in the engine's fixed numbering (the board file gives
-// their clockwise order on the wheel).
-enum class WheelEvent : uint8_t { Fortuna = 0, Taxes, Famine, Storm, Inquisition, Plague };
-constexpr int kWheelEvents = 6;
-extern const std::array<const char*, kWheelEvents> kWheelEventNames;  // fortuna taxes famine ...
-constexpr int kMaxCrownsPerSegment = 2;
-
 // A start board (data/boards/NAME.json): several tile cells placed before the first turn,
 // each written in the tile notation at rotation 0, and the wheel's segments in clockwise order.
 struct BoardCell {
   int x = 0, y = 0;
   TileType tile;  // id "board:X:Y", count 0
 };
-struct WheelSegment {
-  WheelEvent event;
-  int crowns = 0;  // crown spaces, 0..2
-};
-struct BoardFile {
+// The modules' part (BoardFileParts: the wheel's segments) is parsed by the modules.
+struct BoardFile : BoardFileParts {
   std::string name;
   std::string description;
   std::vector<BoardCell> cells;
-  std::vector<WheelSegment> segments;  // clockwise
-  int start_segment = 0;               // where the pig starts
 };
 
 // Parses and validates a board document (cells fit each other, segments name each event once).

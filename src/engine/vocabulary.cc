@@ -1,37 +1,39 @@
 #include "vocabulary.h"
 
+#include "expansions/vocabulary_rows.h"
 #include "state.h"
 
 namespace carc {
 
-const std::array<const char*, kEventStages> kEventStageNames = {"pig", "wheel-event", "plague", "crown", "placement", "final"};
+namespace {
 
-const std::array<EventKindInfo, 14> kEventKinds = {{
+template <class T, size_t A, size_t B>
+constexpr std::array<T, A + B> concat(const std::array<T, A>& a, const std::array<T, B>& b) {
+  std::array<T, A + B> r{};
+  for (size_t i = 0; i < A; ++i) r[i] = a[i];
+  for (size_t i = 0; i < B; ++i) r[A + i] = b[i];
+  return r;
+}
+
+constexpr std::array<EventKindInfo, 4> kBaseEventKinds = {{
     {"road", "road", EventStage::Placement, "board"},
     {"city", "city", EventStage::Placement, "board"},
     {"monastery", "monastery", EventStage::Placement, "board"},
     {"farm", "farm", EventStage::Placement, "board"},
-    {"tent", "tent", EventStage::Placement, "board"},
-    {"fruit", "fruit", EventStage::Placement, "board"},
-    {"fortuna", "wheel", EventStage::WheelEvent, "wheel"},
-    {"taxes", "wheel", EventStage::WheelEvent, "board"},
-    {"famine", "wheel", EventStage::WheelEvent, "board"},
-    {"storm", "wheel", EventStage::WheelEvent, "wheel"},
-    {"inquisition", "wheel", EventStage::WheelEvent, "board"},
-    {"crown", "wheel", EventStage::Crown, "wheel"},
-    {"pig", "", EventStage::Pig, "wheel"},
-    {"plague", "", EventStage::Plague, "board"},
 }};
 
-const std::array<ScoreCategory, 7> kScoreCategories = {{
+constexpr std::array<ScoreCategory, 4> kBaseScoreCategories = {{
     {"road", "Roads"},
     {"city", "Cities"},
     {"monastery", "Monasteries"},
     {"farm", "Fields"},
-    {"tent", "Tents"},
-    {"fruit", "Fruit"},
-    {"wheel", "Wheel"},
 }};
+
+}  // namespace
+
+// A module adding rows raises these sizes (vocabulary.h).
+const std::array<EventKindInfo, 14> kEventKinds = concat(kBaseEventKinds, kModuleEventKinds);
+const std::array<ScoreCategory, 7> kScoreCategories = concat(kBaseScoreCategories, kModuleScoreCategories);
 
 const EventKindInfo* event_kind(const std::string& name) {
   for (const EventKindInfo& k : kEventKinds)
@@ -42,9 +44,7 @@ const EventKindInfo* event_kind(const std::string& name) {
 const char* score_kind_name(Kind k) { return k == Kind::Field ? "farm" : kind_name(k); }
 
 const char* phase_name(const State& s) {
-  if (s.is_terminal()) return kPhaseNames[size_t(Phase::Terminal)];
-  if (s.is_chance()) return kPhaseNames[size_t(Phase::Chance)];
-  return kPhaseNames[size_t(s.phase() == Phase::Plague ? Phase::Plague : Phase::Place)];
+  return kPhaseNames[size_t(s.phase())];  // indexed by Phase
 }
 
 nlohmann::json vocabulary_json() {

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "expansions/event_stages.h"
 #include "types.h"
 
 namespace carc {
@@ -20,18 +21,8 @@ inline constexpr std::array<int, 5> kFruitSalePoints = {0, 3, 6, 10, 15};
 // The points of each fruit token a player still holds at the end of the game.
 inline constexpr int kFruitHeldTokenPoints = 1;
 
-// Where a turn's events stand in the engine's event log: every event of a turn comes in this
-// order of stages (ranks), the end-of-game scoring after every turn.
-enum class EventStage : uint8_t {
-  Pig = 0,        // Wheel of Fortune: the pig moves (report-only event "pig")
-  WheelEvent,     // the segment's event scores: fortuna, taxes, famine, storm, inquisition
-  Plague,         // the Plague: each follower taken back (report-only event "plague")
-  Crown,          // the crown spaces of the pig's segment score
-  Placement,      // the placed tile's features and the fruit action score
-  Final,          // the end-of-game scoring (events with final = true)
-};
-inline constexpr int kEventStages = 6;
-extern const std::array<const char*, kEventStages> kEventStageNames;
+// EventStage, kEventStages and kEventStageNames (the order of a turn's events) are in
+// expansions/event_stages.h: the modules' stages come first.
 
 // One kind of event: its name (ScoreEvent::kind), the score category it counts for in a
 // breakdown ("" for report-only events), its stage within a turn, and where a client shows it:
@@ -43,9 +34,10 @@ struct EventKindInfo {
   EventStage stage;
   const char* where;
 };
-// Every event kind the engine emits, scoring kinds in display order, then the report-only ones.
+// Every event kind the engine emits, scoring kinds in display order, then the report-only ones:
+// the base game's, then the modules' (expansions/vocabulary_rows.h).
 extern const std::array<EventKindInfo, 14> kEventKinds;
-// A score breakdown's categories in display order, with their labels.
+// A score breakdown's categories in display order, with their labels (the base game's, then the modules').
 struct ScoreCategory {
   const char* name;
   const char* label;
@@ -61,7 +53,7 @@ const char* score_kind_name(Kind k);
 // views and legal moves, Python's State.phase): "chance" (a tile is to be drawn), "place" (the
 // turn player places, or chooses a drawn wheel tile), "plague" (Wheel of Fortune: a player takes
 // a follower back), "terminal" (the game is over). Indexed by Phase.
-inline constexpr std::array<const char*, 4> kPhaseNames = {"chance", "place", "plague", "terminal"};
+inline constexpr std::array<const char*, 4> kPhaseNames = {"chance", "place", kModulePhaseName, "terminal"};
 class State;
 // The phase name of a state (terminal and chance judged by is_terminal()/is_chance()).
 const char* phase_name(const State& s);

@@ -81,7 +81,7 @@ json tile_type_json(const TileType& t) {
                     {"at", t.location_name(i, 0)}});
   }
   std::string edges;
-  for (int d = 0; d < 4; ++d) edges += (r.wheel_sides >> d & 1) ? 'W' : "?FRC"[int(r.edge(d))];  // W: a wheel side
+  for (int d = 0; d < 4; ++d) edges += (r.closed_sides >> d & 1) ? 'W' : "?FRC"[int(r.edge(d))];  // W: a wheel side
   json symbols = json::array();
   if (t.festival) symbols.push_back("festival");
   if (t.tree) symbols.push_back("tree");

@@ -17,6 +17,21 @@
 
 namespace carc {
 
+// Fruit-Bearing Trees: the fruit types' names, in kFruitTypes order (fruit_trees.cc).
+extern const std::array<const char*, kFruitTypes> kFruitNames;  // apple apricot cherry elder plum quince
+
+// The modules' part of one turn of the history (TurnLog::mods, State::history()): what the
+// turn's module decisions did, for records. PlacedTile::ext, the modules' byte per placed tile,
+// is the Fruit-Bearing Trees' fruit type of the stack on a tree tile (-1: none).
+struct TurnLogMods {
+  uint8_t harvested = 0;  // Fruit Trees: value of the harvested token
+  uint8_t nplague = 0;    // Wheel of Fortune: followers taken back for the Plague this turn,
+  std::array<uint16_t, kMaxPlayers> plague{};        // their slots, in the order taken
+  std::array<uint8_t, kMaxPlayers> plague_player{};  // who decided each (the follower's owner)
+  // What State::operator== compares: the Plague's take-backs.
+  bool same_play(const TurnLogMods& o) const { return nplague == o.nplague && plague == o.plague; }
+};
+
 constexpr int kMaxTents = 2;  // fortune tellers per player (T-10)
 // The most tiles the modules add to a turn's draw (the Fortune Teller: one per fortune teller).
 constexpr int kMaxExtraDraws = kMaxTents;

@@ -3,6 +3,7 @@
 // F-4) instead of deploying one; the take-back happens before scoring (F-3). The festival
 // tiles are data (data/tiles/). Entered from the hook points listed in state.h.
 #include "../state.h"
+#include "options.h"
 
 namespace carc {
 

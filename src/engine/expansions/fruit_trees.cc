@@ -36,7 +36,7 @@ void State::init_fruit_stacks(uint64_t seed) {
 // Without the expansion the stacks are never filled (all zero), so only the draws from `rng` are
 // made. (MCTS calls this once per iteration: std::sort here was 7% of a base game's iteration.)
 void State::resample_fruit_stacks(Rng& rng) {
-  const bool fruit = rules().fruit_trees();
+  const bool fruit = rules().has(Expansion::FruitTrees);
   if (!fruit) {
     // The same draws as the shuffle below, without moving the (all zero) tokens.
     for (int f = 0; f < kFruitTypes; ++f)
@@ -70,7 +70,7 @@ uint32_t State::trees_in_range(int x, int y, int new_tree) const {
   uint32_t mask = new_tree >= 0 ? 1u << new_tree : 0;
   for (int k = 0; k < 8; ++k) {
     const uint16_t nb = cell_[cell_of(x + kDx8[k], y + kDy8[k])];
-    if (nb < kFrontierBase && placed_[nb].fruit >= 0) mask |= 1u << placed_[nb].fruit;
+    if (nb < kFrontierBase && placed_[nb].ext >= 0) mask |= 1u << placed_[nb].ext;
   }
   return mask;
 }
@@ -126,7 +126,7 @@ void State::near_trees_planted(const PlacedTile& P, int f) {
 // ---------------------------------------------------------------------------------------
 // Check, apply, final scoring
 
-std::string State::why_not_fruit(const Move& m, const TileType& tt) const {
+std::string State::why_not_extras(const Move& m, const TileType& tt) const {
   const int stack = m.ext.fruit_type();
   if (tt.tree) {
     if (stack < 0 || stack >= kFruitTypes) return "a tree tile needs a fruit stack (fruit_type)";
@@ -138,7 +138,7 @@ std::string State::why_not_fruit(const Move& m, const TileType& tt) const {
   const uint32_t sale = m.ext.sale();
   if (harvest >= 0 && sale) return "one fruit action: harvest or sell, not both";
   if (harvest >= 0 || sale) {
-    if (!rules().fruit_trees()) return "fruit actions need the Fruit-Bearing Trees";
+    if (!rules().has(Expansion::FruitTrees)) return "fruit actions need the Fruit-Bearing Trees";
     if (m.meeple < 0) return "a fruit action needs a follower deployed on the placed tile";
     const uint32_t trees = trees_in_range(m.x, m.y, tt.tree ? stack : -1);
     if (harvest >= 0) {
@@ -157,16 +157,16 @@ std::string State::why_not_fruit(const Move& m, const TileType& tt) const {
 
 // The stack goes on the new tree; the fruit action comes after the follower, before feature
 // scoring.
-void State::apply_fruit(const Move& m, const PlacedTile& P) {
+void State::apply_extras(const Move& m, const PlacedTile& P) {
   if (const int f = m.ext.fruit_type(); f >= 0) {
-    placed_[nplaced_ - 1].fruit = int8_t(f);
+    placed_[nplaced_ - 1].ext = int8_t(f);
     mods_.fruit.stack_tile[f] = int8_t(nplaced_ - 1);
     near_trees_planted(placed_[nplaced_ - 1], f);
   }
   if (const int f = m.ext.harvest(); f >= 0) {
     const int value = mods_.fruit.stack[f][mods_.fruit.taken[f]++];
     ++mods_.fruit.held[player_][f];
-    history_.back().harvested = uint8_t(value);
+    history_.back().mods.harvested = uint8_t(value);
     emit(player_, value, "fruit", false, P.slot_base);
   } else if (const uint32_t sale = m.ext.sale()) {
     for (int f = 0; f < kFruitTypes; ++f)

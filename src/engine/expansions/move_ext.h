@@ -54,6 +54,12 @@ class MoveExt {
     return harvest() >= 0 ? FruitAction::Harvest : sale() ? FruitAction::Sell : FruitAction::None;
   }
 
+  // --- What the base turn asks (state.cc), whatever the module ---
+  // The follower is deployed off the placed tile (Wheel of Fortune: on a crown space).
+  bool deploys_elsewhere() const { return bits_ & mask(kCrown); }
+  // The placement carries what follows it on the tile (Fruit-Bearing Trees: a stack, a harvest or a sale).
+  bool placement_extras() const { return bits_ & (mask(kFruitType) | mask(kHarvest) | mask(kSale)); }
+
   bool operator==(const MoveExt& o) const { return bits_ == o.bits_; }
   // The packed value (hashing and sorting only; not a wire format).
   uint32_t bits() const { return bits_; }

@@ -104,6 +104,7 @@ bool modules_name_take_back(const State& s, const Move& m, NamedMove& n) {
 bool modules_pending_phase(const State& s) { return s.phase() == Phase::Plague; }
 
 void modules_pending_of(const State& s, PendingTurn& p) {
+  if (s.mod<WheelBlock>().chosen_tile() >= 0 && s.num_drawn() > 1) p.choice = s.mod<WheelBlock>().chosen_tile();
   for (int i = 0; i < s.mod<WheelBlock>().plague_picks(); ++i) p.plague.push_back(slot_place(s, s.mod<WheelBlock>().plague_pick(i)));
 }
 
@@ -171,7 +172,7 @@ bool modules_parse_place(const State& s, const NamedMove& n, const TileType& tt,
     const auto [hx, hy] = *n.harvest;
     int f = hx == n.x && hy == n.y && tt.tree ? m.ext.fruit_type() : -1;
     const int pt = s.tile_at(hx, hy);
-    if (f < 0 && pt >= 0) f = s.placed(pt).fruit;
+    if (f < 0 && pt >= 0) f = s.placed(pt).ext;
     if (f < 0) {
       refuse(out, MoveStatus::Illegal, "harvest: no tree at " + at_text(hx, hy));
       return false;

@@ -31,6 +31,17 @@ static_assert(kWheelModule >= 0 && kFestivalModule >= 0 && kFruitModule >= 0, "r
 // frontier cell (sample_placement<true>) and keeps StateTables::near_: the Fruit-Bearing Trees.
 inline constexpr ModuleSet kCellWeightModules = ModuleSet(1) << kFruitModule;
 
+// Festival: the player to move's take-back options: their followers on the land (indices into
+// followers_), then their crown spaces (Wheel of Fortune). n < 0: not listed yet.
+struct State::TakeBacks {
+  int n = -1, nland = 0;
+  int8_t at[kMaxFollowers + kMaxCrowns];
+  void put(Move& m, int k) const {
+    if (k < nland) m.ext.set_take_back(at[k]);
+    else m.ext.set_take_back_crown(at[k]);
+  }
+};
+
 // What the active modules add to every placement of this decision.
 // (Set by turn_options.)
 struct State::TurnOptions {
@@ -83,7 +94,7 @@ inline bool State::option_group(int c, TurnOptions& to, SampleGroup& g) const {
 // The last options of a sampled placement, after "no follower" and the follower spots: a free
 // crown space (the sub-th set bit of `crowns`) or, past those, a take-back (own option
 // sub - ncrowns).
-inline Move State::crown_or_take_back(Move m, uint32_t sub, const TurnOptions& to) {
+inline Move State::last_option(Move m, uint32_t sub, const TurnOptions& to) {
   if (sub < to.ncrowns) {
     uint32_t c = to.crowns;
     for (; sub; --sub) c &= c - 1;

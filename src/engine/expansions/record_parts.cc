@@ -118,6 +118,8 @@ bool modules_describe_take_back(const Move& m, const TurnRecord& t, std::string&
 
 void modules_drawn_json(const TileType& tt, ordered_json& d) { d["wheel"] = tt.wheel; }
 
+int modules_chosen_tile(const State& s) { return s.mod<WheelBlock>().chosen_tile(); }
+
 namespace {
 
 void wheel_public_view(const State& s, ordered_json& j) {
@@ -158,7 +160,7 @@ void fruit_public_view(const State& s, ordered_json& j) {
 
 // The modules' public fields in the view's order: the fruit, then the wheel.
 void modules_public_view(const State& s, ordered_json& j) {
-  if (s.rules().fruit_trees()) fruit_public_view(s, j);
+  if (s.rules().has(Expansion::FruitTrees)) fruit_public_view(s, j);
   if (s.game().has_wheel()) wheel_public_view(s, j);
 }
 
@@ -206,7 +208,7 @@ void modules_write_setup(const Record& r, ordered_json& su) {
 
 void modules_initial_state(const Record& r, State& s, bool start_tile) {
   if (!r.fruit_stacks) return;
-  if (!start_tile && !s.rules().fruit_trees()) fail("setup.fruit_stacks", "given without the fruit-trees expansion");
+  if (!start_tile && !s.rules().has(Expansion::FruitTrees)) fail("setup.fruit_stacks", "given without the fruit-trees expansion");
   s.edit_mod<FruitBlock>().set_stacks(*r.fruit_stacks);
 }
 
@@ -256,7 +258,7 @@ void modules_write_turn(const TurnRecord& t, ordered_json& tj) {
 }
 
 void modules_write_state(const State& s, ordered_json& j) {
-  if (s.rules().fruit_trees()) {
+  if (s.rules().has(Expansion::FruitTrees)) {
     ordered_json stacks;
     for (int f = 0; f < kFruitTypes; ++f)
       stacks[kFruitNames[f]] = std::vector<int>(s.mod<FruitBlock>().init_stacks[f].begin(), s.mod<FruitBlock>().init_stacks[f].end());
@@ -313,13 +315,13 @@ void modules_turn_of(const NamedMove& n, TurnRecord& t) {
 }
 
 void modules_record_setup(const State& s, bool scripted, Record& r) {
-  if (scripted && s.rules().fruit_trees()) r.fruit_stacks = s.mod<FruitBlock>().init_stacks;
+  if (scripted && s.rules().has(Expansion::FruitTrees)) r.fruit_stacks = s.mod<FruitBlock>().init_stacks;
 }
 
 void modules_record_turn(const State& s, const TurnLog& tl, TurnRecord& t) {
   const Game& g = s.game();
   // Wheel of Fortune: the Plague's take-backs, a crown space deployed to or emptied.
-  for (int k = 0; k < tl.nplague; ++k) t.plague.push_back(slot_place(s, tl.plague[k]));
+  for (int k = 0; k < tl.mods.nplague; ++k) t.plague.push_back(slot_place(s, tl.mods.plague[k]));
   if (tl.move.ext.crown() >= 0) t.follower = g.crown_name(tl.move.ext.crown());
   if (tl.ret_slot == kNoSlot && tl.move.ext.take_back_crown() >= 0)
     t.take_back = ReturnSpec{0, 0, g.crown_name(tl.move.ext.take_back_crown())};
@@ -329,7 +331,7 @@ void modules_record_turn(const State& s, const TurnLog& tl, TurnRecord& t) {
   if (mv.ext.harvest() >= 0) {
     const PlacedTile& T = s.placed(s.mod<FruitBlock>().tree(mv.ext.harvest()));
     t.harvest = ReturnSpec{T.x, T.y, ""};
-    t.harvest_value = tl.harvested;
+    t.harvest_value = tl.mods.harvested;
   } else if (const uint32_t sale = mv.ext.sale()) {
     for (int f = 0; f < kFruitTypes; ++f)
       if (sale >> f & 1) t.sell.push_back(kFruitNames[f]);

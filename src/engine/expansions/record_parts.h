@@ -48,6 +48,8 @@ void modules_read_pending_v1(const record_json::json& j, PendingTurn& p);
 // scripted fruit stacks).
 void modules_public_view(const State& s, record_json::ordered_json& j);
 void modules_drawn_json(const TileType& tt, record_json::ordered_json& d);
+// The drawn tile chosen by a module's decision before placing (the Wheel of Fortune's Choose), or -1.
+int modules_chosen_tile(const State& s);
 void modules_hide_record(Record& r);
 
 // Replaying a record's turn (apply_turn): the steps a module takes before the placement (a wheel

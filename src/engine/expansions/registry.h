@@ -18,6 +18,13 @@ constexpr int kNumExpansions = 3;
 using ExpansionSet = uint32_t;  // bit int(Expansion)
 static_assert(kNumExpansions <= 32, "ExpansionSet holds one bit per expansion");
 
+// The modules' rule options (Rules' base; compared with the rest of Rules by its defaulted ==).
+// Options for open questions (see docs/rules-decisions.md).
+struct RulesParts {
+  bool tent_scores_unoccupied = true;  // T-3: a completed tent scores 3 even with nobody on it
+  bool operator==(const RulesParts&) const = default;
+};
+
 enum class ModuleKind : uint8_t {
   TileSet,    // the main tile set of a game (Rules::tileset): exactly one is in play
   Expansion,  // switched on in any combination on top of a tile set (Rules::expansion_set)

@@ -21,4 +21,9 @@ std::string modules_centre_names();
 // The modules' fields of tile entry `j` into `t`: "" or what is wrong (the caller names the tile).
 std::string modules_tile_fields(const nlohmann::json& j, TileType& t);
 
+// The fields the modules add to a board file (the Wheel of Fortune's "wheel"), and their reader
+// (parse_board, after the cells): throws TileDataError naming `origin` (wheel_board.cc).
+inline constexpr std::array<const char*, 1> kModuleBoardKeys = {"wheel"};
+void modules_board_fields(const nlohmann::json& doc, const std::string& origin, BoardFile& b);
+
 }  // namespace carc

@@ -1,8 +1,9 @@
 // The Wheel of Fortune's board data: the wheel's segments (events and crown spaces) and the pig's
-// start, from a board file's "wheel" object; the crown spaces' names.
+// start, from a board file's "wheel" object; the crown spaces' names; GameParts (game_parts.h).
 #include "wheel_board.h"
 
 #include "../game.h"
+#include "tile_fields.h"
 
 namespace carc {
 
@@ -42,12 +43,31 @@ std::string crown_space_name(int c) {
          std::to_string(c % kMaxCrownsPerSegment);
 }
 
-std::string Game::crown_name(int c) const { return crown_space_name(c); }
+void modules_board_fields(const nlohmann::json& doc, const std::string& origin, BoardFile& b) {
+  if (doc.contains("wheel")) parse_wheel(doc["wheel"], origin, b);
+}
 
-int Game::crown_index(std::string_view name) const {
+std::string GameParts::crown_name(int c) const { return crown_space_name(c); }
+
+int GameParts::crown_index(std::string_view name) const {
   for (int c = 0; c < kWheelEvents * kMaxCrownsPerSegment; ++c)
     if (crown_exists(c) && crown_name(c) == name) return c;
   return -1;
+}
+
+void GameParts::init_parts(const BoardFileParts& b) {
+  wheel_ = b.segments;
+  wheel_start_ = b.start_segment;
+  for (size_t seg = 0; seg < wheel_.size(); ++seg) event_segment_[size_t(wheel_[seg].event)] = int8_t(seg);
+  for (int c = 0; c < kWheelEvents * kMaxCrownsPerSegment && c < 32; ++c)
+    if (crown_exists(c)) crown_mask_ |= 1u << c;
+}
+
+bool GameParts::parts_plain(const std::vector<TileType>& types) const {
+  if (!wheel_.empty()) return false;
+  for (const TileType& t : types)
+    if (t.festival || t.wheel) return false;
+  return true;
 }
 
 }  // namespace carc

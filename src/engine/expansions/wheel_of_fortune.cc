@@ -31,7 +31,7 @@ uint32_t State::free_crown_mask() const {
 
 // The Plague's decisions: one of the deciding player's followers on the land (crown spaces
 // are immune).
-void State::plague_moves(std::vector<Move>& out) const {
+void State::module_phase_moves(std::vector<Move>& out) const {
   for (int i = 0; i < nfollowers_; ++i) {
     if (followers_[i].player != mods_.wheel.plague_player) continue;
     const PlacedTile& P = placed_[owner_[followers_[i].slot]];
@@ -44,8 +44,8 @@ void State::plague_moves(std::vector<Move>& out) const {
   }
 }
 
-// The k-th of plague_moves() (the same draw as plague_moves()[below(n)]).
-Move State::sample_plague(Rng& rng) const {
+// The k-th of module_phase_moves() (the same draw as module_phase_moves()[below(n)]).
+Move State::module_phase_sample(Rng& rng) const {
   uint32_t n = 0;
   for (int i = 0; i < nfollowers_; ++i) n += followers_[i].player == mods_.wheel.plague_player;
   uint32_t k = rng.below(n);
@@ -62,7 +62,8 @@ Move State::sample_plague(Rng& rng) const {
   return m;
 }
 
-std::string State::check_plague(const Move& m) const {
+// The Plague's decision is the module phase's (check_move).
+std::string State::check_module_phase(const Move& m) const {
   const std::string who = "player " + std::to_string(mods_.wheel.plague_player);
   if (m.kind != MoveKind::Plague) return who + " must first take back a follower from the land (Plague)";
   const int i = m.ext.plague();
@@ -86,7 +87,9 @@ std::string State::check_choose(const Move& m, const TileType& tt) const {
   return "";
 }
 
-std::string State::why_not_crown(const Move& m) const {
+// A follower deployed on a crown space (check_move, when the generator does not offer it).
+std::string State::why_not_elsewhere(const Move& m) const {
+  if (m.meeple >= 0) return "a follower goes on the tile or on a crown space, not both";
   const int c = m.ext.crown();
   if (!game_->crown_exists(c)) return "no such crown space";
   if (supply_[player_] == 0) return "player " + std::to_string(player_) + " has no follower left";
@@ -94,20 +97,21 @@ std::string State::why_not_crown(const Move& m) const {
   return "";
 }
 
-void State::apply_crown(const Move& m) {
+void State::deploy_elsewhere(const Move& m) {
   mods_.wheel.crown[m.ext.crown()] = int8_t(player_);
   --supply_[player_];
 }
 
 // The Plague's take-backs of this turn go into the turn's history with the placement.
 void State::log_plague(TurnLog& log) {
-  log.nplague = mods_.wheel.nplague;
-  log.plague = mods_.wheel.plague_log;
-  log.plague_player = mods_.wheel.plague_who;
+  log.mods.nplague = mods_.wheel.nplague;
+  log.mods.plague = mods_.wheel.plague_log;
+  log.mods.plague_player = mods_.wheel.plague_who;
   mods_.wheel.nplague = 0;
 }
 
-void State::apply_wheel_move(const Move& m) {
+// The Wheel of Fortune's moves that are not placements: Choose and the Plague's take-back.
+void State::apply_module_move(const Move& m) {
   if (m.kind == MoveKind::Choose) {
     mods_.wheel.chosen = int8_t(m.choice);
     placeable_ = uint8_t(1u << m.choice);  // only the chosen tile is placed now
