@@ -14,6 +14,7 @@
 #include "state.h"
 #include "test_util.h"
 #include "vocabulary.h"
+#include "expansions/vocabulary_rows.h"
 
 using namespace carc;
 

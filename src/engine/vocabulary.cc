@@ -67,15 +67,7 @@ nlohmann::json vocabulary_json() {
                      {"scores", k.category[0] != 0}});
   j["event_kinds"] = kinds;
   j["event_stages"] = kEventStageNames;
-  json fruits = json::array();
-  for (const char* f : kFruitNames) fruits.push_back(f);
-  j["fruit_kinds"] = fruits;
-  j["fruit_sale_points"] = kFruitSalePoints;
-  j["fruit_token_values"] = kFruitTokenValues;  // what a harvest may score
-  j["fruit_held_token_points"] = kFruitHeldTokenPoints;  // each token held at the end
-  json wheel = json::array();
-  for (const char* w : kWheelEventNames) wheel.push_back(w);
-  j["wheel_events"] = wheel;
+  modules_vocabulary_json(j);
   j["rotations"] = {0, 90, 180, 270};
   return j;
 }

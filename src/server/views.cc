@@ -10,6 +10,7 @@
 #include "public_view.h"
 #include "session.h"
 #include "vocabulary.h"
+#include "expansions/vocabulary_rows.h"
 
 namespace carc::server {
 

@@ -9,6 +9,7 @@
 #include "../state.h"
 #include "../state_internal.h"
 #include "../vocabulary.h"
+#include "vocabulary_rows.h"
 
 namespace carc {
 

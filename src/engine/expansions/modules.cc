@@ -4,6 +4,7 @@
 // header.
 #include "../state.h"
 #include "options.h"
+#include "vocabulary_rows.h"
 
 namespace carc {
 
@@ -33,6 +34,19 @@ int State::modules_followers(int p) const { return mods_.wheel.crowns_of(p); }
 std::string State::modules_validate() const {
   if (game_->modules() & ModuleSet(1) << kFruitModule) return validate_fruit();
   return "";
+}
+
+// vocabulary_json(): the modules' tables.
+void modules_vocabulary_json(nlohmann::json& j) {
+  nlohmann::json fruits = nlohmann::json::array();
+  for (const char* f : kFruitNames) fruits.push_back(f);
+  j["fruit_kinds"] = fruits;
+  j["fruit_sale_points"] = kFruitSalePoints;
+  j["fruit_token_values"] = kFruitTokenValues;  // what a harvest may score
+  j["fruit_held_token_points"] = kFruitHeldTokenPoints;  // each token held at the end
+  nlohmann::json wheel = nlohmann::json::array();
+  for (const char* w : kWheelEventNames) wheel.push_back(w);
+  j["wheel_events"] = wheel;
 }
 
 }  // namespace carc

@@ -7,6 +7,7 @@
 #include "../notation.h"
 #include "../state.h"
 #include "../vocabulary.h"
+#include "vocabulary_rows.h"
 
 namespace carc {
 

@@ -9,6 +9,17 @@
 
 namespace carc {
 
+// The values of a fruit stack's tokens, top first as printed (a harvest scores the top one).
+inline constexpr std::array<int, 4> kFruitTokenValues = {5, 4, 3, 2};
+// The points of a sale of n different fruit types (n = 1..4; index 0 unused).
+inline constexpr std::array<int, 5> kFruitSalePoints = {0, 3, 6, 10, 15};
+// The points of each fruit token a player still holds at the end of the game.
+inline constexpr int kFruitHeldTokenPoints = 1;
+
+// The modules' tables in vocabulary_json() (GET /api/tables): the fruit kinds, sale points, token
+// values and held tokens' points, the wheel's events (defined in modules.cc).
+void modules_vocabulary_json(nlohmann::json& j);
+
 inline constexpr std::array<EventKindInfo, 10> kModuleEventKinds = {{
     {"tent", "tent", EventStage::Placement, "board"},             // The Fortune Teller
     {"fruit", "fruit", EventStage::Placement, "board"},           // Fruit-Bearing Trees
