@@ -197,6 +197,51 @@ TEST(RandomGames, SampleMoveIsUniformOverLegalMoves) {
   expect_uniform_sampling(s, 77, "two drawn tiles");
 }
 
+// One sampler (issue #35): the plain rule set's short path (State::sample_plain) draws exactly what
+// the general sampler (sample_placement) draws for the same options. A Festival game that never
+// draws a festival tile offers the base game's moves through the general path; the same seeded
+// generator must give the same moves, turn after turn, as in the base game.
+TEST(RandomGames, PlainSamplerDrawsWhatTheGeneralSamplerDraws) {
+  Rules base, fest;
+  fest.set(Expansion::Festival);
+  const Game* ga = Game::get(base);
+  const Game* gb = Game::get(fest);
+  ASSERT_TRUE(ga->plain_moves());
+  ASSERT_FALSE(gb->plain_moves()) << "the Festival game must take the general path";
+  int compared = 0;
+  for (uint64_t seed = 1; seed <= 4; ++seed) {
+    State a(ga, seed), b(gb, seed);
+    Rng pick(seed * 11), ra(seed * 13), rb(seed * 13);
+    while (!a.is_terminal()) {
+      if (a.is_chance()) {
+        // The same tile in both games, by id (the Festival game's indices differ).
+        std::vector<std::pair<int, int>> out = a.chance_outcomes();
+        const int t = out[pick.below(uint32_t(out.size()))].first;
+        const int tb = gb->type_index(ga->type(t).id);
+        ASSERT_GE(tb, 0) << ga->type(t).id;
+        a.apply_draw(t);
+        b.apply_draw(tb);
+        continue;
+      }
+      ASSERT_FALSE(b.is_chance());
+      for (int k = 0; k < 8; ++k) {
+        const Move ma = a.sample_move(ra), mb = b.sample_move(rb);
+        ASSERT_TRUE(ma == mb) << "seed " << seed << " turn " << a.turn() << ": " << describe_move(a, ma) << " against "
+                              << describe_move(b, mb);
+        ++compared;
+      }
+      const Move m = a.sample_move(pick);
+      a.apply(m);
+      b.apply(m);
+      // The same game so far (the Festival game's bag still holds its festival tiles at the end,
+      // so only a's final scoring differs).
+      if (!a.is_terminal())
+        for (int p = 0; p < a.num_players(); ++p) ASSERT_EQ(a.score(p), b.score(p)) << "turn " << a.turn();
+    }
+  }
+  EXPECT_GT(compared, 1000);
+}
+
 // The same with the Fruit-Bearing Trees, whose placements offer different numbers of moves
 // (harvests of the trees in range, sales of held tokens, a stack for a tree tile), alone and
 // with every expansion (several drawn tiles, take-backs, crown spaces).
