@@ -274,6 +274,9 @@ TEST(Limits, StateJsonNumbersAreChecked) {
   EXPECT_NE(with([](auto& j) { j["rng"][0] = "-1"; }).find("'rng' words"), std::string::npos);
   EXPECT_NE(with([](auto& j) { j["rng"][0] = "18446744073709551616"; }), "");
   EXPECT_NE(with([](auto& j) { j["pending"]["choice"] = 256; }).find("out of range"), std::string::npos);
+  // A format that is no string (found by record_fuzz: json's type error escaped as another exception).
+  EXPECT_NE(with([](auto& j) { j["format"] = 7; }).find("state: expected format"), std::string::npos);
+  EXPECT_NE(with([](auto& j) { j["format"] = nlohmann::json::array(); }).find("state: expected format"), std::string::npos);
   // Format 1's turn in progress (pending_*) is read by the same checked reader.
   EXPECT_NE(with([](auto& j) {
               j["format"] = "carcassonne-state/1";

@@ -469,7 +469,8 @@ std::string observation_json(const State& s, int player) {
 State state_from_json(std::string_view text) {
   json j = parse_checked(text, "state");
   // Format 2 keeps its history as record format 2 turns; format 1 (history as format 1 turns) still loads.
-  const std::string format = j.is_object() ? j.value("format", "") : "";
+  const std::string format =
+      j.is_object() && j.contains("format") && j["format"].is_string() ? j["format"].get<std::string>() : "";
   if (format != kStateFormat && format != kStateFormatV1)
     throw RecordError(std::string("state: expected format \"") + kStateFormat + "\" (or the older \"" + kStateFormatV1 + "\")");
   try {
