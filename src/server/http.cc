@@ -661,7 +661,7 @@ Response handle_bytes(std::string_view raw, const Handler& handler, const HttpOp
   };
   feed();
   if (!ec && !p.is_header_done()) {
-    p.put_eof(ec);
+    if (p.got_some()) p.put_eof(ec);  // put_eof's precondition: some bytes were parsed (not so for no bytes)
     if (!ec) ec = bhttp::error::partial_message;
   }
   if (ec) return parse_refusal(ec, !p.get().target().empty() || line_complete(raw, o), o);
