@@ -1,0 +1,14 @@
+# The resumable match of this directory's run scripts (sourced; needs $bin): NAME PLAYERS GAMES SEED [EXTRA ARGS].
+# A match whose NAME.json exists is skipped; its games are kept in games-NAME/ (`--out --resume`), so an interrupted
+# run continues where it stopped. MATCH_DIR=DIR plays into DIR instead (to extend a finished match to more games
+# under a new NAME, resuming its games). Fixed iteration budgets: results do not depend on the machine's load.
+# MATCH_NICE (default 5) and MATCH_CPU (a core for taskset) set the priority and the core: a time budget needs its own core.
+match() {
+  local name=$1 players=$2 games=$3 seed=$4
+  shift 4
+  [ -s "$name.json" ] && return 0
+  echo "== $name ($(date -u +%H:%M))" >&2
+  nice -n "${MATCH_NICE:-5}" ${MATCH_CPU:+taskset -c "$MATCH_CPU"} "$bin" tournament --players "$players" -n "$games" -t 1 --seed "$seed" "$@" --out "${MATCH_DIR:-games-$name}" --resume \
+    --json > "$name.json.tmp"
+  mv "$name.json.tmp" "$name.json"
+}
