@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")"
 bin=${1:-../../../build/carcassonne}
 export MATCH_NICE=${MATCH_NICE:-0} MATCH_CPU=${MATCH_CPU:-0}
-source ./match.sh
+source ../match.sh
 echo "start $(date -u +%FT%H:%MZ) load $(cut -d' ' -f1-3 /proc/loadavg)" >> load.log
 match wheel-1s-greedy mcts:time=1s,greedy 200 11 --tileset wheel-of-fortune
 match all3-1s-greedy mcts:time=1s,greedy 200 11 --expansions festival,fortune-teller,fruit-trees

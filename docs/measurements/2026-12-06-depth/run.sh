@@ -11,6 +11,6 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 bin=${1:-../../../build/carcassonne}
-source ./match.sh
+source ../match.sh
 match end5k-d4-50k mcts:iterations=5000:depth=end:prior=0,mcts:iterations=50000:prior=0 60 81
 match end10k-end1k mcts:iterations=10000:depth=end:prior=0,mcts:iterations=1000:depth=end:prior=0 60 52

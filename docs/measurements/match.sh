@@ -1,7 +1,8 @@
-# The resumable match of this directory's run scripts (sourced; needs $bin): NAME PLAYERS GAMES SEED [EXTRA ARGS].
+# The resumable match of the run scripts in this folder's measurement folders (sourced from a measurement folder,
+# as `source ../match.sh`; needs $bin): NAME PLAYERS GAMES SEED [EXTRA ARGS].
 # A match whose NAME.json exists is skipped; its games are kept in games-NAME/ (`--out --resume`), so an interrupted
 # run continues where it stopped. MATCH_DIR=DIR plays into DIR instead (to extend a finished match to more games
-# under a new NAME, resuming its games). Fixed iteration budgets: results do not depend on the machine's load.
+# under a new NAME, resuming its games). Fixed iteration budgets do not depend on the machine's load; time budgets do.
 # MATCH_NICE (default 5) and MATCH_CPU (a core for taskset) set the priority and the core: a time budget needs its own core.
 match() {
   local name=$1 players=$2 games=$3 seed=$4
