@@ -786,6 +786,103 @@ TEST(Eval, ExpectAddsTheCompletionChanceOfAnOpenCityAndMonastery) {
   EXPECT_NEAR(e2[1] - e[1], 0, 1e-9);
 }
 
+// Does some tile left in the bag have a legal place on cell (x, y)? Asked of the engine's own move
+// list after drawing each type, independently of the frontier's edge patterns.
+bool some_tile_fits(const State& s, int x, int y) {
+  for (auto [t, count] : s.chance_outcomes()) {
+    State c = s;
+    if (!c.apply_draw(t) || c.phase() != Phase::Place) continue;
+    std::vector<Move> moves;
+    c.legal_moves(moves);
+    for (const Move& m : moves)
+      if (m.kind == MoveKind::Place && m.x == x && m.y == y) return true;
+  }
+  return false;
+}
+
+TEST(Eval, DeadRootsAreTheRoadsAndCitiesFacingACellNoTileLeftFits) {
+  // Late positions of random base games, at the chance node after a move: every road and city
+  // whose open edge faces a cell that no tile left can fill is marked, and no other.
+  const Game* g = Game::get(Rules{});
+  int dead_cells = 0, positions = 0;
+  for (int k = 0; k < 24; ++k) {
+    State s = random_position(g, 700 + k, 30 + 2 * k);
+    if (s.is_terminal()) continue;
+    std::vector<Move> moves;
+    s.legal_moves(moves);
+    s.apply(moves[0]);
+    if (!s.is_chance()) continue;
+    ++positions;
+    const DeadRoots dead(s);
+    std::vector<uint16_t> expected;
+    for (int i = 0; i < s.frontier_size(); ++i) {
+      const FrontierCell& fc = s.frontier_cell(i);
+      if (some_tile_fits(s, fc.x, fc.y)) continue;
+      ++dead_cells;
+      for (int port = 0; port < 4; ++port)
+        if (fc.present >> port & 1) {
+          const uint16_t r = s.root(fc.port_slot[port]);
+          if (s.feature(r).kind == Kind::City || s.feature(r).kind == Kind::Road) expected.push_back(r);
+        }
+    }
+    for (int slot = 0; slot < kMaxSlots; ++slot) {
+      const bool want = std::find(expected.begin(), expected.end(), uint16_t(slot)) != expected.end();
+      ASSERT_EQ(dead.has(uint16_t(slot)), want) << "seed " << 700 + k << ", slot " << slot;
+    }
+  }
+  EXPECT_GE(positions, 20);
+  EXPECT_GT(dead_cells, 0);  // the check saw some dead cells
+}
+
+TEST(Eval, DeadCellsTakeTheCompletionChanceOfOccupiedFeaturesFacingThem) {
+  // With dead=1 a follower on a road or city that can no longer be completed is not expected
+  // back, and its city's doubling is not expected: its owner's value falls; positions without
+  // such a feature keep their values exactly.
+  const Game* g = Game::get(Rules{});
+  int changed = 0, same = 0;
+  for (int k = 0; k < 40; ++k) {
+    State s = random_position(g, 900 + k, 40 + k % 20);
+    if (s.is_terminal()) continue;
+    std::vector<Move> moves;
+    s.legal_moves(moves);
+    s.apply(moves.back());
+    if (!s.is_chance()) continue;
+    const DeadRoots dead(s);
+    bool occupied_dead[kMaxPlayers] = {};
+    bool any = false;
+    bool farm_beside_dead = false;  // a farmer's field touches an open city that is dead
+    for (int i = 0; i < s.num_followers(); ++i) {
+      const uint16_t r = s.root(s.followers()[i].slot);
+      if (!s.feature(r).done && dead.has(r)) occupied_dead[s.followers()[i].player] = any = true;
+      if (s.feature(r).kind == Kind::Field) {
+        uint16_t cities[kMaxPlaced * 4];
+        const int nc = s.field_cities(r, cities, kMaxPlaced * 4);
+        for (int c = 0; c < nc; ++c) farm_beside_dead |= !s.feature(cities[c]).done && dead.has(cities[c]);
+      }
+    }
+    EvalWeights w = EvalWeights::expected();
+    const Values off = evaluate(s, w);
+    w.dead_cells = 1;
+    const Values on = evaluate(s, w);
+    if (!any && !farm_beside_dead) {
+      ++same;
+      for (int p = 0; p < s.num_players(); ++p) EXPECT_EQ(on[p], off[p]) << "seed " << 900 + k;
+      continue;
+    }
+    if (!any) continue;
+    ++changed;
+    for (int p = 0; p < s.num_players(); ++p) {
+      if (occupied_dead[p]) EXPECT_LT(on[p], off[p]) << "seed " << 900 + k << ", player " << p;
+      else EXPECT_LE(on[p], off[p]) << "seed " << 900 + k << ", player " << p;  // farms beside dead cities
+    }
+  }
+  EXPECT_GT(changed, 0);
+  EXPECT_GT(same, 0);
+  // The spec key: dead=1 is read, named, and bounded like the other shares.
+  EXPECT_EQ(make_player("mcts:iterations=10:dead=1")->name(), "mcts:iterations=10:dead=1");
+  EXPECT_THROW(make_player("mcts:iterations=10:dead=2"), std::invalid_argument);
+}
+
 TEST(Eval, FieldMergeValuesTwoFarmersWhoseFieldsMayJoin) {
   // A's farmer on the field south of the start tile's road (joined to the E city cap at (0,1)
   // and to the south side of the straight road U at (-1,0)); B's farmer north of the road (on

@@ -147,22 +147,57 @@ struct FieldValues {
   int n = 0;
 };
 
+}  // namespace
+
+DeadRoots::DeadRoots(const State& s) {
+  const Game& game = s.game();
+  const int types = game.fit_count_types();
+  // Per edge pattern, 1 = some tile left fits, 2 = none (each pattern checked once).
+  uint8_t known[256] = {};
+  for (int i = 0; i < s.frontier_size(); ++i) {
+    const uint8_t need = s.frontier_need(i);
+    if (!known[need]) {
+      known[need] = 2;
+      for (int t = 0; t < types; ++t)
+        if (s.bag_count(t) > 0 && game.fits(t, need)) {
+          known[need] = 1;
+          break;
+        }
+    }
+    if (known[need] != 2) continue;
+    const FrontierCell& fc = s.frontier_cell(i);
+    for (int port = 0; port < 4; ++port)  // the 4 edges: roads and cities end there
+      if (fc.present >> port & 1) {
+        const uint16_t r = s.root(fc.port_slot[port]);
+        const Kind k = s.feature(r).kind;
+        if (k == Kind::City || k == Kind::Road) bits_[r >> 6] |= 1ull << (r & 63);
+      }
+  }
+}
+
+namespace {
+
 void add_expectations(const State& s, const EvalWeights& ew, double frac, double fv, Values& v, FieldValues* fvals) {
   const int n = s.num_players();
   const int bag = s.bag_size();
   const double q = ew.city_q * std::min(1.0, std::sqrt(bag / 12.0));
   const double g = bag / (bag + ew.monastery_k);
   Powers qpow(q), gpow(g);  // q^open and g^open, each exponent computed once per evaluation
+  // Features facing a cell no tile left fits keep 1 - dead_cells of their completion chance.
+  const bool dead_on = ew.dead_cells > 0;
+  const DeadRoots dead = dead_on ? DeadRoots(s) : DeadRoots();
+  const double alive = 1 - ew.dead_cells;
+  auto chance = [&](uint16_t r, int open) { return dead_on && dead.has(r) ? alive * qpow(open) : qpow(open); };
   uint16_t cities[kMaxPlaced * 4];
   for_each_open_occupied(s, [&](uint16_t r, const Feature& f) {
     double gain = 0, complete = 0;
     switch (f.kind) {
       case Kind::City:
-        complete = qpow(f.open);
+        complete = chance(r, f.open);
         gain = (f.tiles + f.pennants) * complete + ew.grow * f.open * frac * (1 + complete);
         break;
       case Kind::Road:
-        complete = qpow(f.open);
+        complete = chance(r, f.open);
         gain = ew.grow * f.open * frac;
         break;
       case Kind::Monastery:
@@ -181,7 +216,7 @@ void add_expectations(const State& s, const EvalWeights& ew, double frac, double
         for (int c = 0; c < nc; ++c) {
           const Feature& cf = s.feature(cities[c]);
           if (cf.open)
-            gain += 3 * ew.farm * qpow(cf.open);
+            gain += 3 * ew.farm * chance(s.root(cities[c]), cf.open);
           else
             ++completed;
         }
@@ -526,6 +561,8 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
     w.field_merge_festival = weight("fmergef", 0, 1);
   } else if (key == "fmroad") {
     w.field_merge_road = weight("fmroad", 0, 1);
+  } else if (key == "dead") {
+    w.dead_cells = weight("dead", 0, 1);
   } else {
     return false;
   }
@@ -550,6 +587,7 @@ std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d) {
   if (w.field_merge != d.field_merge) s += ":fmerge=" + num(w.field_merge);
   if (w.field_merge_festival != d.field_merge_festival) s += ":fmergef=" + num(w.field_merge_festival);
   if (w.field_merge_road != d.field_merge_road) s += ":fmroad=" + num(w.field_merge_road);
+  if (w.dead_cells != d.dead_cells) s += ":dead=" + num(w.dead_cells);
   return s;
 }
 

@@ -78,6 +78,12 @@ struct EvalWeights {
   // The share of that chance for two fields on the two sides of one road ending at the cell (a
   // tile joins them only where the road ends).
   double field_merge_road = 1;
+  // Features that cannot be completed (expect only): an empty cell next to a road or city that no
+  // tile left in the bag fits (on all its sides, in any rotation) can never be filled, so the
+  // features whose open edges face it will not be completed. Their completion chance (the
+  // doubling's share, a follower's return, the farm term of an open city) is multiplied by
+  // 1 - `dead_cells`. 0 = off (the default; docs/ai.md, session 18).
+  double dead_cells = 0;
   // The tuned "expect" heuristic (docs/ai.md: measured with greedy against greedy).
   static EvalWeights expected() {
     EvalWeights w;
@@ -101,7 +107,7 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
 // The ":key=value" parameters in which `w` differs from `d`, for player names.
 std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d);
 // Names of the parameters apply_eval_param reads, for error messages.
-constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow, wev, tent, fest, fmin, fminw, fmerge, fmergef, fmroad";
+constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow, wev, tent, fest, fmin, fminw, fmerge, fmergef, fmroad, dead";
 
 // Evaluates `s` and consumes it (applies the final scoring to it).
 Values evaluate_consuming(State& s, const EvalWeights& w = EvalWeights{});
@@ -123,6 +129,18 @@ WheelForecast wheel_forecast(int segments, int pig, const std::array<int, 7>& le
 // may still come back with a festival tile, per player (added by evaluate_consuming when
 // w.expect and w.festival > 0). `fv` is the worth of a follower in hand now.
 Values festival_returns(const State& s, const EvalWeights& w, double fv);
+
+// The roots of the roads and cities that face an empty cell which no tile left in the bag fits
+// (so they cannot be completed), as a bit set over slots (EvalWeights::dead_cells).
+class DeadRoots {
+ public:
+  DeadRoots() = default;
+  explicit DeadRoots(const State& s);
+  bool has(uint16_t root) const { return bits_[root >> 6] >> (root & 63) & 1; }
+
+ private:
+  uint64_t bits_[(kMaxSlots + 63) / 64] = {};
+};
 
 // Own value minus the best other player's value.
 double margin(const Values& v, int player, int nplayers);

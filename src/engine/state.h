@@ -299,6 +299,8 @@ class State : private StateTables {
   // Frontier cell i (0 <= i < frontier_size()): an empty cell next to a tile, with the slots of
   // the neighbouring segments on its 12 ports (4 edges, then 8 half-edges).
   const FrontierCell& frontier_cell(int i) const { return frontier_[size_t(i)]; }
+  // The edge types frontier cell i's neighbours require, 2 bits per side (Game::fits's pattern).
+  uint8_t frontier_need(int i) const { return need_[size_t(i)]; }
   const std::vector<Draw>& draws() const { return draws_; }
   const std::vector<TurnLog>& history() const { return history_; }
   uint64_t seed() const { return seed_; }
