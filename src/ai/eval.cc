@@ -149,28 +149,36 @@ struct FieldValues {
 
 }  // namespace
 
-DeadRoots::DeadRoots(const State& s) {
+DeadRoots::DeadRoots(const State& s, double dead, double scarce) {
   const Game& game = s.game();
   const int types = game.fit_count_types();
-  // Per edge pattern, 1 = some tile left fits, 2 = none (each pattern checked once).
-  uint8_t known[256] = {};
+  // Per edge pattern, the factor + 1 (0 = not computed yet): each pattern is checked once.
+  double known[256] = {};
   for (int i = 0; i < s.frontier_size(); ++i) {
     const uint8_t need = s.frontier_need(i);
-    if (!known[need]) {
-      known[need] = 2;
-      for (int t = 0; t < types; ++t)
-        if (s.bag_count(t) > 0 && game.fits(t, need)) {
-          known[need] = 1;
-          break;
-        }
+    if (known[need] == 0) {
+      int k = 0;  // tiles left that fit, counting copies (only up to `scarce` matters)
+      for (int t = 0; t < types && (k == 0 || k < scarce); ++t)
+        if (s.bag_count(t) > 0 && game.fits(t, need)) k += s.bag_count(t);
+      known[need] = 1 + (k == 0 ? 1 - dead : scarce > 0 ? std::min(1.0, k / scarce) : 1.0);
     }
-    if (known[need] != 2) continue;
+    const double f = known[need] - 1;
+    if (f >= 1) continue;
     const FrontierCell& fc = s.frontier_cell(i);
     for (int port = 0; port < 4; ++port)  // the 4 edges: roads and cities end there
       if (fc.present >> port & 1) {
         const uint16_t r = s.root(fc.port_slot[port]);
-        const Kind k = s.feature(r).kind;
-        if (k == Kind::City || k == Kind::Road) bits_[r >> 6] |= 1ull << (r & 63);
+        const Kind kind = s.feature(r).kind;
+        if (kind != Kind::City && kind != Kind::Road) continue;
+        int j = 0;
+        while (j < n_ && roots_[j] != r) ++j;
+        if (j == n_) {
+          if (n_ == kMaxRoots) continue;
+          roots_[n_] = r;
+          mult_[n_++] = 1;
+          bits_[r >> 6] |= 1ull << (r & 63);
+        }
+        mult_[j] *= f;
       }
   }
 }
@@ -184,10 +192,10 @@ void add_expectations(const State& s, const EvalWeights& ew, double frac, double
   const double g = bag / (bag + ew.monastery_k);
   Powers qpow(q), gpow(g);  // q^open and g^open, each exponent computed once per evaluation
   // Features facing a cell no tile left fits keep 1 - dead_cells of their completion chance.
-  const bool dead_on = ew.dead_cells > 0;
-  const DeadRoots dead = dead_on ? DeadRoots(s) : DeadRoots();
-  const double alive = 1 - ew.dead_cells;
-  auto chance = [&](uint16_t r, int open) { return dead_on && dead.has(r) ? alive * qpow(open) : qpow(open); };
+  // Features facing a cell few or no tiles left fit: their completion chance times DeadRoots::factor.
+  const bool dead_on = ew.dead_cells > 0 || ew.scarce_cells > 0;
+  const DeadRoots dead = dead_on ? DeadRoots(s, ew.dead_cells, ew.scarce_cells) : DeadRoots();
+  auto chance = [&](uint16_t r, int open) { return dead_on ? dead.factor(r) * qpow(open) : qpow(open); };
   uint16_t cities[kMaxPlaced * 4];
   for_each_open_occupied(s, [&](uint16_t r, const Feature& f) {
     double gain = 0, complete = 0;
@@ -563,6 +571,8 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
     w.field_merge_road = weight("fmroad", 0, 1);
   } else if (key == "dead") {
     w.dead_cells = weight("dead", 0, 1);
+  } else if (key == "scarce") {
+    w.scarce_cells = weight("scarce", 0, 100);
   } else {
     return false;
   }
@@ -588,6 +598,7 @@ std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d) {
   if (w.field_merge_festival != d.field_merge_festival) s += ":fmergef=" + num(w.field_merge_festival);
   if (w.field_merge_road != d.field_merge_road) s += ":fmroad=" + num(w.field_merge_road);
   if (w.dead_cells != d.dead_cells) s += ":dead=" + num(w.dead_cells);
+  if (w.scarce_cells != d.scarce_cells) s += ":scarce=" + num(w.scarce_cells);
   return s;
 }
 

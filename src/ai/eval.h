@@ -84,6 +84,10 @@ struct EvalWeights {
   // doubling's share, a follower's return, the farm term of an open city) is multiplied by
   // 1 - `dead_cells`. 0 = off (the default; docs/ai.md, session 18).
   double dead_cells = 0;
+  // Scarce cells (expect only): an empty cell next to a road or city that only k < `scarce` tiles left in the bag
+  // fit (counting copies) multiplies the completion chance of the features facing it by k / `scarce` (a dead cell,
+  // k = 0, by 1 - dead_cells). 0 = off.
+  double scarce_cells = 0;
   // The tuned "expect" heuristic (docs/ai.md: measured with greedy against greedy).
   static EvalWeights expected() {
     EvalWeights w;
@@ -107,7 +111,7 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
 // The ":key=value" parameters in which `w` differs from `d`, for player names.
 std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d);
 // Names of the parameters apply_eval_param reads, for error messages.
-constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow, wev, tent, fest, fmin, fminw, fmerge, fmergef, fmroad, dead";
+constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow, wev, tent, fest, fmin, fminw, fmerge, fmergef, fmroad, dead, scarce";
 
 // Evaluates `s` and consumes it (applies the final scoring to it).
 Values evaluate_consuming(State& s, const EvalWeights& w = EvalWeights{});
@@ -130,16 +134,30 @@ WheelForecast wheel_forecast(int segments, int pig, const std::array<int, 7>& le
 // w.expect and w.festival > 0). `fv` is the worth of a follower in hand now.
 Values festival_returns(const State& s, const EvalWeights& w, double fv);
 
-// The roots of the roads and cities that face an empty cell which no tile left in the bag fits
-// (so they cannot be completed), as a bit set over slots (EvalWeights::dead_cells).
+// The roads and cities that face an empty cell which few or no tiles left in the bag fit, with the
+// factor on their completion chance (EvalWeights::dead_cells, scarce_cells): a cell that k tiles left fit
+// gives 1 - dead for k = 0 and min(1, k / scarce) otherwise (scarce = 0: 1); a feature's factor is the
+// product over the cells its open edges face.
 class DeadRoots {
  public:
   DeadRoots() = default;
-  explicit DeadRoots(const State& s);
+  explicit DeadRoots(const State& s, double dead = 1, double scarce = 0);
+  // True when `root` faces a cell whose factor is below 1 (for dead = 1, scarce = 0: a dead cell).
   bool has(uint16_t root) const { return bits_[root >> 6] >> (root & 63) & 1; }
+  // The factor on the completion chance of the feature with this root (1 when not has(root)).
+  double factor(uint16_t root) const {
+    if (!has(root)) return 1;
+    for (int i = 0; i < n_; ++i)
+      if (roots_[i] == root) return mult_[i];
+    return 1;
+  }
 
  private:
   uint64_t bits_[(kMaxSlots + 63) / 64] = {};
+  static constexpr int kMaxRoots = 64;  // beyond this many roots the rest keep their chance (never seen)
+  uint16_t roots_[kMaxRoots];
+  double mult_[kMaxRoots];
+  int n_ = 0;
 };
 
 // Own value minus the best other player's value.
