@@ -434,3 +434,21 @@ TEST(MoveExt, CheckMoveRefusesPartsThatDoNotGoTogether) {
   }
   EXPECT_EQ(seen.size(), 4u) << "each reason is reached in some rule set";
 }
+
+// Game::fit_types(pattern) lists exactly the drawable types with a fitting rotation, each once, the most
+// numerous at the start first (the AI's scarce-cell count stops early on it).
+TEST(Legality, FitTypesListTheDrawableTypesThatFitEachPattern) {
+  for (auto& [name, rules] : all_variants(2)) {
+    SCOPED_TRACE(name);
+    const Game& g = *Game::get(rules);
+    for (int p = 0; p < 256; ++p) {
+      auto [b, e] = g.fit_types(uint8_t(p));
+      std::set<int> listed(b, e);
+      EXPECT_EQ(listed.size(), size_t(e - b)) << "pattern " << p;
+      for (int t = 0; t < g.fit_count_types(); ++t)
+        EXPECT_EQ(listed.count(t) == 1, g.fits(t, uint8_t(p)) != 0) << "pattern " << p << ", type " << t;
+      for (auto it = b; it != e && it + 1 != e; ++it)
+        EXPECT_GE(g.initial_counts()[*it], g.initial_counts()[*(it + 1)]) << "pattern " << p;
+    }
+  }
+}

@@ -151,15 +151,14 @@ struct FieldValues {
 
 DeadRoots::DeadRoots(const State& s, double dead, double scarce) {
   const Game& game = s.game();
-  const int types = game.fit_count_types();
   // Per edge pattern, the factor + 1 (0 = not computed yet): each pattern is checked once.
   double known[256] = {};
   for (int i = 0; i < s.frontier_size(); ++i) {
     const uint8_t need = s.frontier_need(i);
     if (known[need] == 0) {
       int k = 0;  // tiles left that fit, counting copies (only up to `scarce` matters)
-      for (int t = 0; t < types && (k == 0 || k < scarce); ++t)
-        if (s.bag_count(t) > 0 && game.fits(t, need)) k += s.bag_count(t);
+      auto [t, end] = game.fit_types(need);
+      for (; t != end && (k == 0 || k < scarce); ++t) k += s.bag_count(*t);
       known[need] = 1 + (k == 0 ? 1 - dead : scarce > 0 ? std::min(1.0, k / scarce) : 1.0);
     }
     const double f = known[need] - 1;

@@ -1,5 +1,6 @@
 #include "game.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -71,6 +72,16 @@ Game::Game(const Rules& rules) : rules_(rules), modules_(rules.modules()) {
     for (int p = 0; p < 256; ++p)
       fit_count_[size_t(p) * size_t(fit_count_words_) + t / 4] |= uint64_t(__builtin_popcount(fit_[t * 256 + p]))
                                                                     << (16 * (t % 4));
+  std::vector<uint16_t> order(bag_types);
+  for (size_t t = 0; t < bag_types; ++t) order[t] = uint16_t(t);
+  std::stable_sort(order.begin(), order.end(), [&](uint16_t a, uint16_t b) { return counts_[a] > counts_[b]; });
+  fit_types_.clear();
+  for (int p = 0; p < 256; ++p) {
+    fit_types_at_[size_t(p)] = uint32_t(fit_types_.size());
+    for (uint16_t t : order)
+      if (fit_[size_t(t) * 256 + size_t(p)]) fit_types_.push_back(t);
+  }
+  fit_types_at_[256] = uint32_t(fit_types_.size());
   build_place_templates();
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "expansions/game_parts.h"
@@ -97,6 +98,11 @@ class Game : public GameParts {
   // The road and city segments of type t (bit i: segment i).
   uint16_t edge_segments(int t) const { return edge_segs_[size_t(t)]; }
   const uint16_t* shared_flags(int t) const { return shared_.data() + size_t(t) * 16; }
+  // The types that can be drawn and fit a cell whose neighbours require `pattern` (fits() != 0), the most
+  // numerous at the start first: [begin, end) of a list of type indices.
+  std::pair<const uint16_t*, const uint16_t*> fit_types(uint8_t pattern) const {
+    return {fit_types_.data() + fit_types_at_[pattern], fit_types_.data() + fit_types_at_[size_t(pattern) + 1]};
+  }
   // Same, over all four rotations (for checking a recorded rotation).
   uint8_t fits_any(int t, uint8_t pattern) const { return fit_all_[size_t(t) * 256 + pattern]; }
   // True when a turn's moves are one drawn tile's placements x (no follower, a follower on each
@@ -113,6 +119,8 @@ class Game : public GameParts {
   std::vector<uint8_t> counts_;
   std::vector<uint8_t> fit_, fit_all_;
   std::vector<uint64_t> fit_count_;
+  std::vector<uint16_t> fit_types_;
+  std::array<uint32_t, 257> fit_types_at_{};
   std::vector<PlaceTemplate> place_;
   std::vector<Feature> feat_tmpl_;
   std::vector<uint16_t> shared_;
