@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <cmath>
 
 #include "eval.h"
@@ -881,6 +882,102 @@ TEST(Eval, DeadCellsTakeTheCompletionChanceOfOccupiedFeaturesFacingThem) {
   // The spec key: dead=1 is read, named, and bounded like the other shares.
   EXPECT_EQ(make_player("mcts:iterations=10:dead=1")->name(), "mcts:iterations=10:dead=1");
   EXPECT_THROW(make_player("mcts:iterations=10:dead=2"), std::invalid_argument);
+}
+
+// The tiles left in the bag (counting copies) that have a legal place on cell (x, y), asked of the engine.
+int tiles_that_fit(const State& s, int x, int y) {
+  int k = 0;
+  for (auto [t, count] : s.chance_outcomes()) {
+    State c = s;
+    if (!c.apply_draw(t) || c.phase() != Phase::Place) continue;
+    std::vector<Move> moves;
+    c.legal_moves(moves);
+    for (const Move& m : moves)
+      if (m.kind == MoveKind::Place && m.x == x && m.y == y) {
+        k += count;
+        break;
+      }
+  }
+  return k;
+}
+
+TEST(Eval, ScarceCellsScaleTheCompletionChanceByTheTilesLeftThatFit) {
+  // scarce=8: a cell that k < 8 tiles left fit multiplies the chance of every road and city facing it by k / 8
+  // (a dead cell by 1 - dead); a feature facing several such cells gets the product.
+  const Game* g = Game::get(Rules{});
+  int scarce_cells = 0, positions = 0;
+  for (int k = 0; k < 16; ++k) {
+    State s = random_position(g, 1300 + k, 30 + 3 * k);
+    if (s.is_terminal()) continue;
+    std::vector<Move> moves;
+    s.legal_moves(moves);
+    s.apply(moves[0]);
+    if (!s.is_chance()) continue;
+    ++positions;
+    const DeadRoots dead(s, 0.75, 8);
+    std::map<uint16_t, double> expected;
+    for (int i = 0; i < s.frontier_size(); ++i) {
+      const FrontierCell& fc = s.frontier_cell(i);
+      const int fit = tiles_that_fit(s, fc.x, fc.y);
+      if (fit >= 8) continue;
+      ++scarce_cells;
+      const double f = fit == 0 ? 0.25 : fit / 8.0;
+      for (int port = 0; port < 4; ++port)
+        if (fc.present >> port & 1) {
+          const uint16_t r = s.root(fc.port_slot[port]);
+          if (s.feature(r).kind != Kind::City && s.feature(r).kind != Kind::Road) continue;
+          auto [it, fresh] = expected.emplace(r, 1.0);
+          it->second *= f;
+        }
+    }
+    for (int slot = 0; slot < kMaxSlots; ++slot) {
+      auto it = expected.find(uint16_t(slot));
+      ASSERT_NEAR(dead.factor(uint16_t(slot)), it == expected.end() ? 1.0 : it->second, 1e-12)
+          << "seed " << 1300 + k << ", slot " << slot;
+    }
+  }
+  EXPECT_GE(positions, 12);
+  EXPECT_GT(scarce_cells, 0);
+  EXPECT_EQ(make_player("mcts:iterations=10:scarce=8")->name(), "mcts:iterations=10:scarce=8");
+  EXPECT_THROW(make_player("mcts:iterations=10:scarce=101"), std::invalid_argument);
+}
+
+TEST(Eval, ScarceCellsAroundAMonasteryTakeItsCompletionChance) {
+  // smon=1: a monk whose monastery has a cell around it that few or no tiles left fit is worth less to its
+  // owner; positions where no occupied monastery has such a cell keep their values exactly.
+  const Game* g = Game::get(Rules{});
+  int changed = 0, same = 0;
+  for (int k = 0; k < 60; ++k) {
+    State s = random_position(g, 1500 + k, 40 + k % 25);
+    if (s.is_terminal()) continue;
+    std::vector<Move> moves;
+    s.legal_moves(moves);
+    s.apply(moves.back());
+    if (!s.is_chance()) continue;
+    EvalWeights w = EvalWeights::expected();
+    w.dead_cells = 1;
+    w.scarce_cells = 8;
+    const DeadRoots dead(s, w.dead_cells, w.scarce_cells);
+    bool scarce_monk[kMaxPlayers] = {};
+    bool any = false;
+    for (int i = 0; i < s.num_followers(); ++i) {
+      const uint16_t r = s.root(s.followers()[i].slot);
+      if (s.feature(r).done || s.feature(r).kind != Kind::Monastery) continue;
+      const PlacedTile& pt = s.placed(s.slot_tile(r));
+      int dead_around = 0;
+      if (dead.around(pt.x, pt.y, dead_around) < 1) scarce_monk[s.followers()[i].player] = any = true;
+    }
+    const Values off = evaluate(s, w);
+    w.monastery_cells = 1;
+    const Values on = evaluate(s, w);
+    for (int p = 0; p < s.num_players(); ++p) {
+      if (scarce_monk[p]) EXPECT_LT(on[p], off[p]) << "seed " << 1500 + k << ", player " << p;
+      else EXPECT_EQ(on[p], off[p]) << "seed " << 1500 + k << ", player " << p;
+    }
+    any ? ++changed : ++same;
+  }
+  EXPECT_GT(changed, 0);
+  EXPECT_GT(same, 0);
 }
 
 TEST(Eval, FieldMergeValuesTwoFarmersWhoseFieldsMayJoin) {

@@ -153,6 +153,7 @@ DeadRoots::DeadRoots(const State& s, double dead, double scarce) {
   const Game& game = s.game();
   // Per edge pattern, the factor + 1 (0 = not computed yet): each pattern is checked once.
   double known[256] = {};
+  uint8_t fit_left[256];
   for (int i = 0; i < s.frontier_size(); ++i) {
     const uint8_t need = s.frontier_need(i);
     if (known[need] == 0) {
@@ -160,10 +161,17 @@ DeadRoots::DeadRoots(const State& s, double dead, double scarce) {
       auto [t, end] = game.fit_types(need);
       for (; t != end && (k == 0 || k < scarce); ++t) k += s.bag_count(*t);
       known[need] = 1 + (k == 0 ? 1 - dead : scarce > 0 ? std::min(1.0, k / scarce) : 1.0);
+      fit_left[need] = uint8_t(std::min(k, 255));
     }
     const double f = known[need] - 1;
     if (f >= 1) continue;
     const FrontierCell& fc = s.frontier_cell(i);
+    if (ncells_ < kMaxRoots) {
+      cx_[ncells_] = fc.x;
+      cy_[ncells_] = fc.y;
+      cf_[ncells_] = f;
+      ck_[ncells_++] = fit_left[need];
+    }
     for (int port = 0; port < 4; ++port)  // the 4 edges: roads and cities end there
       if (fc.present >> port & 1) {
         const uint16_t r = s.root(fc.port_slot[port]);
@@ -190,7 +198,6 @@ void add_expectations(const State& s, const EvalWeights& ew, double frac, double
   const double q = ew.city_q * std::min(1.0, std::sqrt(bag / 12.0));
   const double g = bag / (bag + ew.monastery_k);
   Powers qpow(q), gpow(g);  // q^open and g^open, each exponent computed once per evaluation
-  // Features facing a cell no tile left fits keep 1 - dead_cells of their completion chance.
   // Features facing a cell few or no tiles left fit: their completion chance times DeadRoots::factor.
   const bool dead_on = ew.dead_cells > 0 || ew.scarce_cells > 0;
   const DeadRoots dead = dead_on ? DeadRoots(s, ew.dead_cells, ew.scarce_cells) : DeadRoots();
@@ -210,6 +217,13 @@ void add_expectations(const State& s, const EvalWeights& ew, double frac, double
       case Kind::Monastery:
         complete = gpow(f.open);
         gain = f.open * g;
+        if (dead_on && ew.monastery_cells > 0) {
+          const PlacedTile& pt = s.placed(s.slot_tile(r));
+          int dead_around = 0;
+          const double fa = dead.around(pt.x, pt.y, dead_around);
+          complete *= 1 - ew.monastery_cells * (1 - fa);
+          gain -= ew.monastery_cells * dead_around * g;
+        }
         break;
       case Kind::Tent:
         // A fortune teller: one more tile to choose from on each own turn left; back to the
@@ -570,6 +584,8 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
     w.field_merge_road = weight("fmroad", 0, 1);
   } else if (key == "dead") {
     w.dead_cells = weight("dead", 0, 1);
+  } else if (key == "smon") {
+    w.monastery_cells = weight("smon", 0, 1);
   } else if (key == "scarce") {
     w.scarce_cells = weight("scarce", 0, 100);
   } else {
@@ -598,6 +614,7 @@ std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d) {
   if (w.field_merge_road != d.field_merge_road) s += ":fmroad=" + num(w.field_merge_road);
   if (w.dead_cells != d.dead_cells) s += ":dead=" + num(w.dead_cells);
   if (w.scarce_cells != d.scarce_cells) s += ":scarce=" + num(w.scarce_cells);
+  if (w.monastery_cells != d.monastery_cells) s += ":smon=" + num(w.monastery_cells);
   return s;
 }
 

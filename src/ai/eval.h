@@ -7,6 +7,7 @@
 #pragma once
 
 #include <array>
+#include <cstdlib>
 #include <string>
 
 #include "state.h"
@@ -88,6 +89,9 @@ struct EvalWeights {
   // fit (counting copies) multiplies the completion chance of the features facing it by k / `scarce` (a dead cell,
   // k = 0, by 1 - dead_cells). 0 = off.
   double scarce_cells = 0;
+  // The same for monasteries (`smon`, 0..1): a monastery's completion chance times 1 - smon * (1 - the product
+  // of the factors of the cells around it), and its expected growth less smon * g per dead cell around it.
+  double monastery_cells = 0;
   // The tuned "expect" heuristic (docs/ai.md: measured with greedy against greedy).
   static EvalWeights expected() {
     EvalWeights w;
@@ -111,7 +115,7 @@ bool apply_eval_param(const std::string& key, const std::string& value, EvalWeig
 // The ":key=value" parameters in which `w` differs from `d`, for player names.
 std::string eval_param_suffix(const EvalWeights& w, const EvalWeights& d);
 // Names of the parameters apply_eval_param reads, for error messages.
-constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow, wev, tent, fest, fmin, fminw, fmerge, fmergef, fmroad, dead, scarce";
+constexpr const char* kEvalParamNames = "follower, eval, cq, mk, farm, grow, wev, tent, fest, fmin, fminw, fmerge, fmergef, fmroad, dead, scarce, smon";
 
 // Evaluates `s` and consumes it (applies the final scoring to it).
 Values evaluate_consuming(State& s, const EvalWeights& w = EvalWeights{});
@@ -151,6 +155,18 @@ class DeadRoots {
       if (roots_[i] == root) return mult_[i];
     return 1;
   }
+  // The same factor for a monastery (or tent) at (x, y): the product over the cells around it whose factor is
+  // below 1; `dead_cells` counts the cells around it that no tile left fits.
+  double around(int x, int y, int& dead_cells) const {
+    double f = 1;
+    dead_cells = 0;
+    for (int i = 0; i < ncells_; ++i)
+      if (std::abs(cx_[i] - x) <= 1 && std::abs(cy_[i] - y) <= 1) {
+        f *= cf_[i];
+        dead_cells += ck_[i] == 0;
+      }
+    return f;
+  }
 
  private:
   uint64_t bits_[(kMaxSlots + 63) / 64] = {};
@@ -158,6 +174,11 @@ class DeadRoots {
   uint16_t roots_[kMaxRoots];
   double mult_[kMaxRoots];
   int n_ = 0;
+  // The cells whose factor is below 1: position, factor and tiles left that fit (at most kMaxRoots).
+  int16_t cx_[kMaxRoots], cy_[kMaxRoots];
+  double cf_[kMaxRoots];
+  uint8_t ck_[kMaxRoots];
+  int ncells_ = 0;
 };
 
 // Own value minus the best other player's value.
