@@ -659,6 +659,17 @@ TEST(Specs, ParseAndName) {
             "mcts:iterations=10:rk=1:eval=plain:follower=2");
   EXPECT_EQ(make_player("mcts:iterations=10:rk=3:fmerge=0.2")->name(), "mcts:iterations=10");  // the defaults
   EXPECT_EQ(make_player("mcts:level=easy:rk=1:fmerge=0")->name(), "mcts:level=easy");  // easy's own
+  EXPECT_EQ(make_player("mcts:level=easy:dead=0:scarce=0")->name(), "mcts:level=easy");
+  // Session 18: the expect heuristic (MCTS's) counts dead and scarce cells; easy and the speed yardstick do not.
+  EXPECT_EQ(make_player("mcts:iterations=10:dead=1:scarce=8")->name(), "mcts:iterations=10");
+  EXPECT_EQ(make_player("mcts:iterations=10:scarce=0")->name(), "mcts:iterations=10:scarce=0");
+  EXPECT_EQ(MctsConfig{}.eval.dead_cells, 1);
+  EXPECT_EQ(MctsConfig{}.eval.scarce_cells, 8);
+  EXPECT_EQ(mcts_config_from({{"level", "easy"}}, 1).eval.scarce_cells, 0);
+  EXPECT_EQ(mcts_config_from({{"level", "easy"}}, 1).eval.dead_cells, 0);
+  EXPECT_EQ(mcts_config_from({{"level", "hard"}}, 1).eval.scarce_cells, 8);
+  EXPECT_EQ(mcts_speed_config().eval.scarce_cells, 0);
+  EXPECT_EQ(EvalWeights{}.scarce_cells, 0);  // greedy's plain heuristic is unchanged
   EXPECT_THROW(make_player("greedy:eval=magic"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:cq=2"), std::invalid_argument);
   EXPECT_THROW(make_player("mcts:rk=0"), std::invalid_argument);
@@ -862,6 +873,7 @@ TEST(Eval, DeadCellsTakeTheCompletionChanceOfOccupiedFeaturesFacingThem) {
       }
     }
     EvalWeights w = EvalWeights::expected();
+    w.dead_cells = w.scarce_cells = 0;  // dead cells alone, against neither
     const Values off = evaluate(s, w);
     w.dead_cells = 1;
     const Values on = evaluate(s, w);
@@ -880,7 +892,7 @@ TEST(Eval, DeadCellsTakeTheCompletionChanceOfOccupiedFeaturesFacingThem) {
   EXPECT_GT(changed, 0);
   EXPECT_GT(same, 0);
   // The spec key: dead=1 is read, named, and bounded like the other shares.
-  EXPECT_EQ(make_player("mcts:iterations=10:dead=1")->name(), "mcts:iterations=10:dead=1");
+  EXPECT_EQ(make_player("mcts:iterations=10:dead=0.5")->name(), "mcts:iterations=10:dead=0.5");
   EXPECT_THROW(make_player("mcts:iterations=10:dead=2"), std::invalid_argument);
 }
 
@@ -938,7 +950,7 @@ TEST(Eval, ScarceCellsScaleTheCompletionChanceByTheTilesLeftThatFit) {
   }
   EXPECT_GE(positions, 12);
   EXPECT_GT(scarce_cells, 0);
-  EXPECT_EQ(make_player("mcts:iterations=10:scarce=8")->name(), "mcts:iterations=10:scarce=8");
+  EXPECT_EQ(make_player("mcts:iterations=10:scarce=4")->name(), "mcts:iterations=10:scarce=4");
   EXPECT_THROW(make_player("mcts:iterations=10:scarce=101"), std::invalid_argument);
 }
 

@@ -31,6 +31,10 @@ constexpr double kDefaultFieldMergeFestival = 0.2;
 // Default of EvalWeights::field_merge in the expect heuristic (docs/ai.md, session 10).
 constexpr double kDefaultFieldMerge = 0.2;
 
+// Defaults of EvalWeights::dead_cells and scarce_cells in the expect heuristic (docs/ai.md, session 18).
+constexpr double kDefaultDeadCells = 1;
+constexpr double kDefaultScarceCells = 8;
+
 // Weights of the heuristic. With `expect` off (the "plain" heuristic, greedy's default), the
 // value is the one above. With it on ("expect", MCTS's default), open features also count
 // what they are expected to gain before the end (see docs/ai.md): a city its doubling times
@@ -83,11 +87,12 @@ struct EvalWeights {
   // tile left in the bag fits (on all its sides, in any rotation) can never be filled, so the
   // features whose open edges face it will not be completed. Their completion chance (the
   // doubling's share, a follower's return, the farm term of an open city) is multiplied by
-  // 1 - `dead_cells`. 0 = off (the default; docs/ai.md, session 18).
+  // 1 - `dead_cells`. 0 = off (the plain heuristic's default), kDefaultDeadCells in the expect heuristic
+  // (docs/ai.md, session 18).
   double dead_cells = 0;
   // Scarce cells (expect only): an empty cell next to a road or city that only k < `scarce` tiles left in the bag
   // fit (counting copies) multiplies the completion chance of the features facing it by k / `scarce` (a dead cell,
-  // k = 0, by 1 - dead_cells). 0 = off.
+  // k = 0, by 1 - dead_cells). 0 = off (the plain heuristic's default), kDefaultScarceCells in the expect heuristic.
   double scarce_cells = 0;
   // The same for monasteries (`smon`, 0..1): a monastery's completion chance times 1 - smon * (1 - the product
   // of the factors of the cells around it), and its expected growth less smon * g per dead cell around it.
@@ -104,6 +109,8 @@ struct EvalWeights {
     w.follower_min = kDefaultFollowerMin;
     w.field_merge = kDefaultFieldMerge;
     w.field_merge_festival = kDefaultFieldMergeFestival;
+    w.dead_cells = kDefaultDeadCells;
+    w.scarce_cells = kDefaultScarceCells;
     return w;
   }
 };

@@ -724,6 +724,8 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       const MctsConfig old = mcts_speed_config();
       c.rollout_best_of = old.rollout_best_of;
       c.eval.field_merge = old.eval.field_merge;
+      c.eval.dead_cells = old.eval.dead_cells;
+      c.eval.scarce_cells = old.eval.scarce_cells;
     } else if (v == "medium") {
       c.iterations = 3000;
     } else if (v == "hard") {
@@ -950,6 +952,8 @@ MctsConfig mcts_speed_config() {
   MctsConfig c;
   c.rollout_best_of = 1;
   c.eval.field_merge = 0;
+  c.eval.dead_cells = 0;  // and without session 18's dead and scarce cells
+  c.eval.scarce_cells = 0;
   return c;
 }
 

@@ -152,7 +152,7 @@ namespace carc::ai {
 // iterations per second (for `carcassonne bench` and docs/performance.md).
 double mcts_iterations_per_second(const Game* game, const MctsConfig& cfg, double seconds = 0.5, int positions = 4);
 // The configuration whose speed `bench` has tracked since session 2: the defaults with uniformly
-// random rollout moves (rk=1) and no field-merge term, the defaults before session 10.
+// random rollout moves (rk=1), no field-merge term and no dead or scarce cells, the defaults before session 10.
 MctsConfig mcts_speed_config();
 
 }  // namespace carc::ai

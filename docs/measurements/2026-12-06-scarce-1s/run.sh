@@ -4,7 +4,9 @@
 # expansions and in the Wheel of Fortune (55%). Seed 11, the deals of the 1 s tables in docs/ai.md.
 # Time budgets: the match needs a core of its own (MATCH_CPU, default 0, normal priority); the machine's load is
 # logged with each chunk. Resumable (match.sh): an interrupted run continues where it stopped, with a binary whose
-# spec names are the same (commit 7494a69 or later as long as neither `dead` nor `scarce` is on by default there).
+# spec names are the same: commits 7494a69 to 4b145fd (the default changed after it, session 18: there
+# `dead=1:scarce=8` is the default and these names no longer mean the same players). The games from 2026-12-06
+# 18:16 UTC on were played by a build of 4b145fd; before, by 7494a69 (the same search for these specs).
 # Run: ./run.sh [path to carcassonne] [base|all3|wheel|all]
 set -euo pipefail
 cd "$(dirname "$0")"
