@@ -798,18 +798,22 @@ TEST(Eval, ExpectAddsTheCompletionChanceOfAnOpenCityAndMonastery) {
   EXPECT_NEAR(e2[1] - e[1], 0, 1e-9);
 }
 
-// Does some tile left in the bag have a legal place on cell (x, y)? Asked of the engine's own move
-// list after drawing each type, independently of the frontier's edge patterns.
-bool some_tile_fits(const State& s, int x, int y) {
+// The tiles left in the bag (counting copies) that have a legal place on cell (x, y): asked of the engine's own
+// move list after drawing each type, independently of the frontier's edge patterns.
+int tiles_that_fit(const State& s, int x, int y) {
+  int k = 0;
   for (auto [t, count] : s.chance_outcomes()) {
     State c = s;
     if (!c.apply_draw(t) || c.phase() != Phase::Place) continue;
     std::vector<Move> moves;
     c.legal_moves(moves);
     for (const Move& m : moves)
-      if (m.kind == MoveKind::Place && m.x == x && m.y == y) return true;
+      if (m.kind == MoveKind::Place && m.x == x && m.y == y) {
+        k += count;
+        break;
+      }
   }
-  return false;
+  return k;
 }
 
 TEST(Eval, DeadRootsAreTheRoadsAndCitiesFacingACellNoTileLeftFits) {
@@ -829,7 +833,7 @@ TEST(Eval, DeadRootsAreTheRoadsAndCitiesFacingACellNoTileLeftFits) {
     std::vector<uint16_t> expected;
     for (int i = 0; i < s.frontier_size(); ++i) {
       const FrontierCell& fc = s.frontier_cell(i);
-      if (some_tile_fits(s, fc.x, fc.y)) continue;
+      if (tiles_that_fit(s, fc.x, fc.y) > 0) continue;
       ++dead_cells;
       for (int port = 0; port < 4; ++port)
         if (fc.present >> port & 1) {
@@ -894,23 +898,6 @@ TEST(Eval, DeadCellsTakeTheCompletionChanceOfOccupiedFeaturesFacingThem) {
   // The spec key: dead=1 is read, named, and bounded like the other shares.
   EXPECT_EQ(make_player("mcts:iterations=10:dead=0.5")->name(), "mcts:iterations=10:dead=0.5");
   EXPECT_THROW(make_player("mcts:iterations=10:dead=2"), std::invalid_argument);
-}
-
-// The tiles left in the bag (counting copies) that have a legal place on cell (x, y), asked of the engine.
-int tiles_that_fit(const State& s, int x, int y) {
-  int k = 0;
-  for (auto [t, count] : s.chance_outcomes()) {
-    State c = s;
-    if (!c.apply_draw(t) || c.phase() != Phase::Place) continue;
-    std::vector<Move> moves;
-    c.legal_moves(moves);
-    for (const Move& m : moves)
-      if (m.kind == MoveKind::Place && m.x == x && m.y == y) {
-        k += count;
-        break;
-      }
-  }
-  return k;
 }
 
 TEST(Eval, ScarceCellsScaleTheCompletionChanceByTheTilesLeftThatFit) {
