@@ -816,18 +816,27 @@ int tiles_that_fit(const State& s, int x, int y) {
   return k;
 }
 
+// A random base position `turns` moves in, one move further, at the chance node before the next draw (false when the
+// game ended or the move left no draw to make): where the dead and scarce cell tests look.
+bool chance_position(const Game* g, uint64_t seed, int turns, State& out) {
+  State s = random_position(g, seed, turns);
+  if (s.is_terminal()) return false;
+  std::vector<Move> moves;
+  s.legal_moves(moves);
+  s.apply(moves[0]);
+  if (!s.is_chance()) return false;
+  out = s;
+  return true;
+}
+
 TEST(Eval, DeadRootsAreTheRoadsAndCitiesFacingACellNoTileLeftFits) {
   // Late positions of random base games, at the chance node after a move: every road and city
   // whose open edge faces a cell that no tile left can fill is marked, and no other.
   const Game* g = Game::get(Rules{});
   int dead_cells = 0, positions = 0;
   for (int k = 0; k < 24; ++k) {
-    State s = random_position(g, 700 + k, 30 + 2 * k);
-    if (s.is_terminal()) continue;
-    std::vector<Move> moves;
-    s.legal_moves(moves);
-    s.apply(moves[0]);
-    if (!s.is_chance()) continue;
+    State s(g, 0);
+    if (!chance_position(g, 700 + k, 30 + 2 * k, s)) continue;
     ++positions;
     const DeadRoots dead(s);
     std::vector<uint16_t> expected;
@@ -906,12 +915,8 @@ TEST(Eval, ScarceCellsScaleTheCompletionChanceByTheTilesLeftThatFit) {
   const Game* g = Game::get(Rules{});
   int scarce_cells = 0, positions = 0;
   for (int k = 0; k < 16; ++k) {
-    State s = random_position(g, 1300 + k, 30 + 3 * k);
-    if (s.is_terminal()) continue;
-    std::vector<Move> moves;
-    s.legal_moves(moves);
-    s.apply(moves[0]);
-    if (!s.is_chance()) continue;
+    State s(g, 0);
+    if (!chance_position(g, 1300 + k, 30 + 3 * k, s)) continue;
     ++positions;
     const DeadRoots dead(s, 0.75, 8);
     std::map<uint16_t, double> expected;
