@@ -946,6 +946,60 @@ TEST(Eval, ScarceCellsScaleTheCompletionChanceByTheTilesLeftThatFit) {
   EXPECT_THROW(make_player("mcts:iterations=10:scarce=101"), std::invalid_argument);
 }
 
+TEST(Eval, DeadRootsHoldEveryScarceCellAndFeatureOfALateBoard) {
+  // scarce=100 (the largest allowed): late in a game with all three expansions every frontier cell fits fewer
+  // than 100 tiles left, so every cell and every road and city facing one has a factor below 1: more than the 64
+  // cells and features an earlier version held (it dropped the rest silently). Each factor and each monastery's
+  // product must match the engine oracle.
+  Rules r;
+  for (const char* e : {"festival", "fortune-teller", "fruit-trees"}) ASSERT_TRUE(r.enable(e));
+  const Game* g = Game::get(r);
+  bool checked = false;
+  for (int k = 0; k < 64 && !checked; ++k) {
+    State s(g, 0);
+    if (!chance_position(g, 2100 + k, 70 + k % 16, s) || s.frontier_size() <= 64) continue;
+    const DeadRoots dead(s, 1, 100);
+    std::map<uint16_t, double> expected;
+    std::vector<double> cell_factor(size_t(s.frontier_size()));
+    for (int i = 0; i < s.frontier_size(); ++i) {
+      const FrontierCell& fc = s.frontier_cell(i);
+      const int fit = tiles_that_fit(s, fc.x, fc.y);
+      ASSERT_LT(fit, 100);
+      const double f = cell_factor[size_t(i)] = fit == 0 ? 0.0 : fit / 100.0;
+      for (int port = 0; port < 4; ++port)
+        if (fc.present >> port & 1) {
+          const uint16_t r = s.root(fc.port_slot[port]);
+          if (s.feature(r).kind != Kind::City && s.feature(r).kind != Kind::Road) continue;
+          auto [it, fresh] = expected.emplace(r, 1.0);
+          it->second *= f;
+        }
+    }
+    if (expected.size() <= 64) continue;
+    EXPECT_EQ(dead.cells(), s.frontier_size());
+    for (int slot = 0; slot < kMaxSlots; ++slot) {
+      auto it = expected.find(uint16_t(slot));
+      ASSERT_NEAR(dead.factor(uint16_t(slot)), it == expected.end() ? 1.0 : it->second, 1e-12)
+          << "seed " << 2100 + k << ", slot " << slot;
+    }
+    for (int t = 0; t < s.num_placed(); ++t) {  // around every placed tile, as for a monastery there
+      const int x = s.placed(t).x, y = s.placed(t).y;
+      double want = 1;
+      int want_dead = 0;
+      for (int i = 0; i < s.frontier_size(); ++i)
+        if (std::abs(s.frontier_cell(i).x - x) <= 1 && std::abs(s.frontier_cell(i).y - y) <= 1) {
+          want *= cell_factor[size_t(i)];
+          want_dead += cell_factor[size_t(i)] == 0;
+        }
+      int got_dead = -1;
+      ASSERT_NEAR(dead.around(x, y, got_dead), want, 1e-12) << "tile at " << x << "," << y;
+      ASSERT_EQ(got_dead, want_dead) << "tile at " << x << "," << y;
+    }
+    std::printf("frontier %d cells, %zu roads and cities facing them\n", s.frontier_size(), expected.size());
+    checked = true;
+  }
+  EXPECT_TRUE(checked);  // some late position had more than 64 cells and more than 64 features facing them
+}
+
 TEST(Eval, ScarceCellsAroundAMonasteryTakeItsCompletionChance) {
   // smon=1: a monk whose monastery has a cell around it that few or no tiles left fit is worth less to its
   // owner; positions where no occupied monastery has such a cell keep their values exactly.

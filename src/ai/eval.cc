@@ -166,26 +166,21 @@ DeadRoots::DeadRoots(const State& s, double dead, double scarce) {
     const double f = known[need] - 1;
     if (f >= 1) continue;
     const FrontierCell& fc = s.frontier_cell(i);
-    if (ncells_ < kMaxRoots) {
-      cx_[ncells_] = fc.x;
-      cy_[ncells_] = fc.y;
-      cf_[ncells_] = f;
-      ck_[ncells_++] = fit_left[need];
-    }
+    cx_[ncells_] = fc.x;  // ncells_ <= i < frontier_size() <= kMaxFrontier
+    cy_[ncells_] = fc.y;
+    cf_[ncells_] = f;
+    ck_[ncells_++] = fit_left[need];
     for (int port = 0; port < 4; ++port)  // the 4 edges: roads and cities end there
       if (fc.present >> port & 1) {
         const uint16_t r = s.root(fc.port_slot[port]);
         const Kind kind = s.feature(r).kind;
         if (kind != Kind::City && kind != Kind::Road) continue;
-        int j = 0;
-        while (j < n_ && roots_[j] != r) ++j;
-        if (j == n_) {
-          if (n_ == kMaxRoots) continue;
-          roots_[n_] = r;
-          mult_[n_++] = 1;
+        if (!has(r)) {
           bits_[r >> 6] |= 1ull << (r & 63);
+          mult_[r] = f;
+        } else {
+          mult_[r] *= f;
         }
-        mult_[j] *= f;
       }
   }
 }

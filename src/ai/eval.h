@@ -148,7 +148,9 @@ Values festival_returns(const State& s, const EvalWeights& w, double fv);
 // The roads and cities that face an empty cell which few or no tiles left in the bag fit, with the
 // factor on their completion chance (EvalWeights::dead_cells, scarce_cells): a cell that k tiles left fit
 // gives 1 - dead for k = 0 and min(1, k / scarce) otherwise (scarce = 0: 1); a feature's factor is the
-// product over the cells its open edges face.
+// product over the cells its open edges face. Holds every such feature and cell: the factors are indexed by
+// the feature's root slot (< kMaxSlots) and the cells are at most the frontier (kMaxFrontier), so none is
+// dropped however large the board.
 class DeadRoots {
  public:
   DeadRoots() = default;
@@ -156,12 +158,7 @@ class DeadRoots {
   // True when `root` faces a cell whose factor is below 1 (for dead = 1, scarce = 0: a dead cell).
   bool has(uint16_t root) const { return bits_[root >> 6] >> (root & 63) & 1; }
   // The factor on the completion chance of the feature with this root (1 when not has(root)).
-  double factor(uint16_t root) const {
-    if (!has(root)) return 1;
-    for (int i = 0; i < n_; ++i)
-      if (roots_[i] == root) return mult_[i];
-    return 1;
-  }
+  double factor(uint16_t root) const { return has(root) ? mult_[root] : 1; }
   // The same factor for a monastery (or tent) at (x, y): the product over the cells around it whose factor is
   // below 1; `dead_cells` counts the cells around it that no tile left fits.
   double around(int x, int y, int& dead_cells) const {
@@ -174,17 +171,16 @@ class DeadRoots {
       }
     return f;
   }
+  // The cells whose factor is below 1 (for tests).
+  int cells() const { return ncells_; }
 
  private:
   uint64_t bits_[(kMaxSlots + 63) / 64] = {};
-  static constexpr int kMaxRoots = 64;  // beyond this many roots the rest keep their chance (never seen)
-  uint16_t roots_[kMaxRoots];
-  double mult_[kMaxRoots];
-  int n_ = 0;
-  // The cells whose factor is below 1: position, factor and tiles left that fit (at most kMaxRoots).
-  int16_t cx_[kMaxRoots], cy_[kMaxRoots];
-  double cf_[kMaxRoots];
-  uint8_t ck_[kMaxRoots];
+  double mult_[kMaxSlots];  // valid where has(root); not initialised elsewhere (it is read per evaluation)
+  // The cells whose factor is below 1: position, factor and tiles left that fit (at most 255 counted).
+  int16_t cx_[kMaxFrontier], cy_[kMaxFrontier];
+  double cf_[kMaxFrontier];
+  uint8_t ck_[kMaxFrontier];
   int ncells_ = 0;
 };
 

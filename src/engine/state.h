@@ -96,6 +96,9 @@ constexpr uint16_t kNoSlot = 0xFFFF;
 constexpr uint16_t kEmptyCell = 0xFFFF;
 constexpr uint16_t kFrontierBase = 0x100;
 constexpr int kMaxPlaced = 160;
+// Capacity of the frontier (the empty cells next to a placed tile): a tile placed on a frontier cell adds at most
+// two net (three neighbours, less the cell it fills), so a game of kMaxPlaced tiles stays far below it.
+constexpr int kMaxFrontier = 512;
 constexpr int kMaxSlots = 1536;
 constexpr int kMaxFollowers = kMaxPlayers * kFollowersPerPlayer;
 
@@ -151,10 +154,10 @@ class StateTables {
 
   // Board: per cell a placed-tile index or a frontier index (see kFrontierBase).
   std::array<uint16_t, kBoardCells> cell_;
-  std::array<FrontierCell, 512> frontier_;
+  std::array<FrontierCell, kMaxFrontier> frontier_;
   // Per frontier cell (same index), the edge types its neighbours require, 2 bits per side.
   // Kept apart from frontier_ so the scans over all cells read one dense byte each.
-  std::array<uint8_t, 512> need_;
+  std::array<uint8_t, kMaxFrontier> need_;
   // A module's table per frontier cell (same index), for the sampler's per-cell weights
   // (expansions/blocks.h).
   NearTrees near_;
@@ -162,8 +165,8 @@ class StateTables {
   // Per tile type, the number of its placements (cell, distinct rotation) on the frontier:
   // the sum of popcount(fit[need_[i]]) over the frontier cells, 16 bits per type, 4 types to
   // a word (Game::fit_count_row). Kept up to date as cells join, change and leave the
-  // frontier, so a drawn tile's placements are counted without a scan. At most 512 cells x 4
-  // rotations = 2048 per type: no lane overflows.
+  // frontier, so a drawn tile's placements are counted without a scan. At most kMaxFrontier = 512 cells
+  // x 4 rotations = 2048 per type: no lane overflows.
   std::array<uint64_t, kMaxTileTypes / 4> fit_count_{};
 
   std::array<PlacedTile, kMaxPlaced> placed_;
