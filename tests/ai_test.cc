@@ -829,6 +829,40 @@ bool chance_position(const Game* g, uint64_t seed, int turns, State& out) {
   return true;
 }
 
+// The engine oracle's factors for DeadRoots(s, dead, scarce): per frontier cell (frontier order) 1 - dead when no
+// tile left fits it, else min(1, fit / scarce); per road or city root facing a cell below 1 the product over those
+// cells.
+struct OracleFactors {
+  std::vector<double> cell;
+  std::map<uint16_t, double> root;
+};
+OracleFactors oracle_factors(const State& s, double dead, double scarce) {
+  OracleFactors o;
+  for (int i = 0; i < s.frontier_size(); ++i) {
+    const FrontierCell& fc = s.frontier_cell(i);
+    const int fit = tiles_that_fit(s, fc.x, fc.y);
+    const double f = fit == 0 ? 1 - dead : std::min(1.0, fit / scarce);
+    o.cell.push_back(f);
+    if (f >= 1) continue;
+    for (int port = 0; port < 4; ++port)
+      if (fc.present >> port & 1) {
+        const uint16_t r = s.root(fc.port_slot[port]);
+        if (s.feature(r).kind != Kind::City && s.feature(r).kind != Kind::Road) continue;
+        auto [it, fresh] = o.root.emplace(r, 1.0);
+        it->second *= f;
+      }
+  }
+  return o;
+}
+
+// Every slot's DeadRoots factor equals the oracle's (1 for the roots it does not list).
+void expect_root_factors(const DeadRoots& dead, const OracleFactors& o, const std::string& where) {
+  for (int slot = 0; slot < kMaxSlots; ++slot) {
+    auto it = o.root.find(uint16_t(slot));
+    ASSERT_NEAR(dead.factor(uint16_t(slot)), it == o.root.end() ? 1.0 : it->second, 1e-12) << where << ", slot " << slot;
+  }
+}
+
 TEST(Eval, DeadRootsAreTheRoadsAndCitiesFacingACellNoTileLeftFits) {
   // Late positions of random base games, at the chance node after a move: every road and city
   // whose open edge faces a cell that no tile left can fill is marked, and no other.
@@ -919,26 +953,9 @@ TEST(Eval, ScarceCellsScaleTheCompletionChanceByTheTilesLeftThatFit) {
     if (!chance_position(g, 1300 + k, 30 + 3 * k, s)) continue;
     ++positions;
     const DeadRoots dead(s, 0.75, 8);
-    std::map<uint16_t, double> expected;
-    for (int i = 0; i < s.frontier_size(); ++i) {
-      const FrontierCell& fc = s.frontier_cell(i);
-      const int fit = tiles_that_fit(s, fc.x, fc.y);
-      if (fit >= 8) continue;
-      ++scarce_cells;
-      const double f = fit == 0 ? 0.25 : fit / 8.0;
-      for (int port = 0; port < 4; ++port)
-        if (fc.present >> port & 1) {
-          const uint16_t r = s.root(fc.port_slot[port]);
-          if (s.feature(r).kind != Kind::City && s.feature(r).kind != Kind::Road) continue;
-          auto [it, fresh] = expected.emplace(r, 1.0);
-          it->second *= f;
-        }
-    }
-    for (int slot = 0; slot < kMaxSlots; ++slot) {
-      auto it = expected.find(uint16_t(slot));
-      ASSERT_NEAR(dead.factor(uint16_t(slot)), it == expected.end() ? 1.0 : it->second, 1e-12)
-          << "seed " << 1300 + k << ", slot " << slot;
-    }
+    const OracleFactors o = oracle_factors(s, 0.75, 8);
+    scarce_cells += int(std::count_if(o.cell.begin(), o.cell.end(), [](double f) { return f < 1; }));
+    expect_root_factors(dead, o, "seed " + std::to_string(1300 + k));
   }
   EXPECT_GE(positions, 12);
   EXPECT_GT(scarce_cells, 0);
@@ -959,42 +976,25 @@ TEST(Eval, DeadRootsHoldEveryScarceCellAndFeatureOfALateBoard) {
     State s(g, 0);
     if (!chance_position(g, 2100 + k, 70 + k % 16, s) || s.frontier_size() <= 64) continue;
     const DeadRoots dead(s, 1, 100);
-    std::map<uint16_t, double> expected;
-    std::vector<double> cell_factor(size_t(s.frontier_size()));
-    for (int i = 0; i < s.frontier_size(); ++i) {
-      const FrontierCell& fc = s.frontier_cell(i);
-      const int fit = tiles_that_fit(s, fc.x, fc.y);
-      ASSERT_LT(fit, 100);
-      const double f = cell_factor[size_t(i)] = fit == 0 ? 0.0 : fit / 100.0;
-      for (int port = 0; port < 4; ++port)
-        if (fc.present >> port & 1) {
-          const uint16_t r = s.root(fc.port_slot[port]);
-          if (s.feature(r).kind != Kind::City && s.feature(r).kind != Kind::Road) continue;
-          auto [it, fresh] = expected.emplace(r, 1.0);
-          it->second *= f;
-        }
-    }
-    if (expected.size() <= 64) continue;
+    const OracleFactors o = oracle_factors(s, 1, 100);
+    if (o.root.size() <= 64) continue;
+    for (double f : o.cell) ASSERT_LT(f, 1);
     EXPECT_EQ(dead.cells(), s.frontier_size());
-    for (int slot = 0; slot < kMaxSlots; ++slot) {
-      auto it = expected.find(uint16_t(slot));
-      ASSERT_NEAR(dead.factor(uint16_t(slot)), it == expected.end() ? 1.0 : it->second, 1e-12)
-          << "seed " << 2100 + k << ", slot " << slot;
-    }
+    expect_root_factors(dead, o, "seed " + std::to_string(2100 + k));
     for (int t = 0; t < s.num_placed(); ++t) {  // around every placed tile, as for a monastery there
       const int x = s.placed(t).x, y = s.placed(t).y;
       double want = 1;
       int want_dead = 0;
       for (int i = 0; i < s.frontier_size(); ++i)
         if (std::abs(s.frontier_cell(i).x - x) <= 1 && std::abs(s.frontier_cell(i).y - y) <= 1) {
-          want *= cell_factor[size_t(i)];
-          want_dead += cell_factor[size_t(i)] == 0;
+          want *= o.cell[size_t(i)];
+          want_dead += o.cell[size_t(i)] == 0;
         }
       int got_dead = -1;
       ASSERT_NEAR(dead.around(x, y, got_dead), want, 1e-12) << "tile at " << x << "," << y;
       ASSERT_EQ(got_dead, want_dead) << "tile at " << x << "," << y;
     }
-    std::printf("frontier %d cells, %zu roads and cities facing them\n", s.frontier_size(), expected.size());
+    std::printf("frontier %d cells, %zu roads and cities facing them\n", s.frontier_size(), o.root.size());
     checked = true;
   }
   EXPECT_TRUE(checked);  // some late position had more than 64 cells and more than 64 features facing them
