@@ -432,6 +432,67 @@ TEST(Mcts, WideningChangesTheTreeAndStaysDeterministic) {
   EXPECT_THROW(make_player("mcts:pwk=1001"), std::invalid_argument);
 }
 
+// cw=K: progressive widening of chance nodes below the root (session 20). The draw itself: the
+// drawn type while fewer than `allowed` types have visits or when it has visits itself; else a
+// visited type in proportion to its copies.
+TEST(Mcts, ChanceWideningDrawsAmongTheVisitedTypesInProportionToTheirCopies) {
+  Rng rng(5);
+  const uint32_t visits[5] = {0, 3, 0, 1, 0};
+  const int copies[5] = {4, 1, 2, 3, 0};
+  EXPECT_EQ(chance_widen_draw(0, visits, copies, 5, 3.0, rng), 0) << "2 types open, 3 allowed";
+  EXPECT_EQ(chance_widen_draw(1, visits, copies, 5, 1.0, rng), 1) << "a visited type stays";
+  EXPECT_EQ(chance_widen_draw(3, visits, copies, 5, 1.0, rng), 3);
+  int count[5] = {};
+  const int n = 40000;
+  for (int k = 0; k < n; ++k) ++count[chance_widen_draw(k % 2 ? 0 : 2, visits, copies, 5, 2.0, rng)];
+  EXPECT_EQ(count[0] + count[2] + count[4], 0) << "unvisited types are replaced at the limit";
+  EXPECT_NEAR(double(count[1]) / n, 0.25, 0.01) << "type 1: 1 copy of 4 among the visited";
+  EXPECT_NEAR(double(count[3]) / n, 0.75, 0.01);
+  const uint32_t none[3] = {0, 0, 0};
+  const int some[3] = {1, 1, 1};
+  EXPECT_EQ(chance_widen_draw(2, none, some, 3, 1.0, rng), 2) << "nothing visited: the draw";
+  const uint32_t gone[2] = {4, 0};
+  const int empty[2] = {0, 2};
+  EXPECT_EQ(chance_widen_draw(1, gone, empty, 2, 1.0, rng), 1) << "the visited types are out of the bag";
+}
+
+// In the search it changes the tree, stays deterministic, spends exactly the budget, and cw=0 is
+// the search without it; its parameters are named and bounded.
+TEST(Mcts, ChanceWideningChangesTheTreeAndStaysDeterministic) {
+  const Game* g = Game::get(Rules{});
+  int changed = 0, positions = 0;
+  for (int k = 0; k < 3; ++k) {
+    const State s = random_position(g, 90 + k, 8 + 10 * k);
+    if (s.is_terminal() || s.is_chance() || s.count_legal_moves() < 2) continue;
+    ++positions;
+    const auto off = make_player("mcts:iterations=3000:prior=0", 9)->analyse(s);
+    const auto zero = make_player("mcts:iterations=3000:prior=0:cw=0", 9)->analyse(s);
+    const auto on = make_player("mcts:iterations=3000:prior=0:cw=0.5", 9)->analyse(s);
+    const auto again = make_player("mcts:iterations=3000:prior=0:cw=0.5", 9)->analyse(s);
+    ASSERT_EQ(off.size(), on.size());
+    bool differs = false;
+    int visits = 0;
+    for (size_t i = 0; i < off.size(); ++i) {
+      EXPECT_EQ(off[i].move, zero[i].move);
+      EXPECT_EQ(off[i].visits, zero[i].visits) << "cw=0 is the search without chance widening";
+      EXPECT_EQ(on[i].move, again[i].move);
+      EXPECT_EQ(on[i].visits, again[i].visits);
+      differs = differs || on[i].visits != off[i].visits;
+      visits += on[i].visits;
+    }
+    EXPECT_EQ(visits, 3000);
+    changed += differs;
+  }
+  EXPECT_GE(positions, 2);
+  EXPECT_EQ(changed, positions);
+  EXPECT_EQ(make_player("mcts:iterations=10:cw=2:cwa=0.25")->name(), "mcts:iterations=10:cw=2:cwa=0.25");
+  EXPECT_NO_THROW(make_player("mcts:cw=1000:cwa=1"));  // at the caps
+  EXPECT_NO_THROW(make_player("mcts:cw=0:cwa=0"));
+  EXPECT_THROW(make_player("mcts:cw=1001"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:cw=-1"), std::invalid_argument);
+  EXPECT_THROW(make_player("mcts:cwa=1.5"), std::invalid_argument);
+}
+
 // wsd=K (session 16): a rollout cut before the end counts its win share as the chance that the
 // heuristic lead survives the draws still to come, Phi(lead / (K sqrt(tiles left))) for two players,
 // instead of all of it to the leader. The shares: half each at a tie, Phi(1) at a lead of one

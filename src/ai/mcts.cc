@@ -55,6 +55,22 @@ void soft_win_shares(const double* v, int np, double sd, double* out) {
   for (int p = 0; p < np; ++p) out[p] = sum > 0 ? out[p] / sum : 1.0 / np;
 }
 
+int chance_widen_draw(int drawn, const uint32_t* visits, const int* copies, int n, double allowed, Rng& rng) {
+  if (drawn < 0 || drawn >= n || visits[drawn] > 0) return drawn;
+  int open = 0;
+  uint32_t total = 0;
+  for (int i = 0; i < n; ++i)
+    if (visits[i] > 0) ++open, total += uint32_t(std::max(0, copies[i]));
+  if (double(open) < allowed || total == 0) return drawn;
+  uint32_t r = rng.below(total);
+  for (int i = 0; i < n; ++i) {
+    if (visits[i] == 0 || copies[i] <= 0) continue;
+    if (r < uint32_t(copies[i])) return i;
+    r -= uint32_t(copies[i]);
+  }
+  return drawn;  // unreachable: r < total
+}
+
 namespace {
 
 // `tiles_left`: the tiles still in the bag when the rollout was cut (0 at the game's end).
@@ -337,6 +353,23 @@ class Tree {
     return -1;
   }
 
+  // A draw at a chance node below the root with chance widening (MctsConfig::chance_widen): the
+  // drawn type if it has been visited there or fewer than the allowed number of types have; else a
+  // type among the visited ones, in proportion to its copies in the bag.
+  int sample_tile_widen(const Node& nd, const State& s) {
+    const int t = sample_tile(s);
+    if (t < 0 || t >= nd.n || nodes_[nd.first + t].visits > 0) return t;
+    const double allowed =
+        std::max(1.0, std::floor(cfg_.chance_widen * std::pow(double(nd.visits), cfg_.chance_widen_alpha)));
+    widen_visits_.resize(nd.n);
+    widen_copies_.resize(nd.n);
+    for (int i = 0; i < nd.n; ++i) {
+      widen_visits_[size_t(i)] = nodes_[nd.first + i].visits;
+      widen_copies_[size_t(i)] = s.bag_count(i);
+    }
+    return chance_widen_draw(t, widen_visits_.data(), widen_copies_.data(), nd.n, allowed, rng_);
+  }
+
   int select(Node& nd) {
     if (&nd == nodes_.data() && (!root_delta_.empty() || !pruned_.empty())) return select_root(nd);
     // Unvisited children first, from a random offset so that no move order is favoured. (The
@@ -457,7 +490,7 @@ class Tree {
       uint32_t next;
       if (s.is_chance()) {
         if (!nd.chance) break;
-        const int t = sample_tile(s);
+        const int t = id != 0 && cfg_.chance_widen > 0 ? sample_tile_widen(nd, s) : sample_tile(s);
         if (t < 0 || t >= nd.n) break;
         s.apply_draw(t);
         next = nd.first + t;
@@ -691,6 +724,8 @@ class Tree {
   std::vector<double> prime_m_;
   std::vector<double> root_delta_;  // pmode=2: per root move, prior_delta
   std::vector<uint32_t> cand_;  // select_widen's candidates
+  std::vector<uint32_t> widen_visits_;  // sample_tile_widen's children's visits
+  std::vector<int> widen_copies_;       // and their types' copies in the bag
   std::vector<char> pruned_;  // per root child: left out by prune_festival_root
 };
 
@@ -803,6 +838,10 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
         const long long p = parse_count(v);
         if (p < 1 || p > 1000) throw std::invalid_argument("pwk must be 1..1000");
         c.widen_sample = int(p);
+      } else if (k == "cw") {
+        c.chance_widen = parse_real_in(v, "cw", 0, kMaxSpecWeight);
+      } else if (k == "cwa") {
+        c.chance_widen_alpha = parse_real_in(v, "cwa", 0, 1);
       } else if (k == "pscale") {
         c.prior_scale = parse_real_in(v, "pscale", 0, kMaxSpecWeight);
         if (c.prior_scale <= 0) throw std::invalid_argument("pscale must be > 0");
@@ -821,7 +860,7 @@ MctsConfig mcts_config_from(const std::vector<std::pair<std::string, std::string
       } else {
         throw std::invalid_argument(
             "unknown parameter '" + k +
-            "' (allowed: time, iterations, threads, level, early, c, depth, rf, rk, rkf, fk, rr, tb, prior, pmode, tprior, tpmin, pw, pwa, pwk, pscale, win, wsd, scale, " + kEvalParamNames +
+            "' (allowed: time, iterations, threads, level, early, c, depth, rf, rk, rkf, fk, rr, tb, prior, pmode, tprior, tpmin, pw, pwa, pwk, cw, cwa, pscale, win, wsd, scale, " + kEvalParamNames +
             ", nodes, seed)");
       }
     } catch (const std::invalid_argument& e) {
@@ -858,6 +897,8 @@ std::string MctsPlayer::name() const {
   if (cfg_.widen != d.widen) s += ":pw=" + num(cfg_.widen);
   if (cfg_.widen_alpha != d.widen_alpha) s += ":pwa=" + num(cfg_.widen_alpha);
   if (cfg_.widen_sample != d.widen_sample) s += ":pwk=" + std::to_string(cfg_.widen_sample);
+  if (cfg_.chance_widen != d.chance_widen) s += ":cw=" + num(cfg_.chance_widen);
+  if (cfg_.chance_widen_alpha != d.chance_widen_alpha) s += ":cwa=" + num(cfg_.chance_widen_alpha);
   if (cfg_.prior_scale != d.prior_scale) s += ":pscale=" + num(cfg_.prior_scale);
   if (cfg_.rollout_follower != d.rollout_follower) s += ":rf=" + num(cfg_.rollout_follower);
   if (cfg_.rollout_take_back != d.rollout_take_back) s += ":rr=" + num(cfg_.rollout_take_back);

@@ -42,6 +42,11 @@ class Evaluator {
 // Phi((v_p - v_q) / sd), normalised to sum 1 (MctsConfig::win_sd). sd > 0.
 void soft_win_shares(const double* v, int np, double sd, double* out);
 
+// Chance widening's draw (MctsConfig::chance_widen): `drawn` if visits[drawn] > 0 or fewer than
+// `allowed` types have visits; else a type with visits, drawn in proportion to its copies (the
+// `copies` of each of the n types, the bag's counts). Exposed for tests.
+int chance_widen_draw(int drawn, const uint32_t* visits, const int* copies, int n, double allowed, Rng& rng);
+
 // level=expert: seconds per move, and at most this many threads (the machine's cores otherwise).
 inline constexpr double kExpertSeconds = 3.0;
 inline constexpr int kExpertMaxThreads = 16;
@@ -87,6 +92,13 @@ struct MctsConfig {
   double widen = 0;
   double widen_alpha = 0.5;
   int widen_sample = 3;
+  // Progressive widening of chance nodes below the root (session 20, docs/ai.md; 0 = off): a
+  // chance node visited N times draws among at most max(1, floor(chance_widen * N^chance_widen_alpha))
+  // tile types: a draw of a type not yet visited there beyond that many is replaced by a draw among
+  // the visited types, in proportion to their copies in the bag. Fewer outcomes per chance node, so
+  // the decision nodes below them (the opponent's replies) get more visits each.
+  double chance_widen = 0;
+  double chance_widen_alpha = 0.5;
   // How the priors' virtual visits are valued (mcts.cc, prior_reward and select_root):
   // 0 = 0.5 for the best move by the heuristic and less for the others; 1 = the same scaled by
   // the best move's squashed margin; 2 = the mean real reward of the moves plus an offset.
