@@ -391,37 +391,45 @@ TEST(Mcts, TreePriorActsOnceNodesReachTpmin) {
   EXPECT_THROW(make_player("mcts:tprior=-1"), std::invalid_argument);
 }
 
-// pw=K: progressive widening below the root (session 13). It changes the search (the tree's
-// replies are no longer tried in random order), stays deterministic, spends exactly the budget at
-// the root, and its parameters are named and bounded. (Without the root prior, which in most
-// positions keeps every visit on the prior's best moves: see "Session 13" in docs/ai.md.)
-TEST(Mcts, WideningChangesTheTreeAndStaysDeterministic) {
+// An option of the search below the root: at 3,000 iterations in three random base positions
+// (seeds `seed`..`seed`+2) it changes the root's visits, stays deterministic, spends exactly the
+// budget, and `zero` (its value for off) is the search without it.
+void expect_option_changes_the_search(uint64_t seed, const std::string& zero, const std::string& on) {
   const Game* g = Game::get(Rules{});
   int changed = 0, positions = 0;
   for (int k = 0; k < 3; ++k) {
-    const State s = random_position(g, 80 + k, 8 + 10 * k);
+    const State s = random_position(g, seed + uint64_t(k), 8 + 10 * k);
     if (s.is_terminal() || s.is_chance() || s.count_legal_moves() < 2) continue;
     ++positions;
-    const auto off = make_player("mcts:iterations=3000:prior=0", 9)->analyse(s);
-    const auto zero = make_player("mcts:iterations=3000:prior=0:pw=0", 9)->analyse(s);
-    const auto on = make_player("mcts:iterations=3000:prior=0:pw=1", 9)->analyse(s);
-    const auto again = make_player("mcts:iterations=3000:prior=0:pw=1", 9)->analyse(s);
-    ASSERT_EQ(off.size(), on.size());
+    const std::string base = "mcts:iterations=3000:prior=0";
+    const auto off = make_player(base, 9)->analyse(s);
+    const auto zeroed = make_player(base + ":" + zero, 9)->analyse(s);
+    const auto with = make_player(base + ":" + on, 9)->analyse(s);
+    const auto again = make_player(base + ":" + on, 9)->analyse(s);
+    ASSERT_EQ(off.size(), with.size());
     bool differs = false;
     int visits = 0;
     for (size_t i = 0; i < off.size(); ++i) {
-      EXPECT_EQ(off[i].move, zero[i].move);
-      EXPECT_EQ(off[i].visits, zero[i].visits) << "pw=0 is the search without widening";
-      EXPECT_EQ(on[i].move, again[i].move);
-      EXPECT_EQ(on[i].visits, again[i].visits);
-      differs = differs || on[i].visits != off[i].visits;
-      visits += on[i].visits;
+      EXPECT_EQ(off[i].move, zeroed[i].move);
+      EXPECT_EQ(off[i].visits, zeroed[i].visits) << zero << " is the search without the option";
+      EXPECT_EQ(with[i].move, again[i].move);
+      EXPECT_EQ(with[i].visits, again[i].visits);
+      differs = differs || with[i].visits != off[i].visits;
+      visits += with[i].visits;
     }
     EXPECT_EQ(visits, 3000);
     changed += differs;
   }
   EXPECT_GE(positions, 2);
-  EXPECT_EQ(changed, positions);
+  EXPECT_EQ(changed, positions) << on << " changes the search in every position";
+}
+
+// pw=K: progressive widening below the root (session 13). It changes the search (the tree's
+// replies are no longer tried in random order), stays deterministic, spends exactly the budget at
+// the root, and its parameters are named and bounded. (Without the root prior, which in most
+// positions keeps every visit on the prior's best moves: see "Session 13" in docs/ai.md.)
+TEST(Mcts, WideningChangesTheTreeAndStaysDeterministic) {
+  expect_option_changes_the_search(80, "pw=0", "pw=1");
   EXPECT_EQ(make_player("mcts:iterations=10:pw=2:pwa=0.25:pwk=5")->name(), "mcts:iterations=10:pw=2:pwa=0.25:pwk=5");
   EXPECT_NO_THROW(make_player("mcts:pw=1000:pwa=1:pwk=1000"));  // at the caps
   EXPECT_NO_THROW(make_player("mcts:pw=0:pwa=0:pwk=1"));
@@ -459,32 +467,7 @@ TEST(Mcts, ChanceWideningDrawsAmongTheVisitedTypesInProportionToTheirCopies) {
 // In the search it changes the tree, stays deterministic, spends exactly the budget, and cw=0 is
 // the search without it; its parameters are named and bounded.
 TEST(Mcts, ChanceWideningChangesTheTreeAndStaysDeterministic) {
-  const Game* g = Game::get(Rules{});
-  int changed = 0, positions = 0;
-  for (int k = 0; k < 3; ++k) {
-    const State s = random_position(g, 90 + k, 8 + 10 * k);
-    if (s.is_terminal() || s.is_chance() || s.count_legal_moves() < 2) continue;
-    ++positions;
-    const auto off = make_player("mcts:iterations=3000:prior=0", 9)->analyse(s);
-    const auto zero = make_player("mcts:iterations=3000:prior=0:cw=0", 9)->analyse(s);
-    const auto on = make_player("mcts:iterations=3000:prior=0:cw=0.5", 9)->analyse(s);
-    const auto again = make_player("mcts:iterations=3000:prior=0:cw=0.5", 9)->analyse(s);
-    ASSERT_EQ(off.size(), on.size());
-    bool differs = false;
-    int visits = 0;
-    for (size_t i = 0; i < off.size(); ++i) {
-      EXPECT_EQ(off[i].move, zero[i].move);
-      EXPECT_EQ(off[i].visits, zero[i].visits) << "cw=0 is the search without chance widening";
-      EXPECT_EQ(on[i].move, again[i].move);
-      EXPECT_EQ(on[i].visits, again[i].visits);
-      differs = differs || on[i].visits != off[i].visits;
-      visits += on[i].visits;
-    }
-    EXPECT_EQ(visits, 3000);
-    changed += differs;
-  }
-  EXPECT_GE(positions, 2);
-  EXPECT_EQ(changed, positions);
+  expect_option_changes_the_search(90, "cw=0", "cw=0.5");
   EXPECT_EQ(make_player("mcts:iterations=10:cw=2:cwa=0.25")->name(), "mcts:iterations=10:cw=2:cwa=0.25");
   EXPECT_NO_THROW(make_player("mcts:cw=1000:cwa=1"));  // at the caps
   EXPECT_NO_THROW(make_player("mcts:cw=0:cwa=0"));
